@@ -1,0 +1,112 @@
+/* Levelled logging to stderr ("ident: level: message") or syslog(3). */
+#include <errno.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "log.h"
+
+/*
+ * The level is read on every log_debug() call from any thread, so it is
+ * an atomic rather than something behind the lock; the lock only makes
+ * log_init() and the line output atomic with respect to each other.
+ */
+static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
+static int log_level = LOG_NOTICE;
+static int log_syslog;
+/* openlog(3) keeps the pointer, so the ident must live here. */
+static char log_ident[64];
+
+static const char *const level_names[] = {
+	[LOG_EMERG] = "emergency",
+	[LOG_ALERT] = "alert",
+	[LOG_CRIT] = "critical",
+	[LOG_ERR] = "error",
+	[LOG_WARNING] = "warning",
+	[LOG_NOTICE] = "notice",
+	[LOG_INFO] = "info",
+	[LOG_DEBUG] = "debug",
+};
+
+void log_init(const char *ident, int use_syslog, int max_level)
+{
+	pthread_mutex_lock(&log_lock);
+	snprintf(log_ident, sizeof(log_ident), "%s",
+		 ident && *ident ? ident : program_invocation_short_name);
+	if (log_syslog)
+		closelog();
+	log_syslog = use_syslog;
+	if (use_syslog)
+		openlog(log_ident, LOG_PID | LOG_NDELAY, LOG_DAEMON);
+	pthread_mutex_unlock(&log_lock);
+	log_set_level(max_level);
+}
+
+void log_set_level(int max_level)
+{
+	__atomic_store_n(&log_level, max_level, __ATOMIC_RELAXED);
+}
+
+int log_get_level(void)
+{
+	return __atomic_load_n(&log_level, __ATOMIC_RELAXED);
+}
+
+static void log_emit(int level, const char *msg)
+{
+	const char *name = level >= 0 && level <= LOG_DEBUG ?
+			   level_names[level] : "log";
+
+	pthread_mutex_lock(&log_lock);
+	if (log_syslog) {
+		syslog(level, "%s", msg);
+	} else {
+		/* One locked fprintf per line: threads never interleave. */
+		flockfile(stderr);
+		fprintf(stderr, "%s: %s: %s\n",
+			log_ident[0] ? log_ident : program_invocation_short_name,
+			name, msg);
+		fflush(stderr);
+		funlockfile(stderr);
+	}
+	pthread_mutex_unlock(&log_lock);
+}
+
+void log_msg(int level, const char *fmt, ...)
+{
+	int saved_errno = errno;	/* for %m, and callers' own checks */
+	char small[1024], *msg = small, *big = NULL;
+	va_list ap;
+	size_t len;
+	int n;
+
+	if (level > log_get_level())
+		return;
+
+	va_start(ap, fmt);
+	n = vsnprintf(small, sizeof(small), fmt, ap);
+	va_end(ap);
+	if (n < 0)
+		goto out;
+	if ((size_t)n >= sizeof(small)) {
+		/* Rare long message: format again; truncate if memory is short. */
+		big = malloc((size_t)n + 1);
+		if (big) {
+			errno = saved_errno;
+			va_start(ap, fmt);
+			vsnprintf(big, (size_t)n + 1, fmt, ap);
+			va_end(ap);
+			msg = big;
+		}
+	}
+	/* Callers may end with "\n" out of printf habit; we add our own. */
+	len = strlen(msg);
+	while (len && msg[len - 1] == '\n')
+		msg[--len] = '\0';
+	log_emit(level, msg);
+	free(big);
+out:
+	errno = saved_errno;
+}

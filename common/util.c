@@ -1,0 +1,304 @@
+/* Small helpers: EINTR-safe I/O, size and duration parsing, clocks, paths. */
+#include <errno.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "util.h"
+
+/*
+ * Some kernels and filesystems misbehave on huge single transfers, and
+ * read(2) of more than SSIZE_MAX is implementation-defined; git caps its
+ * transfers the same way (MAX_IO_SIZE).
+ */
+#define MAX_IO_SIZE	((size_t)1 << 30)
+
+/* Wait until fd is ready instead of spinning on EAGAIN. */
+static void wait_ready(int fd, short events)
+{
+	struct pollfd pfd = { .fd = fd, .events = events };
+
+	while (poll(&pfd, 1, -1) < 0 && errno == EINTR)
+		;
+}
+
+ssize_t xread(int fd, void *buf, size_t len)
+{
+	ssize_t r;
+
+	if (len > MAX_IO_SIZE)
+		len = MAX_IO_SIZE;
+	for (;;) {
+		r = read(fd, buf, len);
+		if (r >= 0)
+			return r;
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			wait_ready(fd, POLLIN);
+			continue;
+		}
+		return -errno;
+	}
+}
+
+ssize_t xwrite(int fd, const void *buf, size_t len)
+{
+	ssize_t r;
+
+	if (len > MAX_IO_SIZE)
+		len = MAX_IO_SIZE;
+	for (;;) {
+		r = write(fd, buf, len);
+		if (r >= 0)
+			return r;
+		if (errno == EINTR)
+			continue;
+		if (errno == EAGAIN || errno == EWOULDBLOCK) {
+			wait_ready(fd, POLLOUT);
+			continue;
+		}
+		return -errno;
+	}
+}
+
+/* Returns len, a short count at EOF, 0 at EOF before any byte, or -errno. */
+ssize_t read_full(int fd, void *buf, size_t len)
+{
+	char *p = buf;
+	size_t total = 0;
+
+	while (total < len) {
+		ssize_t r = xread(fd, p + total, len - total);
+
+		if (r < 0)
+			return r;
+		if (r == 0)
+			break;
+		total += (size_t)r;
+	}
+	return (ssize_t)total;
+}
+
+ssize_t write_full(int fd, const void *buf, size_t len)
+{
+	const char *p = buf;
+	size_t total = 0;
+
+	while (total < len) {
+		ssize_t r = xwrite(fd, p + total, len - total);
+
+		if (r < 0)
+			return r;
+		if (r == 0)
+			return -EIO;	/* no progress and no error: give up */
+		total += (size_t)r;
+	}
+	return (ssize_t)total;
+}
+
+static int hexval(char c)
+{
+	if (c >= '0' && c <= '9')
+		return c - '0';
+	if (c >= 'a' && c <= 'f')
+		return c - 'a' + 10;
+	if (c >= 'A' && c <= 'F')
+		return c - 'A' + 10;
+	return -1;
+}
+
+/* Digits in base 10 or 16; *end is set past them.  -EINVAL if none. */
+static int parse_u64(const char *s, unsigned int base, uint64_t *out,
+		     const char **end)
+{
+	uint64_t v = 0;
+	const char *p = s;
+	int d;
+
+	for (; (d = hexval(*p)) >= 0 && (unsigned int)d < base; p++) {
+		if (v > (UINT64_MAX - (uint64_t)d) / base)
+			return -ERANGE;
+		v = v * base + (uint64_t)d;
+	}
+	if (p == s)
+		return -EINVAL;
+	*out = v;
+	*end = p;
+	return 0;
+}
+
+struct unit {
+	const char *name;
+	uint64_t mult;
+};
+
+/* Sizes are binary whatever the spelling: "1MB" is 1 MiB, as in the kernel. */
+static const struct unit size_units[] = {
+	{ "", 1 }, { "b", 1 },
+	{ "k", 1ULL << 10 }, { "kb", 1ULL << 10 }, { "kib", 1ULL << 10 },
+	{ "m", 1ULL << 20 }, { "mb", 1ULL << 20 }, { "mib", 1ULL << 20 },
+	{ "g", 1ULL << 30 }, { "gb", 1ULL << 30 }, { "gib", 1ULL << 30 },
+	{ "t", 1ULL << 40 }, { "tb", 1ULL << 40 }, { "tib", 1ULL << 40 },
+};
+
+int parse_size(const char *s, uint64_t *out)
+{
+	const char *end;
+	uint64_t v;
+	size_t i;
+	int ret;
+
+	if (!s)
+		return -EINVAL;
+	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
+		ret = parse_u64(s + 2, 16, &v, &end);
+	else
+		ret = parse_u64(s, 10, &v, &end);
+	if (ret)
+		return ret;
+
+	for (i = 0; i < ARRAY_SIZE(size_units); i++) {
+		if (strcasecmp(end, size_units[i].name))
+			continue;
+		if (v > UINT64_MAX / size_units[i].mult)
+			return -ERANGE;
+		*out = v * size_units[i].mult;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+/* Case matters here: "m" is minutes and "ms" milliseconds. */
+static const struct unit duration_units[] = {
+	{ "", 1000000ULL },		/* a bare number is milliseconds */
+	{ "ns", 1ULL },
+	{ "us", 1000ULL },
+	{ "ms", 1000000ULL },
+	{ "s", 1000000000ULL },
+	{ "m", 60000000000ULL },
+};
+
+/* Fraction digits past this are below a nanosecond even for minutes. */
+#define MAX_FRAC_DIGITS 12
+
+int parse_duration_ns(const char *s, uint64_t *out)
+{
+	uint64_t ipart = 0, frac = 0, frac_scale = 1;
+	unsigned __int128 ns;
+	const char *p;
+	bool digits = false;
+	size_t i;
+	int ret;
+
+	if (!s)
+		return -EINVAL;
+	p = s;
+	if (*p >= '0' && *p <= '9') {
+		ret = parse_u64(p, 10, &ipart, &p);
+		if (ret)
+			return ret;
+		digits = true;
+	}
+	if (*p == '.') {
+		unsigned int n = 0;
+
+		for (p++; *p >= '0' && *p <= '9'; p++, digits = true) {
+			if (n++ >= MAX_FRAC_DIGITS)
+				continue;	/* truncate, never round up */
+			frac = frac * 10 + (uint64_t)(*p - '0');
+			frac_scale *= 10;
+		}
+	}
+	if (!digits)
+		return -EINVAL;
+
+	for (i = 0; i < ARRAY_SIZE(duration_units); i++) {
+		uint64_t mult = duration_units[i].mult;
+
+		if (strcmp(p, duration_units[i].name))
+			continue;
+		ns = (unsigned __int128)ipart * mult +
+		     (unsigned __int128)frac * mult / frac_scale;
+		if (ns > UINT64_MAX)
+			return -ERANGE;
+		*out = (uint64_t)ns;
+		return 0;
+	}
+	return -EINVAL;
+}
+
+static uint64_t clock_ns(clockid_t clk)
+{
+	struct timespec ts;
+
+	clock_gettime(clk, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
+}
+
+uint64_t now_ns(void)
+{
+	return clock_ns(CLOCK_MONOTONIC);
+}
+
+uint64_t now_realtime_ns(void)
+{
+	return clock_ns(CLOCK_REALTIME);
+}
+
+/*
+ * The runtime directory: $XDG_RUNTIME_DIR/gemkit for a session user,
+ * /run/gemkit for root (a system gemd), else a per-uid directory in /tmp.
+ * Returns 0, or -ENAMETOOLONG if it does not fit in buf.
+ */
+int gem_runtime_dir(char *buf, size_t len)
+{
+	const char *xdg = getenv("XDG_RUNTIME_DIR");
+	int n;
+
+	if (xdg && *xdg)
+		n = snprintf(buf, len, "%s/gemkit", xdg);
+	else if (geteuid() == 0)
+		n = snprintf(buf, len, "/run/gemkit");
+	else
+		n = snprintf(buf, len, "/tmp/gemkit-%u", (unsigned int)getuid());
+	if (n < 0 || (size_t)n >= len)
+		return -ENAMETOOLONG;
+	return 0;
+}
+
+/*
+ * The device path rule: an explicit -D, else $GEM_DEVICE, else card0 in
+ * the runtime directory.  The default is rebuilt on every call (tests
+ * change the environment) in a per-thread buffer, so concurrent callers
+ * do not overwrite each other.  NULL with errno ENAMETOOLONG only if the
+ * runtime directory is absurdly long.
+ */
+const char *gem_device_path(const char *override)
+{
+	static __thread char path[PATH_MAX];
+	const char *env;
+	size_t n;
+
+	if (override && *override)
+		return override;
+	env = getenv("GEM_DEVICE");
+	if (env && *env)
+		return env;
+	if (gem_runtime_dir(path, sizeof(path)))
+		goto out_toolong;
+	n = strlen(path);
+	if (snprintf(path + n, sizeof(path) - n, "/card0") >= (int)(sizeof(path) - n))
+		goto out_toolong;
+	return path;
+
+out_toolong:
+	errno = ENAMETOOLONG;
+	return NULL;
+}

@@ -1,0 +1,41 @@
+/* Small helpers: EINTR-safe I/O, size and duration parsing, clocks. */
+#ifndef GEMKIT_UTIL_H
+#define GEMKIT_UTIL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ALIGN_UP(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
+#define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
+#define MIN(a, b) ((a) < (b) ? (a) : (b))
+#define MAX(a, b) ((a) > (b) ? (a) : (b))
+#define container_of(ptr, type, member) \
+	((type *)((char *)(ptr) - offsetof(type, member)))
+#define UNUSED __attribute__((unused))
+
+/*
+ * The one place interrupted system calls are retried (as libdrm's drmIoctl
+ * does).  read_full/write_full loop until all bytes moved; they return the
+ * byte count, 0 on EOF before any byte (read_full), or -errno.
+ */
+ssize_t xread(int fd, void *buf, size_t len);
+ssize_t xwrite(int fd, const void *buf, size_t len);
+ssize_t read_full(int fd, void *buf, size_t len);
+ssize_t write_full(int fd, const void *buf, size_t len);
+
+/* "256M", "64KiB", "4096", "1G": returns 0 or -EINVAL / -ERANGE. */
+int parse_size(const char *s, uint64_t *out);
+/* "1500ms", "2s", "250us", "10" (milliseconds): nanoseconds. */
+int parse_duration_ns(const char *s, uint64_t *out);
+
+uint64_t now_ns(void);			/* CLOCK_MONOTONIC */
+uint64_t now_realtime_ns(void);		/* CLOCK_REALTIME */
+
+/* The device path rule of DEVELOPERS.md: -D, $GEM_DEVICE, else the default. */
+const char *gem_device_path(const char *override);
+/* <runtime dir> of the rule, e.g. /run/gemkit; writes into buf. */
+int gem_runtime_dir(char *buf, size_t len);
+
+#endif

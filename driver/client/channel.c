@@ -1,0 +1,455 @@
+/* libgem's channels to gemd: per-thread sockets, and the arenas per gemd. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* gettid (config.h has it in a real build) */
+#endif
+#include <errno.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include "channel.h"
+#include "util.h"
+#include "wire.h"
+
+#define GEM_MAX_DEVS	16
+#define RBUF_INITIAL	(16u << 10)
+
+struct arena_map {
+	uint32_t id;
+	int fd;
+	uint8_t *base;
+	uint64_t size;
+};
+
+struct gem_dev {
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	unsigned int index;		/* into each thread's channel table */
+	pthread_mutex_t lock;		/* arenas */
+	struct arena_map *arenas;
+	size_t narenas, alloc;
+};
+
+static pthread_mutex_t devs_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct gem_dev *devs[GEM_MAX_DEVS];
+static unsigned int ndevs;
+
+/*
+ * Bumped in every fork() child: a channel made under another generation
+ * belongs to the parent (the child holds a copy of its socket), so the
+ * child opens its own rather than read the parent's replies.  Cheaper
+ * than getpid(), which is a system call on current glibc.
+ */
+static unsigned int fork_gen;
+
+/* Each thread's channels, indexed by gem_dev.index; freed at thread exit. */
+struct thread_channels {
+	struct gem_channel *ch[GEM_MAX_DEVS];
+};
+
+static __thread struct thread_channels *tls_channels;
+static pthread_key_t channels_key;
+static pthread_once_t channel_once = PTHREAD_ONCE_INIT;
+
+static void channel_free(struct gem_channel *ch)
+{
+	if (ch->sock >= 0)
+		close(ch->sock);
+	strbuf_release(&ch->extra);
+	free(ch->rbuf);
+	free(ch);
+}
+
+static void thread_channels_free(void *p)
+{
+	struct thread_channels *tc = p;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(tc->ch); i++)
+		if (tc->ch[i])
+			channel_free(tc->ch[i]);
+	free(tc);
+	tls_channels = NULL;
+}
+
+/* No lock may be held by a thread that fork() leaves behind. */
+static void atfork_prepare(void)
+{
+	unsigned int i;
+
+	pthread_mutex_lock(&devs_lock);
+	for (i = 0; i < ndevs; i++)
+		pthread_mutex_lock(&devs[i]->lock);
+}
+
+static void atfork_parent(void)
+{
+	unsigned int i;
+
+	for (i = 0; i < ndevs; i++)
+		pthread_mutex_unlock(&devs[i]->lock);
+	pthread_mutex_unlock(&devs_lock);
+}
+
+static void atfork_child(void)
+{
+	fork_gen++;
+	atfork_parent();
+}
+
+static void channel_init_once(void)
+{
+	pthread_key_create(&channels_key, thread_channels_free);
+	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
+}
+
+struct gem_dev *gem_dev_get(const char *path)
+{
+	struct gem_dev *dev = NULL;
+	unsigned int i;
+
+	pthread_once(&channel_once, channel_init_once);
+	if (strlen(path) >= sizeof(dev->path)) {
+		errno = ENAMETOOLONG;
+		return NULL;
+	}
+	pthread_mutex_lock(&devs_lock);
+	for (i = 0; i < ndevs; i++) {
+		if (!strcmp(devs[i]->path, path)) {
+			dev = devs[i];
+			goto out_unlock;
+		}
+	}
+	if (ndevs == GEM_MAX_DEVS) {
+		errno = ENOSPC;
+		goto out_unlock;
+	}
+	dev = calloc(1, sizeof(*dev));
+	if (!dev) {
+		errno = ENOMEM;
+		goto out_unlock;
+	}
+	snprintf(dev->path, sizeof(dev->path), "%s", path);
+	dev->index = ndevs;
+	pthread_mutex_init(&dev->lock, NULL);
+	devs[ndevs++] = dev;
+out_unlock:
+	pthread_mutex_unlock(&devs_lock);
+	return dev;
+}
+
+const char *gem_dev_path(const struct gem_dev *dev)
+{
+	return dev->path;
+}
+
+/* --- one request and its reply ---------------------------------------- */
+
+/*
+ * Read a whole reply into ch->rbuf.  gemd sends header and payload in one
+ * write, so the first recvmsg nearly always returns all of it.
+ */
+static int channel_recv(struct gem_channel *ch, struct gem_reply_hdr *rh,
+			int *fd)
+{
+	size_t got = 0, total;
+	ssize_t n;
+
+	while (got < sizeof(*rh)) {
+		/* A passed descriptor rides on the first byte. */
+		n = wire_recv(ch->sock, ch->rbuf + got, ch->ralloc - got,
+			      got ? NULL : fd);
+		if (n <= 0)
+			return n ? (int)n : -ECONNRESET;
+		got += (size_t)n;
+	}
+	memcpy(rh, ch->rbuf, sizeof(*rh));
+	if (rh->magic != GEM_PROTOCOL_MAGIC || rh->len > GEM_MSG_MAX_PAYLOAD)
+		return -EIO;
+	total = sizeof(*rh) + rh->len;
+	/* Exactly one reply per request: more bytes mean we are lost. */
+	if (got > total)
+		return -EIO;
+	if (total > ch->ralloc) {
+		uint8_t *p = realloc(ch->rbuf, total);
+
+		if (!p)
+			return -ENOMEM;
+		ch->rbuf = p;
+		ch->ralloc = total;
+	}
+	if (got < total) {
+		n = read_full(ch->sock, ch->rbuf + got, total - got);
+		if (n != (ssize_t)(total - got))
+			return n < 0 ? (int)n : -ECONNRESET;
+	}
+	return 0;
+}
+
+void channel_reset(struct gem_channel *ch)
+{
+	if (ch->sock >= 0)
+		close(ch->sock);
+	ch->sock = -1;
+}
+
+int channel_call(struct gem_channel *ch, struct iovec *iov, int iovcnt,
+		 struct gem_reply_hdr *rh, void **reply, int *fd)
+{
+	ssize_t n;
+	int ret;
+
+	if (fd)
+		*fd = -1;
+	n = wire_send(ch->sock, iov, iovcnt, -1);
+	if (n < 0) {
+		ret = (int)n;
+		goto out_reset;
+	}
+	ret = channel_recv(ch, rh, fd);
+	if (ret)
+		goto out_reset;
+	if (fd && rh->nfds && *fd < 0) {
+		ret = -EIO;
+		goto out_reset;
+	}
+	*reply = ch->rbuf + sizeof(*rh);
+	return 0;
+
+out_reset:
+	if (fd && *fd >= 0) {
+		close(*fd);
+		*fd = -1;
+	}
+	channel_reset(ch);
+	/* As the kernel answers after the device went away. */
+	return ret == -EIO || ret == -ENOMEM ? ret : -ENODEV;
+}
+
+/* --- connecting ------------------------------------------------------- */
+
+int channel_connect(const char *path, uint16_t type, bool autobind,
+		    bool cloexec, void *reply, size_t replylen)
+{
+	struct gem_msg_hello hello = {
+		.version = GEM_PROTOCOL_VERSION,
+		.pid = (uint32_t)getpid(),
+		.tid = (uint32_t)gettid(),
+	};
+	struct gem_msg_hdr hdr = {
+		.magic = GEM_PROTOCOL_MAGIC,
+		.type = type,
+		.len = sizeof(hello),
+	};
+	struct iovec iov[2] = { { &hdr, sizeof(hdr) }, { &hello, sizeof(hello) } };
+	struct sa_family_only { sa_family_t family; } any = { AF_UNIX };
+	struct gem_reply_hdr rh;
+	struct sockaddr_un sa;
+	int fd, alen, ret;
+	ssize_t n;
+
+	alen = wire_path_addr(&sa, path);
+	if (alen < 0)
+		return alen;
+	/* The calling thread's name, as the kernel records current->comm. */
+	prctl(PR_GET_NAME, hello.comm, 0, 0, 0);
+	hello.comm[sizeof(hello.comm) - 1] = '\0';
+
+	fd = socket(AF_UNIX, SOCK_STREAM | (cloexec ? SOCK_CLOEXEC : 0), 0);
+	if (fd < 0)
+		return -errno;
+	/* Length sizeof(sa_family_t): the kernel picks an abstract name. */
+	if (autobind && bind(fd, (struct sockaddr *)&any, sizeof(any)) < 0)
+		goto out_errno;
+	while (connect(fd, (struct sockaddr *)&sa, (socklen_t)alen) < 0) {
+		if (errno != EINTR)
+			goto out_errno;
+	}
+	n = wire_send(fd, iov, 2, -1);
+	if (n < 0) {
+		ret = (int)n;
+		goto out_close;
+	}
+	n = read_full(fd, &rh, sizeof(rh));
+	if (n != (ssize_t)sizeof(rh)) {
+		ret = n < 0 ? (int)n : -ECONNRESET;
+		goto out_close;
+	}
+	if (rh.magic != GEM_PROTOCOL_MAGIC) {
+		ret = -EPROTO;
+		goto out_close;
+	}
+	if (rh.result < 0) {
+		ret = rh.result;
+		goto out_close;
+	}
+	if (rh.len != replylen) {
+		ret = -EPROTO;
+		goto out_close;
+	}
+	n = read_full(fd, reply, replylen);
+	if (n != (ssize_t)replylen) {
+		ret = n < 0 ? (int)n : -ECONNRESET;
+		goto out_close;
+	}
+	return fd;
+
+out_errno:
+	ret = -errno;
+out_close:
+	close(fd);
+	return ret;
+}
+
+static struct thread_channels *thread_channels(void)
+{
+	struct thread_channels *tc = tls_channels;
+
+	if (tc)
+		return tc;
+	pthread_once(&channel_once, channel_init_once);
+	tc = calloc(1, sizeof(*tc));
+	if (!tc)
+		return NULL;
+	/* Registered so that the destructor closes them at thread exit. */
+	if (pthread_setspecific(channels_key, tc)) {
+		free(tc);
+		return NULL;
+	}
+	tls_channels = tc;
+	return tc;
+}
+
+int channel_get(struct gem_dev *dev, struct gem_channel **out)
+{
+	struct thread_channels *tc = thread_channels();
+	struct gem_channel *ch;
+	int sock;
+
+	if (!tc)
+		return -ENOMEM;
+	ch = tc->ch[dev->index];
+	if (ch && ch->sock >= 0 && ch->fork_gen == fork_gen) {
+		*out = ch;
+		return 0;
+	}
+	if (!ch) {
+		ch = calloc(1, sizeof(*ch));
+		if (!ch)
+			return -ENOMEM;
+		ch->sock = -1;
+		ch->dev = dev;
+		strbuf_init(&ch->extra, 0);
+		ch->rbuf = malloc(RBUF_INITIAL);
+		if (!ch->rbuf) {
+			free(ch);
+			return -ENOMEM;
+		}
+		ch->ralloc = RBUF_INITIAL;
+		tc->ch[dev->index] = ch;
+	}
+	/* In a fork child this closes only the child's copy of the socket. */
+	channel_reset(ch);
+	sock = channel_connect(dev->path, GEM_MSG_HELLO, false, true, NULL, 0);
+	if (sock < 0)
+		return sock == -EPROTO ? -EPROTO : -ENODEV;
+	ch->sock = sock;
+	ch->fork_gen = fork_gen;
+	*out = ch;
+	return 0;
+}
+
+/* --- arenas ------------------------------------------------------------ */
+
+static int arena_fetch(struct gem_dev *dev, uint64_t token, uint32_t id,
+		       struct arena_map *map)
+{
+	struct gem_msg_hdr hdr = {
+		.magic = GEM_PROTOCOL_MAGIC,
+		.type = GEM_MSG_ARENA,
+		.request = id,
+		.file = token,
+	};
+	struct iovec iov = { &hdr, sizeof(hdr) };
+	struct gem_arena_reply rep;
+	struct gem_reply_hdr rh;
+	struct gem_channel *ch;
+	void *reply, *base;
+	int ret, fd;
+
+	ret = channel_get(dev, &ch);
+	if (ret)
+		return ret;
+	ret = channel_call(ch, &iov, 1, &rh, &reply, &fd);
+	if (ret)
+		return ret;
+	if (rh.result < 0) {
+		ret = rh.result;
+		goto out_close;
+	}
+	if (rh.len != sizeof(rep) || fd < 0) {
+		ret = -EIO;
+		goto out_close;
+	}
+	memcpy(&rep, reply, sizeof(rep));
+	base = mmap(NULL, rep.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (base == MAP_FAILED) {
+		ret = -errno;
+		goto out_close;
+	}
+	map->id = id;
+	map->fd = fd;
+	map->base = base;
+	map->size = rep.size;
+	return 0;
+
+out_close:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+int gem_dev_arena(struct gem_dev *dev, uint64_t token, uint32_t id,
+		  uint8_t **base, uint64_t *size, int *fd)
+{
+	struct arena_map *map = NULL;
+	size_t i;
+	int ret = 0;
+
+	/* Held across a first fetch so two threads never map it twice. */
+	pthread_mutex_lock(&dev->lock);
+	for (i = 0; i < dev->narenas; i++) {
+		if (dev->arenas[i].id == id) {
+			map = &dev->arenas[i];
+			goto out_found;
+		}
+	}
+	if (dev->narenas == dev->alloc) {
+		size_t n = dev->alloc ? dev->alloc * 2 : 4;
+		struct arena_map *p = realloc(dev->arenas, n * sizeof(*p));
+
+		if (!p) {
+			ret = -ENOMEM;
+			goto out_unlock;
+		}
+		dev->arenas = p;
+		dev->alloc = n;
+	}
+	map = &dev->arenas[dev->narenas];
+	ret = arena_fetch(dev, token, id, map);
+	if (ret)
+		goto out_unlock;
+	dev->narenas++;
+out_found:
+	*base = map->base;
+	*size = map->size;
+	*fd = map->fd;
+out_unlock:
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}

@@ -1,0 +1,393 @@
+/* libgem: the i915 ioctl interface over gemd's socket (see libgem.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <drm.h>
+#include <i915_drm.h>
+
+#include "channel.h"
+#include "libgem.h"
+#include "util.h"
+#include "wire.h"
+
+#define PAGE_SIZE	4096u
+
+/*
+ * What a device fd stands for: its drm_file's token and its gemd.  Kept
+ * per process and keyed by fd number, so the hot path costs one fstat()
+ * (which catches an fd closed and reused behind our back) and a lock.  On
+ * a miss the answer is read off the socket itself (its autobound name and
+ * gemd's path), which is what makes dup'ed fds and fds inherited across
+ * fork and exec work.
+ */
+struct fd_entry {
+	bool valid;
+	dev_t st_dev;
+	ino_t st_ino;
+	uint64_t token;
+	struct gem_dev *dev;
+};
+
+static pthread_mutex_t fds_lock = PTHREAD_MUTEX_INITIALIZER;
+static struct fd_entry *fds;
+static size_t nfds;
+static pthread_once_t fds_once = PTHREAD_ONCE_INIT;
+
+static void fds_lock_take(void)
+{
+	pthread_mutex_lock(&fds_lock);
+}
+
+static void fds_lock_drop(void)
+{
+	pthread_mutex_unlock(&fds_lock);
+}
+
+static void fds_init_once(void)
+{
+	pthread_atfork(fds_lock_take, fds_lock_drop, fds_lock_drop);
+}
+
+static void fd_remember(int fd, const struct fd_entry *e)
+{
+	pthread_once(&fds_once, fds_init_once);
+	pthread_mutex_lock(&fds_lock);
+	if ((size_t)fd >= nfds) {
+		size_t n = MAX((size_t)fd + 1, nfds * 2);
+		struct fd_entry *p = realloc(fds, n * sizeof(*p));
+
+		if (!p)
+			goto out_unlock;	/* only a cache */
+		memset(p + nfds, 0, (n - nfds) * sizeof(*p));
+		fds = p;
+		nfds = n;
+	}
+	fds[fd] = *e;
+out_unlock:
+	pthread_mutex_unlock(&fds_lock);
+}
+
+static void fd_forget(int fd)
+{
+	pthread_mutex_lock(&fds_lock);
+	if (fd >= 0 && (size_t)fd < nfds)
+		fds[fd].valid = false;
+	pthread_mutex_unlock(&fds_lock);
+}
+
+/* Read token and gemd off the socket: autobound name, gemd's path. */
+static int fd_recover(int fd, struct fd_entry *e)
+{
+	struct sockaddr_un sa;
+	socklen_t len = sizeof(sa);
+
+	if (getsockname(fd, (struct sockaddr *)&sa, &len) < 0)
+		return errno == ENOTSOCK ? -ENOTTY : -errno;
+	if (wire_token_from_addr(&sa, len, &e->token))
+		return -ENOTTY;
+	len = sizeof(sa);
+	if (getpeername(fd, (struct sockaddr *)&sa, &len) < 0)
+		return errno == ENOTCONN ? -ENOTTY : -errno;
+	if (sa.sun_family != AF_UNIX ||
+	    len <= offsetof(struct sockaddr_un, sun_path) + 1 ||
+	    sa.sun_path[0] == '\0')
+		return -ENOTTY;
+	/* The kernel may not NUL-terminate a path that fills sun_path. */
+	if (len >= sizeof(sa))
+		return -ENOTTY;
+	((char *)&sa)[len] = '\0';
+	e->dev = gem_dev_get(sa.sun_path);
+	return e->dev ? 0 : -errno;
+}
+
+static int fd_learn(int fd, const struct stat *st, struct fd_entry *e)
+{
+	int ret = fd_recover(fd, e);
+
+	if (ret)
+		return ret;
+	e->valid = true;
+	e->st_dev = st->st_dev;
+	e->st_ino = st->st_ino;
+	fd_remember(fd, e);
+	return 0;
+}
+
+/*
+ * 0 and e filled, -EBADF for a closed fd, -ENOTTY for one that is not a
+ * gemd device (what ioctl(2) says about a file without the request).
+ */
+static int fd_lookup(int fd, struct fd_entry *e)
+{
+	struct stat st;
+	bool hit = false;
+
+	if (fstat(fd, &st) < 0)
+		return -errno;
+	pthread_mutex_lock(&fds_lock);
+	if ((size_t)fd < nfds && fds[fd].valid && fds[fd].st_ino == st.st_ino &&
+	    fds[fd].st_dev == st.st_dev) {
+		*e = fds[fd];
+		hit = true;
+	}
+	pthread_mutex_unlock(&fds_lock);
+	if (hit)
+		return 0;
+	if (!S_ISSOCK(st.st_mode))
+		return -ENOTTY;
+	return fd_learn(fd, &st, e);
+}
+
+int gem_open(const char *path, int flags)
+{
+	struct gem_open_reply rep;
+	struct fd_entry e;
+	struct stat st;
+	int fd, ret;
+
+	if (!path)
+		path = gem_device_path(NULL);
+	if (!path)
+		return -1;	/* errno set */
+	fd = channel_connect(path, GEM_MSG_OPEN, true, flags & O_CLOEXEC,
+			     &rep, sizeof(rep));
+	if (fd < 0) {
+		errno = -fd;
+		return -1;
+	}
+	/* Name gemd by the path it bound, as a later recovery will. */
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		goto out_close;
+	}
+	ret = fd_learn(fd, &st, &e);
+	if (ret)
+		goto out_close;
+	if (e.token != rep.file) {
+		ret = -EPROTO;
+		goto out_forget;
+	}
+	return fd;
+
+out_forget:
+	fd_forget(fd);
+out_close:
+	close(fd);
+	errno = -ret;
+	return -1;
+}
+
+int gem_close(int fd)
+{
+	fd_forget(fd);
+	return close(fd);
+}
+
+bool gem_is_device_fd(int fd)
+{
+	struct fd_entry e;
+
+	return fd_lookup(fd, &e) == 0;
+}
+
+const char *gem_default_device(void)
+{
+	return gem_device_path(NULL);
+}
+
+/* --- the ioctl's client half: copies and maps -------------------------- */
+
+static int finish_rw(const struct fd_entry *e, struct wire_client_call *c,
+		     bool write)
+{
+	const struct drm_i915_gem_pread *args = (const void *)c->kx;
+	void *user = (void *)(uintptr_t)args->data_ptr;
+	uint8_t *base, *obj;
+	uint64_t asize;
+	int afd, ret;
+
+	_Static_assert(sizeof(struct drm_i915_gem_pread) ==
+		       sizeof(struct drm_i915_gem_pwrite), "same layout");
+	ret = gem_dev_arena(e->dev, e->token, c->loc.arena, &base, &asize, &afd);
+	if (ret)
+		return ret;
+	/* gemd checked the range; a reply that disagrees is not trusted. */
+	if (c->loc.offset > asize || c->loc.size > asize - c->loc.offset ||
+	    args->offset > c->loc.size || args->size > c->loc.size - args->offset)
+		return -EIO;
+	if (!user)
+		return -EFAULT;
+	obj = base + c->loc.offset + args->offset;
+	if (write)
+		memmove(obj, user, args->size);
+	else
+		memmove(user, obj, args->size);
+	return 0;
+}
+
+/* GEM_MMAP: a fresh mapping of the object's pages on every call. */
+static int finish_mmap(const struct fd_entry *e, struct wire_client_call *c)
+{
+	const struct drm_i915_gem_mmap *args = (const void *)c->kx;
+	const size_t addr_off = offsetof(struct drm_i915_gem_mmap, addr_ptr);
+	uint8_t *base;
+	uint64_t asize, addr;
+	void *p;
+	int afd, ret;
+
+	if (args->offset & (PAGE_SIZE - 1))
+		return -EINVAL;		/* vm_mmap() refuses it */
+	ret = gem_dev_arena(e->dev, e->token, c->loc.arena, &base, &asize, &afd);
+	if (ret)
+		return ret;
+	if (c->loc.offset > asize || args->offset > c->loc.size ||
+	    args->size > c->loc.size - args->offset)
+		return -EIO;
+	p = mmap(NULL, args->size, PROT_READ | PROT_WRITE, MAP_SHARED, afd,
+		 (off_t)(c->loc.offset + args->offset));
+	if (p == MAP_FAILED)
+		return -errno;
+	addr = (uint64_t)(uintptr_t)p;
+	if (c->out_size >= addr_off + sizeof(addr))
+		memcpy((uint8_t *)c->arg + addr_off, &addr, sizeof(addr));
+	return 0;
+}
+
+static int finish_call(const struct fd_entry *e, struct wire_client_call *c)
+{
+	switch (_IOC_NR(c->cmd)) {
+	case DRM_COMMAND_BASE + DRM_I915_GEM_PREAD:
+		return finish_rw(e, c, false);
+	case DRM_COMMAND_BASE + DRM_I915_GEM_PWRITE:
+		return finish_rw(e, c, true);
+	case DRM_COMMAND_BASE + DRM_I915_GEM_MMAP:
+		return finish_mmap(e, c);
+	default:
+		return 0;
+	}
+}
+
+int gem_ioctl(int fd, unsigned long request, void *arg)
+{
+	static const uint8_t zeros[WIRE_ALIGN];
+	struct gem_msg_hdr hdr = {
+		.magic = GEM_PROTOCOL_MAGIC,
+		.type = GEM_MSG_IOCTL,
+		.request = (uint32_t)request,	/* the kernel's cmd is 32 bits */
+	};
+	struct wire_client_call call;
+	struct gem_reply_hdr rh;
+	struct gem_channel *ch;
+	struct iovec iov[4];
+	struct fd_entry e;
+	size_t len;
+	void *reply;
+	int ret;
+
+	ret = fd_lookup(fd, &e);
+	if (ret)
+		goto out_err;
+	ret = channel_get(e.dev, &ch);
+	if (ret)
+		goto out_err;
+	strbuf_reset(&ch->extra);
+	ret = wire_client_pack(&call, hdr.request, arg, &ch->extra);
+	if (ret)
+		goto out_err;
+	len = wire_client_payload_len(&call, &ch->extra);
+	if (len > GEM_MSG_MAX_PAYLOAD) {
+		ret = -EINVAL;
+		goto out_err;
+	}
+	hdr.len = (uint32_t)len;
+	hdr.file = e.token;
+	/* The struct goes straight from the caller's memory: no copy. */
+	iov[0] = (struct iovec){ &hdr, sizeof(hdr) };
+	iov[1] = (struct iovec){ arg, call.in_size };
+	iov[2] = (struct iovec){ (void *)zeros, call.in_pad };
+	iov[3] = (struct iovec){ ch->extra.buf, ch->extra.len };
+	ret = channel_call(ch, iov, 4, &rh, &reply, NULL);
+	if (ret)
+		goto out_err;
+	ret = wire_client_unpack(&call, rh.result, reply, rh.len);
+	if (ret) {
+		channel_reset(ch);
+		goto out_err;
+	}
+	ret = rh.result;
+	if (ret < 0)
+		goto out_err;
+	if (call.has_loc) {
+		ret = finish_call(&e, &call);
+		if (ret)
+			goto out_err;
+	}
+	return rh.result;
+
+out_err:
+	errno = -ret;
+	return -1;
+}
+
+void *gem_mmap(void *addr, size_t length, int prot, int flags, int fd,
+	       off_t offset)
+{
+	struct gem_mmap_req req = { (uint64_t)offset, length };
+	struct gem_msg_hdr hdr = {
+		.magic = GEM_PROTOCOL_MAGIC,
+		.type = GEM_MSG_MMAP,
+		.len = sizeof(req),
+	};
+	struct iovec iov[2] = { { &hdr, sizeof(hdr) }, { &req, sizeof(req) } };
+	struct gem_location loc;
+	struct gem_reply_hdr rh;
+	struct gem_channel *ch;
+	struct fd_entry e;
+	uint8_t *base;
+	uint64_t asize;
+	void *reply, *p;
+	int ret, afd;
+
+	ret = fd_lookup(fd, &e);
+	if (ret)
+		goto out_err;
+	ret = channel_get(e.dev, &ch);
+	if (ret)
+		goto out_err;
+	hdr.file = e.token;
+	ret = channel_call(ch, iov, 2, &rh, &reply, NULL);
+	if (ret)
+		goto out_err;
+	ret = rh.result;
+	if (ret < 0)
+		goto out_err;
+	if (rh.len != sizeof(loc)) {
+		channel_reset(ch);
+		ret = -EIO;
+		goto out_err;
+	}
+	memcpy(&loc, reply, sizeof(loc));
+	ret = gem_dev_arena(e.dev, e.token, loc.arena, &base, &asize, &afd);
+	if (ret)
+		goto out_err;
+	p = mmap(addr, length, prot, flags, afd, (off_t)loc.offset);
+	if (p == MAP_FAILED)
+		return MAP_FAILED;	/* errno from mmap */
+	return p;
+
+out_err:
+	errno = -ret;
+	return MAP_FAILED;
+}

@@ -1,0 +1,39 @@
+/*
+ * libgem: talk to gemd exactly as a program talks to the i915 kernel
+ * driver.  gem_open returns a file descriptor that stands for one
+ * drm_file (dup and fork share it; a second gem_open is a second file);
+ * gem_ioctl takes the same request codes and structs as ioctl(2) on
+ * /dev/dri/card0 (see libdrm's i915_drm.h) and returns 0, or -1 with errno
+ * set as the kernel would; gem_mmap maps a fake offset returned by
+ * DRM_IOCTL_I915_GEM_MMAP_GTT / _MMAP_OFFSET.  Any thread may call these at
+ * any time.  Object memory is shared with gemd, so pread/pwrite and maps
+ * copy directly; only requests travel over the socket.
+ */
+#ifndef GEMKIT_LIBGEM_H
+#define GEMKIT_LIBGEM_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <sys/types.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* path NULL: the device path rule (-D, $GEM_DEVICE, runtime default).
+ * Returns an fd (O_CLOEXEC if flags has O_CLOEXEC) or -1 with errno:
+ * ENOENT/ECONNREFUSED when no gemd listens there, EPROTO on version skew. */
+int gem_open(const char *path, int flags);
+int gem_close(int fd);
+int gem_ioctl(int fd, unsigned long request, void *arg);
+void *gem_mmap(void *addr, size_t length, int prot, int flags, int fd,
+	       off_t offset);
+/* True if fd is a gemd device fd (works for inherited and dup'ed fds). */
+bool gem_is_device_fd(int fd);
+/* The socket path the default rule resolves to (static storage). */
+const char *gem_default_device(void);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

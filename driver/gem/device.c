@@ -1,0 +1,241 @@
+/* The GEM device: set-up and tear-down, interrupts, arenas and mmap lookups. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gem_priv.h"
+#include "log.h"
+#include "util.h"
+
+uint32_t gem_hw_seqno(struct gem_device *dev)
+{
+	return gpu_hws(dev->gpu)[I915_GEM_HWS_INDEX];
+}
+
+/* The "interrupt handler": wake every waiter; retirement happens in
+ * process context (waiters and the retire worker), as in i915. */
+static void gem_user_interrupt(void *data)
+{
+	struct gem_device *dev = data;
+
+	pthread_mutex_lock(&dev->irq_lock);
+	dev->irq_count++;
+	pthread_cond_broadcast(&dev->irq_cond);
+	pthread_mutex_unlock(&dev->irq_lock);
+}
+
+static void gem_error_interrupt(void *data)
+{
+	struct gem_device *dev = data;
+	struct gpu *gpu = dev->gpu;
+
+	log_err("GPU error: EIR 0x%08x IPEHR 0x%08x ACTHD 0x%08x PGTBL_ER 0x%08x; "
+		"render ring stopped",
+		gpu_read(gpu, EIR), gpu_read(gpu, IPEHR), gpu_read(gpu, ACTHD),
+		gpu_read(gpu, PGTBL_ER));
+	/* Waiters must notice that their seqno will not come. */
+	gem_user_interrupt(data);
+}
+
+static const struct gpu_ops gem_gpu_ops = {
+	.user_interrupt = gem_user_interrupt,
+	.error_interrupt = gem_error_interrupt,
+};
+
+/* The ring is a kernel-owned object pinned in the GTT, as in i915. */
+static int gem_ring_init(struct gem_device *dev)
+{
+	struct gem_object *ring;
+	int ret;
+
+	ret = gem_object_create(dev, GEM_RING_SIZE, &ring);
+	if (ret)
+		return ret;
+	ret = gem_object_pin(ring, 4096, true);
+	if (ret) {
+		gem_object_put(ring);
+		return ret;
+	}
+	dev->ring = ring;
+	dev->ring_tail = 0;
+	gpu_write(dev->gpu, PRB0_CTL, 0);
+	gpu_write(dev->gpu, PRB0_HEAD, 0);
+	gpu_write(dev->gpu, PRB0_TAIL, 0);
+	gpu_write(dev->gpu, PRB0_START, gem_object_gtt_offset(ring));
+	gpu_write(dev->gpu, PRB0_CTL,
+		  ((GEM_RING_SIZE - 4096) & RING_NR_PAGES) | RING_VALID);
+	return 0;
+}
+
+int gem_device_create(const struct gem_device_config *cfg, struct gem_device **out)
+{
+	struct gpu_config gcfg = {
+		.aperture_size = cfg->aperture_size ? cfg->aperture_size : 256u << 20,
+		.blit_bytes_per_sec = cfg->blit_bytes_per_sec,
+		.cmd_cost_ns = cfg->cmd_cost_ns,
+	};
+	struct gem_device *dev;
+	int i, ret;
+
+	dev = calloc(1, sizeof(*dev));
+	if (!dev)
+		return -ENOMEM;
+	pthread_mutex_init(&dev->lock, NULL);
+	pthread_mutex_init(&dev->irq_lock, NULL);
+	pthread_cond_init(&dev->irq_cond, NULL);
+	pthread_cond_init(&dev->retire_cond, NULL);
+	for (i = 0; i < GEM_LIST_COUNT; i++)
+		INIT_LIST_HEAD(&dev->lists[i]);
+	INIT_LIST_HEAD(&dev->arenas);
+	INIT_LIST_HEAD(&dev->files);
+	INIT_LIST_HEAD(&dev->requests);
+	idmap_init(&dev->objects);
+	idmap_init(&dev->names);
+	idmap_init(&dev->arena_ids);
+	for (i = 0; i < GEN3_NUM_FENCES; i++)
+		dev->fences[i].obj = NULL;
+	dev->next_object_id = 1;
+	dev->next_name = 1;
+	dev->next_arena_id = 1;
+	dev->next_file_id = 1;
+	dev->next_seqno = 1;
+	dev->aperture_size = gcfg.aperture_size;
+	mm_init(&dev->gtt, 0, dev->aperture_size);
+
+	dev->gpu = gpu_create(&gcfg, &gem_gpu_ops, dev);
+	if (!dev->gpu) {
+		ret = -errno;
+		goto out_free;
+	}
+
+	pthread_mutex_lock(&dev->lock);
+	ret = gem_ring_init(dev);
+	pthread_mutex_unlock(&dev->lock);
+	if (ret)
+		goto out_gpu;
+
+	ret = gem_retire_worker_start(dev);
+	if (ret)
+		goto out_ring;
+
+	*out = dev;
+	return 0;
+
+out_ring:
+	pthread_mutex_lock(&dev->lock);
+	gem_object_unpin(dev->ring);
+	gem_object_put(dev->ring);
+	pthread_mutex_unlock(&dev->lock);
+out_gpu:
+	gpu_destroy(dev->gpu);
+out_free:
+	gem_backing_fini(dev);
+	free(dev);
+	return ret;
+}
+
+void gem_device_destroy(struct gem_device *dev)
+{
+	struct gem_file *file;
+	int64_t timeout = 2000000000;
+
+	gem_retire_worker_stop(dev);
+
+	while (!list_empty(&dev->files)) {
+		file = list_first_entry(&dev->files, struct gem_file, link);
+		gem_file_release(file);
+	}
+
+	pthread_mutex_lock(&dev->lock);
+	if (!list_empty(&dev->requests)) {
+		struct gem_request *last =
+			list_last_entry(&dev->requests, struct gem_request, link);
+
+		if (gem_wait_seqno(dev, last->seqno, &timeout))
+			log_warn("GPU did not idle at shutdown; discarding its work");
+	}
+	gem_retire_requests(dev);
+	pthread_mutex_unlock(&dev->lock);
+
+	/* Stop the command streamer before its memory goes away. */
+	gpu_reset(dev->gpu);
+
+	pthread_mutex_lock(&dev->lock);
+	/* Requests that never completed still hold their objects. */
+	while (!list_empty(&dev->requests)) {
+		struct gem_request *rq =
+			list_first_entry(&dev->requests, struct gem_request, link);
+
+		list_del_init(&rq->link);
+		list_del_init(&rq->file_link);
+		free(rq);
+	}
+	while (!list_empty(&dev->lists[GEM_LIST_ACTIVE])) {
+		struct gem_object *obj = list_first_entry(&dev->lists[GEM_LIST_ACTIVE],
+							  struct gem_object, list_link);
+
+		obj->active = false;
+		gem_object_update_list(obj);
+		gem_object_put(obj);
+	}
+	if (dev->ring) {
+		gem_object_unpin(dev->ring);
+		gem_object_put(dev->ring);
+		dev->ring = NULL;
+	}
+	pthread_mutex_unlock(&dev->lock);
+
+	if (dev->object_count)
+		log_warn("%llu objects still alive at shutdown",
+			 (unsigned long long)dev->object_count);
+	gpu_destroy(dev->gpu);
+	gem_backing_fini(dev);
+	idmap_release(&dev->objects);
+	idmap_release(&dev->names);
+	idmap_release(&dev->arena_ids);
+	pthread_cond_destroy(&dev->retire_cond);
+	pthread_cond_destroy(&dev->irq_cond);
+	pthread_mutex_destroy(&dev->irq_lock);
+	pthread_mutex_destroy(&dev->lock);
+	free(dev);
+}
+
+int gem_arena_fd(struct gem_device *dev, uint32_t id, uint64_t *size)
+{
+	struct gem_arena *arena;
+	int fd = -ENOENT;
+
+	pthread_mutex_lock(&dev->lock);
+	arena = idmap_lookup(&dev->arena_ids, id);
+	if (arena) {
+		fd = arena->fd;
+		*size = arena->size;
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return fd;
+}
+
+int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
+		    struct gem_location *loc)
+{
+	struct gem_device *dev = file->dev;
+	uint32_t id = (uint32_t)(offset >> GEM_FAKE_OFFSET_SHIFT);
+	uint64_t within = offset & ((1ull << GEM_FAKE_OFFSET_SHIFT) - 1);
+	struct gem_object *obj;
+	int ret = 0;
+
+	pthread_mutex_lock(&dev->lock);
+	obj = idmap_lookup(&dev->objects, id);
+	/* Like drm_vma_offset: the range must lie inside one object. */
+	if (!obj || !obj->handle_count || (within & 4095) ||
+	    within >= obj->size || length > obj->size - within || !length) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	gem_object_location(obj, loc);
+	loc->offset += within;
+	loc->size = length;
+out_unlock:
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}

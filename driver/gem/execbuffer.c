@@ -1,0 +1,454 @@
+/*
+ * EXECBUFFER2 (and the legacy EXECBUFFER): validation, reservation of the
+ * aperture, relocation, domain changes and submission
+ * (i915_gem_execbuffer.c).
+ *
+ * Checks come in the kernel's order, because clients probe with them
+ * (IGT's gem_context_has_engine expects ENOENT for a bad handle on a
+ * valid ring but EINVAL for an invalid ring): flags and counts, then the
+ * context, then the ring, then the handles.
+ *
+ * Reservation binds every object (fence-aligned where a fence is needed)
+ * and pins it for the duration.  If the aperture is full we evict; when
+ * eviction had to wait for the GPU (the lock was dropped) we unpin and
+ * start over, and if even that fails we evict everything once and retry
+ * before giving up with -ENOSPC, as i915_gem_execbuffer_reserve did.
+ *
+ * Relocations are applied whenever the presumed offset is wrong, whatever
+ * I915_EXEC_NO_RELOC says (a hint only); the new offsets are written back
+ * into the caller's exec objects and relocation entries.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gem_priv.h"
+#include "log.h"
+#include "util.h"
+
+#define MI_NOOP			0x00000000
+#define MI_FLUSH		0x02000000
+#define MI_BATCH_BUFFER_START	0x18800080	/* (0x31 << 23) | GTT (2 << 6) */
+#define MI_BATCH_NON_SECURE	1
+
+#define EXEC_OBJECT_KNOWN	(EXEC_OBJECT_NEEDS_FENCE | EXEC_OBJECT_NEEDS_GTT | \
+				 EXEC_OBJECT_WRITE | EXEC_OBJECT_ASYNC | \
+				 EXEC_OBJECT_SUPPORTS_48B_ADDRESS | EXEC_OBJECT_CAPTURE)
+#define EXEC_FLAGS_KNOWN	(I915_EXEC_RING_MASK | I915_EXEC_CONSTANTS_MASK | \
+				 I915_EXEC_GEN7_SOL_RESET | I915_EXEC_SECURE | \
+				 I915_EXEC_IS_PINNED | I915_EXEC_NO_RELOC | \
+				 I915_EXEC_HANDLE_LUT | I915_EXEC_BSD_MASK | \
+				 I915_EXEC_RESOURCE_STREAMER | I915_EXEC_BATCH_FIRST)
+
+struct eb {
+	struct gem_file *file;
+	struct drm_i915_gem_execbuffer2 *args;
+	struct drm_i915_gem_exec_object2 *exec;
+	struct gem_object **objs;
+	unsigned int count;
+	unsigned int batch;		/* index of the batch object */
+};
+
+static int eb_check_args(struct drm_i915_gem_execbuffer2 *args)
+{
+	uint64_t ring = args->flags & I915_EXEC_RING_MASK;
+
+	if (args->flags & ~(uint64_t)EXEC_FLAGS_KNOWN)
+		return -EINVAL;		/* incl. fences: not advertised on gemd */
+	if (args->buffer_count < 1 || args->buffer_count > (1u << 16))
+		return -EINVAL;
+	if ((args->batch_start_offset | args->batch_len) & 7)
+		return -EINVAL;
+	if (args->num_cliprects || args->cliprects_ptr)
+		return -EINVAL;		/* no KMS cliprects (i915: EINVAL w/o UMS) */
+	if (i915_execbuffer2_get_context_id(*args))
+		return -ENOENT;		/* gen3: only the default context 0 */
+	if (ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER)
+		return -EINVAL;
+	if (args->flags & I915_EXEC_BSD_MASK)
+		return -EINVAL;		/* BSD selectors need the BSD ring */
+	if (args->flags & I915_EXEC_SECURE)
+		return -EPERM;		/* only the DRM master, as root */
+	if (args->flags & (I915_EXEC_RESOURCE_STREAMER | I915_EXEC_GEN7_SOL_RESET))
+		return -EINVAL;
+	if ((args->flags & I915_EXEC_CONSTANTS_MASK) &&
+	    (args->flags & I915_EXEC_CONSTANTS_MASK) != I915_EXEC_CONSTANTS_REL_GENERAL)
+		return -EINVAL;
+	return 0;
+}
+
+static void eb_release(struct eb *eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++) {
+		struct gem_object *obj = eb->objs[i];
+
+		if (!obj)
+			continue;
+		obj->in_exec = false;
+		obj->exec_entry = NULL;
+		gem_object_put(obj);
+	}
+	free(eb->objs);
+}
+
+static int eb_lookup(struct eb *eb)
+{
+	unsigned int i;
+
+	eb->objs = calloc(eb->count, sizeof(*eb->objs));
+	if (!eb->objs)
+		return -ENOMEM;
+	for (i = 0; i < eb->count; i++) {
+		struct drm_i915_gem_exec_object2 *entry = &eb->exec[i];
+		struct gem_object *obj;
+
+		if (entry->flags & ~(uint64_t)EXEC_OBJECT_KNOWN)
+			return -EINVAL;
+		if (entry->alignment & (entry->alignment - 1))
+			return -EINVAL;
+		obj = gem_handle_lookup(eb->file, entry->handle);
+		if (!obj)
+			return -ENOENT;
+		if (obj->in_exec) {
+			gem_object_put(obj);
+			return -EINVAL;	/* "Object listed twice" */
+		}
+		obj->in_exec = true;
+		obj->exec_entry = entry;
+		eb->objs[i] = obj;
+	}
+	return 0;
+}
+
+static bool eb_needs_fence(struct gem_object *obj)
+{
+	return (obj->exec_entry->flags & EXEC_OBJECT_NEEDS_FENCE) &&
+	       obj->tiling_mode != I915_TILING_NONE;
+}
+
+static void eb_unreserve(struct eb *eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++) {
+		struct gem_object *obj = eb->objs[i];
+
+		if (obj->exec_pinned) {
+			gem_object_unpin(obj);
+			obj->exec_pinned = false;
+		}
+	}
+}
+
+/* Bind and pin everything for the duration of the execbuffer. */
+static int eb_reserve(struct eb *eb)
+{
+	struct gem_device *dev = eb->file->dev;
+	uint64_t total = 0;
+	bool evicted_all = false;
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < eb->count; i++) {
+		struct gem_object *obj = eb->objs[i];
+
+		uint64_t size = eb_needs_fence(obj) ? gem_fence_size(obj) : obj->size;
+
+		if (obj->madv != I915_MADV_WILLNEED)
+			return -EINVAL;	/* "Attempting to bind a purgeable object" */
+		if (size > dev->aperture_size)
+			return -E2BIG;	/* "larger than the aperture" */
+		total += size;
+	}
+	/* Early rejection: even an empty aperture could not hold them all. */
+	if (total > dev->aperture_size - dev->pinned_bytes)
+		return -ENOSPC;
+
+	for (;;) {
+		for (i = 0; i < eb->count; i++) {
+			struct gem_object *obj = eb->objs[i];
+			bool fence = eb_needs_fence(obj);
+
+			ret = gem_object_pin(obj, obj->exec_entry->alignment, fence);
+			if (ret)
+				break;
+			obj->exec_pinned = true;
+			if (fence) {
+				ret = gem_object_get_fence(obj);
+				if (ret)
+					break;
+			}
+		}
+		if (ret == 0)
+			return 0;
+		eb_unreserve(eb);
+		if (ret == -EAGAIN)
+			continue;	/* we slept: everything may have moved */
+		if (ret != -ENOSPC || evicted_all)
+			return ret;
+		ret = gem_evict_everything(dev, false);
+		if (ret && ret != -EAGAIN)
+			return ret;
+		evicted_all = true;
+	}
+}
+
+/*
+ * Apply one object's relocations.  If a value must change in an object
+ * the GPU is still reading, wait for it first (lock dropped): -EAGAIN.
+ */
+static int eb_relocate_object(struct eb *eb, struct gem_object *obj)
+{
+	struct drm_i915_gem_exec_object2 *entry = obj->exec_entry;
+	struct drm_i915_gem_relocation_entry *relocs =
+		(void *)(uintptr_t)entry->relocs_ptr;
+	bool lut = eb->args->flags & I915_EXEC_HANDLE_LUT;
+	uint32_t i;
+	int ret;
+
+	for (i = 0; i < entry->relocation_count; i++) {
+		struct drm_i915_gem_relocation_entry *r = &relocs[i];
+		struct gem_object *target;
+		uint32_t value, *dst;
+
+		if (lut) {
+			if (r->target_handle >= eb->count)
+				return -ENOENT;
+			target = eb->objs[r->target_handle];
+		} else {
+			target = gem_handle_lookup(eb->file, r->target_handle);
+			if (!target)
+				return -ENOENT;
+			gem_object_put(target);	/* the file's handle keeps it */
+			if (!target->in_exec)
+				return -ENOENT;	/* not part of this execbuffer */
+		}
+		/* Validate the target's domains (i915_gem_execbuffer_relocate_entry). */
+		if (r->write_domain & (r->write_domain - 1))
+			return -EINVAL;
+		if ((r->write_domain | r->read_domains) & I915_GEM_DOMAIN_CPU)
+			return -EINVAL;
+		if (r->write_domain && target->pending_write_domain &&
+		    r->write_domain != target->pending_write_domain)
+			return -EINVAL;
+		target->pending_read_domains |= r->read_domains;
+		target->pending_write_domain |= r->write_domain;
+
+		if (r->offset > obj->size - 4 || (r->offset & 3))
+			return -EINVAL;
+		value = gem_object_gtt_offset(target) + (uint32_t)r->delta;
+		dst = (uint32_t *)(obj->vaddr + r->offset);
+		if (r->presumed_offset != gem_object_gtt_offset(target) ||
+		    *dst != value) {
+			if (*dst != value) {
+				if (gem_object_busy(obj)) {
+					ret = gem_object_wait_rendering(obj, false);
+					return ret ? ret : -EAGAIN;
+				}
+				*dst = value;
+			}
+			r->presumed_offset = gem_object_gtt_offset(target);
+		}
+		eb->file->dev->stats.relocations++;
+	}
+	return 0;
+}
+
+static int eb_relocate(struct eb *eb)
+{
+	unsigned int i;
+	int ret;
+
+	for (i = 0; i < eb->count; i++) {
+		eb->objs[i]->pending_read_domains = 0;
+		eb->objs[i]->pending_write_domain = 0;
+	}
+	for (i = 0; i < eb->count; i++) {
+		ret = eb_relocate_object(eb, eb->objs[i]);
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+/* i915_gem_object_set_to_gpu_domain, minus the pieces MI_FLUSH covers. */
+static void eb_move_to_gpu(struct eb *eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++) {
+		struct gem_object *obj = eb->objs[i];
+
+		if (obj->exec_entry->flags & EXEC_OBJECT_WRITE)
+			obj->pending_write_domain |= I915_GEM_DOMAIN_RENDER;
+		if (i == eb->batch)
+			obj->pending_read_domains |= I915_GEM_DOMAIN_COMMAND;
+		if (obj->pending_write_domain)
+			obj->pending_read_domains |= obj->pending_write_domain;
+		if (!obj->pending_read_domains)
+			obj->pending_read_domains = I915_GEM_DOMAIN_RENDER;
+		/* CPU writes must reach memory before the GPU reads. */
+		gem_object_flush_cpu_write_domain(obj);
+		obj->read_domains = obj->pending_read_domains;
+		obj->write_domain = obj->pending_write_domain;
+	}
+}
+
+static void eb_move_to_active(struct eb *eb, uint32_t seqno)
+{
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++) {
+		struct gem_object *obj = eb->objs[i];
+
+		if (!obj->active) {
+			obj->active = true;
+			gem_object_get(obj);	/* held until retired */
+		}
+		obj->last_read_seqno = seqno;
+		if (obj->write_domain) {
+			obj->last_write_seqno = seqno;
+			obj->dirty = true;
+		}
+		gem_object_move_to_list(obj, GEM_LIST_ACTIVE);
+	}
+}
+
+static void eb_write_back_offsets(struct eb *eb)
+{
+	unsigned int i;
+
+	for (i = 0; i < eb->count; i++)
+		eb->exec[i].offset = gem_object_gtt_offset(eb->objs[i]);
+}
+
+static int eb_submit(struct eb *eb)
+{
+	struct gem_device *dev = eb->file->dev;
+	struct gem_object *batch = eb->objs[eb->batch];
+	uint32_t start = eb->args->batch_start_offset;
+	uint32_t seqno;
+	int ret;
+
+	ret = gem_ring_begin(dev, 4);
+	if (ret)
+		return ret;
+	gem_ring_emit(dev, MI_BATCH_BUFFER_START);
+	gem_ring_emit(dev, (gem_object_gtt_offset(batch) + start) | MI_BATCH_NON_SECURE);
+	gem_ring_emit(dev, MI_FLUSH);
+	gem_ring_emit(dev, MI_NOOP);
+	ret = gem_add_request(dev, eb->file, &seqno);
+	if (ret)
+		return ret;
+	eb_move_to_active(eb, seqno);
+	dev->stats.execbuffers++;
+	return 0;
+}
+
+static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *args,
+		      struct drm_i915_gem_exec_object2 *exec)
+{
+	struct gem_device *dev = file->dev;
+	struct eb eb = {
+		.file = file, .args = args, .exec = exec,
+		.count = args->buffer_count,
+	};
+	struct gem_object *batch;
+	int ret;
+
+	ret = eb_check_args(args);
+	if (ret)
+		return ret;
+	if (gpu_stopped(dev->gpu))
+		return -EIO;		/* wedged until reset */
+	eb.batch = args->flags & I915_EXEC_BATCH_FIRST ? 0 : eb.count - 1;
+	gem_retire_requests(dev);
+	ret = eb_lookup(&eb);
+	if (ret)
+		goto out_release;
+
+	batch = eb.objs[eb.batch];
+	if (args->batch_start_offset >= batch->size ||
+	    args->batch_len > batch->size - args->batch_start_offset) {
+		ret = -EINVAL;
+		goto out_release;
+	}
+	for (;;) {
+		ret = eb_reserve(&eb);
+		if (ret)
+			goto out_release;
+		ret = eb_relocate(&eb);
+		if (ret != -EAGAIN)
+			break;
+		eb_unreserve(&eb);
+	}
+	if (ret)
+		goto out_unreserve;
+	if (batch->pending_write_domain) {
+		ret = -EINVAL;		/* "Attempting to use self-modifying batch" */
+		goto out_unreserve;
+	}
+	eb_move_to_gpu(&eb);
+	ret = eb_submit(&eb);
+	if (ret)
+		goto out_unreserve;
+	eb_write_back_offsets(&eb);
+out_unreserve:
+	eb_unreserve(&eb);
+out_release:
+	eb_release(&eb);
+	return ret;
+}
+
+GEM_IOCTL(execbuffer2)
+{
+	struct drm_i915_gem_execbuffer2 *args = data;
+	struct drm_i915_gem_exec_object2 *exec = (void *)(uintptr_t)args->buffers_ptr;
+
+	if (args->buffer_count < 1 || !exec)
+		return -EINVAL;
+	return eb_execute(file, args, exec);
+}
+
+/* The 2008 interface: converted as i915_gem_execbuffer did, with every
+ * object needing a fence on pre-965 hardware. */
+GEM_IOCTL(execbuffer)
+{
+	struct drm_i915_gem_execbuffer *args = data;
+	struct drm_i915_gem_exec_object *list = (void *)(uintptr_t)args->buffers_ptr;
+	struct drm_i915_gem_execbuffer2 args2 = {
+		.buffer_count = args->buffer_count,
+		.batch_start_offset = args->batch_start_offset,
+		.batch_len = args->batch_len,
+		.DR1 = args->DR1, .DR4 = args->DR4,
+		.num_cliprects = args->num_cliprects,
+		.cliprects_ptr = args->cliprects_ptr,
+		.flags = I915_EXEC_RENDER,
+	};
+	struct drm_i915_gem_exec_object2 *exec;
+	uint32_t i;
+	int ret;
+
+	if (args->buffer_count < 1 || args->buffer_count > (1u << 16) || !list)
+		return -EINVAL;
+	exec = calloc(args->buffer_count, sizeof(*exec));
+	if (!exec)
+		return -ENOMEM;
+	for (i = 0; i < args->buffer_count; i++) {
+		exec[i].handle = list[i].handle;
+		exec[i].relocation_count = list[i].relocation_count;
+		exec[i].relocs_ptr = list[i].relocs_ptr;
+		exec[i].alignment = list[i].alignment;
+		exec[i].offset = list[i].offset;
+		exec[i].flags = EXEC_OBJECT_NEEDS_FENCE;
+	}
+	args2.buffers_ptr = (uintptr_t)exec;
+	ret = eb_execute(file, &args2, exec);
+	if (ret == 0)
+		for (i = 0; i < args->buffer_count; i++)
+			list[i].offset = exec[i].offset;
+	free(exec);
+	return ret;
+}

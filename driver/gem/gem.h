@@ -1,0 +1,67 @@
+/*
+ * The GEM memory manager as the server sees it: a device, drm_files, and
+ * the ioctl entry point.  Everything else about objects, domains, the GTT,
+ * eviction and execution is private to driver/gem/ (gem_priv.h).
+ *
+ * All functions return 0 (or a non-negative value) or a negative errno,
+ * exactly the value the kernel's ioctl would have returned.
+ */
+#ifndef GEMKIT_GEM_H
+#define GEMKIT_GEM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "protocol.h"
+
+struct gem_device;
+struct gem_file;
+
+struct gem_device_config {
+	uint64_t aperture_size;		/* default 256 MiB */
+	uint64_t blit_bytes_per_sec;	/* --gpu-rate model, 0 = fast */
+	uint64_t cmd_cost_ns;
+};
+
+int gem_device_create(const struct gem_device_config *cfg, struct gem_device **out);
+/* Idles the GPU, releases every remaining file and object. */
+void gem_device_destroy(struct gem_device *dev);
+
+/* A new drm_file (one per open of the device). comm is truncated to 15. */
+int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
+		  struct gem_file **out);
+/* drm_release: drop every handle and flink the file holds.  Objects still
+ * used by queued GPU work stay alive until that work retires. */
+void gem_file_release(struct gem_file *file);
+
+/*
+ * Out-of-band results of one ioctl that the client side needs to finish
+ * the call in its own address space (pread/pwrite copy, GEM_MMAP).
+ */
+struct gem_call {
+	bool has_loc;
+	struct gem_location loc;
+};
+
+/*
+ * Execute one ioctl.  cmd is the full request code as the client passed
+ * it; dispatch is on _IOC_NR and arg has already been zero-extended to the
+ * kernel's struct size and its embedded user pointers point at memory gemd
+ * can read and write (see wire.c).  May sleep (waits never hold the big
+ * lock).  Returns 0 or -errno.
+ */
+int gem_ioctl(struct gem_file *file, unsigned int cmd, void *arg,
+	      struct gem_call *call);
+/* The kernel-side struct size for cmd's _IOC_NR, or -EINVAL if unknown. */
+int gem_ioctl_size(unsigned int cmd);
+
+/* The memfd of arena id (borrowed: do not close) and its size, or -ENOENT. */
+int gem_arena_fd(struct gem_device *dev, uint32_t arena, uint64_t *size);
+
+/* Translate a fake mmap offset (MMAP_GTT / MMAP_OFFSET) of an object this
+ * file can see into its location; offset may point inside the object. */
+int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
+		    struct gem_location *loc);
+
+#endif

@@ -1,0 +1,277 @@
+/*
+ * Private state of the GEM memory manager.  One big lock (dev->lock, the
+ * kernel's struct_mutex) protects every list, object and file; it is never
+ * held while sleeping on the GPU: waits drop it (gem_wait_seqno) and the
+ * caller revalidates what it looked at before, exactly as later i915 did.
+ */
+#ifndef GEMKIT_GEM_PRIV_H
+#define GEMKIT_GEM_PRIV_H
+
+#include <pthread.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include <drm.h>
+#include <i915_drm.h>
+
+#include "gem.h"
+#include "gpu.h"
+#include "idmap.h"
+#include "list.h"
+#include "mm.h"
+
+#define GEM_RING_SIZE		(128u << 10)
+#define GEM_ARENA_SIZE		(1ull << 30)	/* shared arenas: 1 GiB, sparse */
+#define GEM_MAX_OBJECT_SIZE	(4ull << 30)
+#define GEM_FAKE_OFFSET_SHIFT	32		/* mmap offset = id << 32 */
+#define GEM_THROTTLE_NS		(20ull * 1000 * 1000)	/* as i915: 20 ms */
+
+/* Which of the era's lists an object is on (i915_gem_active etc.). */
+enum gem_list {
+	GEM_LIST_UNBOUND,
+	GEM_LIST_INACTIVE,
+	GEM_LIST_ACTIVE,
+	GEM_LIST_FLUSHING,
+	GEM_LIST_PINNED,
+	GEM_LIST_COUNT
+};
+
+/* Memory that backs objects: a memfd mapped into gemd (and the clients). */
+struct gem_arena {
+	uint32_t id;
+	int fd;
+	uint8_t *base;
+	uint64_t size;
+	uint64_t free;		/* bytes not sub-allocated */
+	struct mm mm;		/* sub-allocation of [0, size) */
+	bool dedicated;		/* holds exactly one large object */
+	struct list_head link;	/* dev->arenas */
+};
+
+struct gem_object {
+	struct gem_device *dev;
+	uint32_t id;			/* stable global id, never reused */
+	uint64_t size;
+	unsigned int refcount;		/* handles, active, lookups in flight */
+	unsigned int handle_count;
+	uint32_t flink_name;		/* 0 = none */
+	struct gem_file *creator;
+	pid_t creator_pid;
+	uint64_t created_ns;
+
+	/* backing store */
+	struct gem_arena *arena;
+	struct mm_node arena_node;
+	uint8_t *vaddr;
+
+	/* GTT */
+	struct mm_node gtt_node;	/* allocated while bound */
+	unsigned int pin_count;		/* kernel + user pins */
+	unsigned int user_pin_count;	/* legacy GEM_PIN */
+	struct gem_file *pin_file;
+	enum gem_list list;
+	struct list_head list_link;	/* on dev->lists[list] */
+
+	/* domains, as i915's read_domains / write_domain */
+	uint32_t read_domains;
+	uint32_t write_domain;
+	bool active;
+	uint32_t last_read_seqno;	/* last request that uses the object */
+	uint32_t last_write_seqno;	/* last request that writes it */
+	bool dirty;
+
+	/* tiling and fences */
+	uint32_t tiling_mode;
+	uint32_t stride;
+	int fence_reg;			/* -1: none */
+
+	uint32_t madv;			/* I915_MADV_* or GEM_MADV_PURGED */
+	uint32_t cache_level;		/* I915_CACHING_* */
+
+	uint64_t bind_count;
+	uint64_t evict_count;
+
+	/* execbuffer scratch, valid under dev->lock during one execbuffer */
+	struct drm_i915_gem_exec_object2 *exec_entry;
+	uint32_t pending_read_domains;
+	uint32_t pending_write_domain;
+	bool in_exec;
+	bool exec_pinned;
+	struct list_head evict_link;	/* eviction scan, under dev->lock */
+};
+
+#define GEM_MADV_PURGED 2		/* __I915_MADV_PURGED */
+
+/* The caches the GPU writes through (i915's I915_GEM_GPU_DOMAINS). */
+#define I915_GEM_GPU_DOMAINS \
+	(I915_GEM_DOMAIN_RENDER | I915_GEM_DOMAIN_SAMPLER | \
+	 I915_GEM_DOMAIN_COMMAND | I915_GEM_DOMAIN_INSTRUCTION | \
+	 I915_GEM_DOMAIN_VERTEX)
+
+struct gem_request {
+	uint32_t seqno;
+	uint32_t tail;			/* ring offset after the request */
+	uint64_t emitted_ns;
+	struct gem_file *file;		/* NULL once the file is gone */
+	struct list_head link;		/* dev->requests, oldest first */
+	struct list_head file_link;	/* file->requests */
+};
+
+struct gem_file {
+	struct gem_device *dev;
+	uint32_t id;
+	pid_t pid;
+	char comm[16];
+	struct gem_object **handles;	/* handles[h], h >= 1 */
+	uint32_t handles_alloc;
+	uint32_t lowest_free;		/* hint: no free handle below this */
+	uint32_t handle_count;
+	struct list_head requests;
+	struct list_head link;		/* dev->files */
+};
+
+struct gem_fence {
+	struct gem_object *obj;		/* NULL when free */
+	uint64_t lru;			/* last use, for stealing */
+};
+
+struct gem_stats {
+	uint64_t execbuffers, relocations, binds, evictions, waits, wait_ns;
+	uint64_t domain_flushes, clflush_bytes, pwrite_bytes, pread_bytes;
+	uint64_t purges, retires, faults;
+};
+
+struct gem_device {
+	pthread_mutex_t lock;		/* struct_mutex */
+	struct gpu *gpu;
+	uint64_t aperture_size;
+
+	/* GTT */
+	struct mm gtt;
+	struct list_head lists[GEM_LIST_COUNT];
+	uint64_t pinned_bytes;
+	struct gem_fence fences[GEN3_NUM_FENCES];
+	uint64_t fence_lru_clock;
+
+	/* objects */
+	struct idmap objects;		/* id -> object */
+	struct idmap names;		/* flink name -> object */
+	uint32_t next_object_id;
+	uint32_t next_name;
+	uint64_t object_count, object_bytes;
+	struct list_head arenas;
+	uint32_t next_arena_id;
+	struct idmap arena_ids;		/* id -> arena */
+
+	/* files */
+	struct list_head files;
+	uint32_t next_file_id;
+
+	/* ring and requests */
+	struct gem_object *ring;
+	uint32_t ring_tail;
+	uint32_t next_seqno;
+	struct list_head requests;
+
+	/* interrupts and waiting */
+	pthread_mutex_t irq_lock;
+	pthread_cond_t irq_cond;
+	uint64_t irq_count;
+
+	/* retire worker */
+	pthread_t retire_thread;
+	bool retire_running;
+	bool stopping;
+	pthread_cond_t retire_cond;	/* signalled under lock when requests are queued */
+
+	struct gem_stats stats;
+};
+
+/* seqno arithmetic that survives wrap (i915_seqno_passed). */
+static inline bool seqno_passed(uint32_t seq1, uint32_t seq2)
+{
+	return (int32_t)(seq1 - seq2) >= 0;
+}
+
+/* device.c */
+uint32_t gem_hw_seqno(struct gem_device *dev);
+
+/* backing.c: object memory in memfd arenas */
+int gem_backing_alloc(struct gem_device *dev, struct gem_object *obj);
+void gem_backing_free(struct gem_device *dev, struct gem_object *obj);
+void gem_backing_discard(struct gem_object *obj);	/* purge: zero the pages */
+void gem_backing_fini(struct gem_device *dev);
+void gem_object_location(const struct gem_object *obj, struct gem_location *loc);
+
+/* object.c */
+int gem_object_create(struct gem_device *dev, uint64_t size, struct gem_object **out);
+void gem_object_get(struct gem_object *obj);
+void gem_object_put(struct gem_object *obj);
+void gem_object_move_to_list(struct gem_object *obj, enum gem_list list);
+void gem_object_update_list(struct gem_object *obj);	/* by its state */
+
+/* file.c: handles */
+struct gem_object *gem_handle_lookup(struct gem_file *file, uint32_t handle);	/* +ref */
+int gem_handle_create(struct gem_file *file, struct gem_object *obj, uint32_t *handle);
+int gem_handle_delete(struct gem_file *file, uint32_t handle);
+
+/* request.c */
+int gem_ring_begin(struct gem_device *dev, unsigned int dwords);
+void gem_ring_emit(struct gem_device *dev, uint32_t dw);
+void gem_ring_advance(struct gem_device *dev);
+int gem_add_request(struct gem_device *dev, struct gem_file *file, uint32_t *seqno);
+void gem_retire_requests(struct gem_device *dev);
+int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns);
+int gem_object_wait_rendering(struct gem_object *obj, bool readonly);
+bool gem_object_busy(struct gem_object *obj);
+int gem_gpu_idle(struct gem_device *dev);
+void gem_request_file_release(struct gem_file *file);
+int gem_retire_worker_start(struct gem_device *dev);
+void gem_retire_worker_stop(struct gem_device *dev);
+
+/* gtt.c */
+int gem_object_bind(struct gem_object *obj, uint64_t alignment, bool map_and_fenceable);
+int gem_object_unbind(struct gem_object *obj);
+int gem_object_pin(struct gem_object *obj, uint64_t alignment, bool map_and_fenceable);
+void gem_object_unpin(struct gem_object *obj);
+static inline bool gem_object_bound(const struct gem_object *obj)
+{
+	return mm_node_allocated(&obj->gtt_node);
+}
+static inline uint32_t gem_object_gtt_offset(const struct gem_object *obj)
+{
+	return (uint32_t)obj->gtt_node.start;
+}
+
+/* evict.c */
+int gem_evict_something(struct gem_device *dev, uint64_t size, uint64_t align);
+int gem_evict_everything(struct gem_device *dev, bool purgeable_only);
+
+/* domain.c */
+int gem_object_set_to_gtt_domain(struct gem_object *obj, bool write);
+int gem_object_set_to_cpu_domain(struct gem_object *obj, bool write);
+void gem_object_flush_cpu_write_domain(struct gem_object *obj);
+
+/* tiling.c */
+uint64_t gem_fence_size(struct gem_object *obj);
+uint64_t gem_gtt_alignment(struct gem_object *obj, bool fenced);
+bool gem_tiling_ok(uint64_t size, uint32_t stride, uint32_t tiling_mode);
+int gem_object_get_fence(struct gem_object *obj);
+void gem_object_put_fence(struct gem_object *obj);
+
+/* ioctl handlers (one per uAPI entry point) */
+#define GEM_IOCTL(name) int gem_##name##_ioctl(struct gem_file *file, void *data, struct gem_call *call)
+GEM_IOCTL(version); GEM_IOCTL(get_unique); GEM_IOCTL(get_cap); GEM_IOCTL(set_client_cap);
+GEM_IOCTL(getparam); GEM_IOCTL(setparam);
+GEM_IOCTL(create); GEM_IOCTL(create_ext); GEM_IOCTL(close); GEM_IOCTL(flink); GEM_IOCTL(open);
+GEM_IOCTL(pread); GEM_IOCTL(pwrite); GEM_IOCTL(mmap); GEM_IOCTL(mmap_gtt);
+GEM_IOCTL(set_domain); GEM_IOCTL(sw_finish); GEM_IOCTL(busy); GEM_IOCTL(wait);
+GEM_IOCTL(throttle); GEM_IOCTL(madvise); GEM_IOCTL(set_caching); GEM_IOCTL(get_caching);
+GEM_IOCTL(get_aperture); GEM_IOCTL(set_tiling); GEM_IOCTL(get_tiling);
+GEM_IOCTL(pin); GEM_IOCTL(unpin);
+GEM_IOCTL(execbuffer); GEM_IOCTL(execbuffer2);
+GEM_IOCTL(context_create); GEM_IOCTL(context_destroy); GEM_IOCTL(get_reset_stats);
+GEM_IOCTL(reg_read);
+
+#endif

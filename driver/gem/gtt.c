@@ -1,0 +1,185 @@
+/* Binding objects into the GTT aperture, pinning, and the aperture ioctls. */
+#include <errno.h>
+
+#include "gem_priv.h"
+#include "log.h"
+
+/*
+ * Find room for obj in the aperture and point the page table at its pages
+ * (i915_gem_object_bind_to_gtt).  May evict, and eviction may wait for the
+ * GPU with the lock dropped: then -EAGAIN tells the caller to revalidate
+ * and try again.
+ */
+int gem_object_bind(struct gem_object *obj, uint64_t alignment, bool map_and_fenceable)
+{
+	struct gem_device *dev = obj->dev;
+	uint64_t fence_align = gem_gtt_alignment(obj, map_and_fenceable);
+	uint64_t size = map_and_fenceable ? gem_fence_size(obj) : obj->size;
+	int ret;
+
+	if (obj->madv != I915_MADV_WILLNEED)
+		return -EINVAL;		/* "Attempting to bind a purgeable object" */
+	if (alignment == 0)
+		alignment = fence_align;
+	if (alignment & (fence_align - 1))
+		return -EINVAL;		/* "Invalid object alignment requested" */
+	/* Reject early: no amount of eviction makes room (i915: -E2BIG). */
+	if (size > dev->aperture_size)
+		return -E2BIG;
+
+	if (gem_object_bound(obj)) {
+		/* A fence must cover exactly its own node: no sharing. */
+		if (!(obj->gtt_node.start & (alignment - 1)) &&
+		    obj->gtt_node.size >= size)
+			return 0;
+		if (obj->pin_count)
+			return -EBUSY;
+		ret = gem_object_unbind(obj);
+		if (ret)
+			return ret;
+	}
+
+	for (;;) {
+		ret = mm_insert_node_in_range(&dev->gtt, &obj->gtt_node, size,
+					      alignment, 0, dev->aperture_size,
+					      MM_INSERT_BEST);
+		if (ret != -ENOSPC)
+			break;
+		ret = gem_evict_something(dev, size, alignment);
+		if (ret)
+			return ret;
+	}
+	if (ret)
+		return ret;
+
+	/* Only the object's own pages are mapped; the rest of a fence-sized
+	 * node stays invalid, so a GPU access past the object faults. */
+	gpu_gtt_bind(dev->gpu, (uint32_t)obj->gtt_node.start, obj->vaddr,
+		     (uint32_t)obj->size);
+	obj->bind_count++;
+	dev->stats.binds++;
+	gem_object_update_list(obj);
+	return 0;
+}
+
+/* Remove obj from the GTT.  The caller makes sure the GPU is done with it
+ * (unbinding an active object waits, lock dropped: may return -EAGAIN). */
+int gem_object_unbind(struct gem_object *obj)
+{
+	struct gem_device *dev = obj->dev;
+	int ret;
+
+	if (!gem_object_bound(obj))
+		return 0;
+	if (obj->pin_count)
+		return -EBUSY;
+	if (obj->active) {
+		ret = gem_object_wait_rendering(obj, false);
+		if (ret)
+			return ret;
+		return -EAGAIN;
+	}
+	/* Contents are already in memory: moving to the CPU domain only
+	 * costs the cache flush bookkeeping. */
+	gem_object_flush_cpu_write_domain(obj);
+	gem_object_put_fence(obj);
+	gpu_gtt_clear(dev->gpu, (uint32_t)obj->gtt_node.start,
+		      (uint32_t)obj->gtt_node.size);
+	mm_remove_node(&obj->gtt_node);
+	obj->read_domains = I915_GEM_DOMAIN_CPU;
+	obj->write_domain = I915_GEM_DOMAIN_CPU;
+	gem_object_update_list(obj);
+	return 0;
+}
+
+int gem_object_pin(struct gem_object *obj, uint64_t alignment, bool map_and_fenceable)
+{
+	struct gem_device *dev = obj->dev;
+	int ret;
+
+	ret = gem_object_bind(obj, alignment, map_and_fenceable);
+	if (ret)
+		return ret;
+	if (obj->pin_count++ == 0) {
+		dev->pinned_bytes += obj->gtt_node.size;
+		if (!obj->active)
+			gem_object_update_list(obj);
+	}
+	return 0;
+}
+
+void gem_object_unpin(struct gem_object *obj)
+{
+	if (!obj->pin_count)
+		return;
+	if (--obj->pin_count == 0) {
+		obj->dev->pinned_bytes -= obj->gtt_node.size;
+		if (!obj->active)
+			gem_object_update_list(obj);
+	}
+}
+
+GEM_IOCTL(get_aperture)
+{
+	struct drm_i915_gem_get_aperture *args = data;
+	struct gem_device *dev = file->dev;
+
+	args->aper_size = dev->aperture_size;
+	args->aper_available_size = dev->aperture_size - dev->pinned_bytes;
+	return 0;
+}
+
+/* Legacy GEM_PIN (2008 X.org/UMS clients): pins until UNPIN or close. */
+GEM_IOCTL(pin)
+{
+	struct drm_i915_gem_pin *args = data;
+	struct gem_object *obj;
+	int ret = 0;
+
+	obj = gem_handle_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	if (obj->madv != I915_MADV_WILLNEED) {
+		ret = -EINVAL;	/* "Attempting to pin a purgeable buffer" */
+		goto out_put;
+	}
+	if (obj->pin_file && obj->pin_file != file) {
+		ret = -EINVAL;	/* "Already pinned by another file" */
+		goto out_put;
+	}
+	if (obj->user_pin_count == 0) {
+		do {
+			ret = gem_object_pin(obj, args->alignment, true);
+		} while (ret == -EAGAIN);
+		if (ret)
+			goto out_put;
+	}
+	obj->user_pin_count++;
+	obj->pin_file = file;
+	args->offset = gem_object_gtt_offset(obj);
+out_put:
+	gem_object_put(obj);
+	return ret;
+}
+
+GEM_IOCTL(unpin)
+{
+	struct drm_i915_gem_pin *args = data;
+	struct gem_object *obj;
+	int ret = 0;
+
+	obj = gem_handle_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	if (obj->pin_file != file) {
+		ret = -EINVAL;	/* "Not pinned by caller" */
+		goto out_put;
+	}
+	if (--obj->user_pin_count == 0) {
+		obj->pin_file = NULL;
+		gem_object_unpin(obj);
+	}
+out_put:
+	gem_object_put(obj);
+	return ret;
+}

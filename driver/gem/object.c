@@ -1,0 +1,297 @@
+/* GEM objects: creation, reference counting, lists, flink names, madvise. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gem_priv.h"
+#include "log.h"
+#include "util.h"
+
+int gem_object_create(struct gem_device *dev, uint64_t size, struct gem_object **out)
+{
+	struct gem_object *obj;
+	int ret;
+
+	if (size > GEM_MAX_OBJECT_SIZE)
+		return -ENOMEM;
+	obj = calloc(1, sizeof(*obj));
+	if (!obj)
+		return -ENOMEM;
+	obj->dev = dev;
+	obj->size = size;
+	obj->refcount = 1;
+	obj->fence_reg = -1;
+	obj->madv = I915_MADV_WILLNEED;
+	obj->cache_level = I915_CACHING_NONE;	/* gen3 has no LLC */
+	/* Fresh pages are in the CPU domain (i915_gem_alloc_object). */
+	obj->read_domains = I915_GEM_DOMAIN_CPU;
+	obj->write_domain = I915_GEM_DOMAIN_CPU;
+	obj->created_ns = now_realtime_ns();
+	ret = gem_backing_alloc(dev, obj);
+	if (ret)
+		goto out_free;
+	obj->id = dev->next_object_id++;
+	ret = idmap_insert(&dev->objects, obj->id, obj);
+	if (ret)
+		goto out_backing;
+	obj->list = GEM_LIST_UNBOUND;
+	list_add_tail(&obj->list_link, &dev->lists[GEM_LIST_UNBOUND]);
+	dev->object_count++;
+	dev->object_bytes += size;
+	*out = obj;
+	return 0;
+
+out_backing:
+	gem_backing_free(dev, obj);
+out_free:
+	free(obj);
+	return ret;
+}
+
+void gem_object_get(struct gem_object *obj)
+{
+	obj->refcount++;
+}
+
+static void gem_object_free(struct gem_object *obj)
+{
+	struct gem_device *dev = obj->dev;
+
+	/* Nothing references it, so the GPU is done with it: unbinding
+	 * cannot need to wait. */
+	if (obj->pin_count) {
+		log_warn("object %u freed while pinned", obj->id);
+		dev->pinned_bytes -= obj->gtt_node.size;
+		obj->pin_count = 0;
+	}
+	if (gem_object_bound(obj))
+		gem_object_unbind(obj);
+	list_del_init(&obj->list_link);
+	idmap_remove(&dev->objects, obj->id);
+	gem_backing_free(dev, obj);
+	dev->object_count--;
+	dev->object_bytes -= obj->size;
+	free(obj);
+}
+
+void gem_object_put(struct gem_object *obj)
+{
+	if (--obj->refcount == 0)
+		gem_object_free(obj);
+}
+
+void gem_object_move_to_list(struct gem_object *obj, enum gem_list list)
+{
+	obj->list = list;
+	list_move_tail(&obj->list_link, &obj->dev->lists[list]);
+}
+
+/* Put the object on the list its state says, at the LRU tail. */
+void gem_object_update_list(struct gem_object *obj)
+{
+	enum gem_list list;
+
+	/* Every request ends with MI_FLUSH, so a GPU write domain is
+	 * flushed by the time the object retires: the flushing list of the
+	 * 2.6.3x driver stays empty here. */
+	if (obj->active)
+		list = GEM_LIST_ACTIVE;
+	else if (!gem_object_bound(obj))
+		list = GEM_LIST_UNBOUND;
+	else if (obj->pin_count)
+		list = GEM_LIST_PINNED;
+	else
+		list = GEM_LIST_INACTIVE;
+	gem_object_move_to_list(obj, list);
+}
+
+GEM_IOCTL(create)
+{
+	struct drm_i915_gem_create *args = data;
+	struct gem_device *dev = file->dev;
+	struct gem_object *obj;
+	uint64_t size;
+	int ret;
+
+	size = ALIGN_UP(args->size, (uint64_t)4096);
+	if (size == 0 || size < args->size)
+		return -EINVAL;
+	ret = gem_object_create(dev, size, &obj);
+	if (ret)
+		return ret;
+	obj->creator = file;
+	obj->creator_pid = file->pid;
+	ret = gem_handle_create(file, obj, &args->handle);
+	/* The handle holds the reference now (or nothing does). */
+	gem_object_put(obj);
+	if (ret)
+		return ret;
+	args->size = size;
+	return 0;
+}
+
+/* I915_GEM_CREATE_EXT: only system memory exists on a 945G. */
+static int create_ext_regions(struct gem_device *dev, uint64_t ptr)
+{
+	struct drm_i915_gem_create_ext_memory_regions *ext =
+		(void *)(uintptr_t)ptr;
+	struct drm_i915_gem_memory_class_instance *regions;
+	uint32_t i;
+
+	if (ext->pad || ext->num_regions == 0)
+		return -EINVAL;
+	regions = (void *)(uintptr_t)ext->regions;
+	if (!regions)
+		return -EFAULT;
+	for (i = 0; i < ext->num_regions; i++) {
+		if (regions[i].memory_class != I915_MEMORY_CLASS_SYSTEM)
+			return -ENODEV;
+		if (regions[i].memory_instance != 0)
+			return -EINVAL;
+	}
+	return 0;
+}
+
+GEM_IOCTL(create_ext)
+{
+	struct drm_i915_gem_create_ext *args = data;
+	struct drm_i915_gem_create create = { .size = args->size };
+	uint64_t next = args->extensions;
+	unsigned int depth = 0;
+	int ret;
+
+	if (args->flags)
+		return -EINVAL;
+	while (next) {
+		struct i915_user_extension *ext = (void *)(uintptr_t)next;
+
+		if (++depth > 16)
+			return -E2BIG;
+		if (ext->flags)
+			return -EINVAL;
+		switch (ext->name) {
+		case I915_GEM_CREATE_EXT_MEMORY_REGIONS:
+			ret = create_ext_regions(file->dev, next);
+			if (ret)
+				return ret;
+			break;
+		default:
+			return -EINVAL;
+		}
+		next = ext->next_extension;
+	}
+	ret = gem_create_ioctl(file, &create, call);
+	if (ret)
+		return ret;
+	args->size = create.size;
+	args->handle = create.handle;
+	return 0;
+}
+
+GEM_IOCTL(close)
+{
+	struct drm_gem_close *args = data;
+
+	return gem_handle_delete(file, args->handle);
+}
+
+GEM_IOCTL(flink)
+{
+	struct drm_gem_flink *args = data;
+	struct gem_device *dev = file->dev;
+	struct gem_object *obj;
+	int ret = 0;
+
+	obj = gem_handle_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	if (!obj->flink_name) {
+		ret = idmap_insert(&dev->names, dev->next_name, obj);
+		if (ret)
+			goto out_put;
+		obj->flink_name = dev->next_name++;
+	}
+	args->name = obj->flink_name;
+out_put:
+	gem_object_put(obj);
+	return ret;
+}
+
+GEM_IOCTL(open)
+{
+	struct drm_gem_open *args = data;
+	struct gem_object *obj;
+	int ret;
+
+	obj = idmap_lookup(&file->dev->names, args->name);
+	if (!obj)
+		return -ENOENT;
+	ret = gem_handle_create(file, obj, &args->handle);
+	if (ret)
+		return ret;
+	args->size = obj->size;
+	return 0;
+}
+
+GEM_IOCTL(madvise)
+{
+	struct drm_i915_gem_madvise *args = data;
+	struct gem_object *obj;
+	int ret = 0;
+
+	switch (args->madv) {
+	case I915_MADV_DONTNEED:
+	case I915_MADV_WILLNEED:
+		break;
+	default:
+		return -EINVAL;
+	}
+	obj = gem_handle_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	if (obj->pin_count) {
+		ret = -EINVAL;
+		goto out_put;
+	}
+	if (obj->madv != GEM_MADV_PURGED)
+		obj->madv = args->madv;
+	args->retained = obj->madv != GEM_MADV_PURGED;
+out_put:
+	gem_object_put(obj);
+	return ret;
+}
+
+GEM_IOCTL(set_caching)
+{
+	struct drm_i915_gem_caching *args = data;
+	struct gem_object *obj;
+
+	switch (args->caching) {
+	case I915_CACHING_NONE:
+	case I915_CACHING_CACHED:
+	case I915_CACHING_DISPLAY:
+		break;
+	default:
+		return -EINVAL;
+	}
+	obj = gem_handle_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	/* gen3 has no LLC and no separate display caching: store as asked. */
+	obj->cache_level = args->caching;
+	gem_object_put(obj);
+	return 0;
+}
+
+GEM_IOCTL(get_caching)
+{
+	struct drm_i915_gem_caching *args = data;
+	struct gem_object *obj;
+
+	obj = gem_handle_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	args->caching = obj->cache_level;
+	gem_object_put(obj);
+	return 0;
+}

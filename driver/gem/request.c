@@ -1,0 +1,384 @@
+/*
+ * Requests: ring emission, seqnos, retirement, and every way of waiting
+ * for the GPU (busy, wait, throttle).
+ *
+ * A request is what i915_add_request made it: a flush, the seqno stored
+ * into the hardware status page with MI_STORE_DWORD_INDEX, and
+ * MI_USER_INTERRUPT.  Objects used by a request are "active" and hold a
+ * reference until it retires, so they outlive GEM_CLOSE and their file.
+ *
+ * Waiting never holds dev->lock: gem_wait_seqno drops it, sleeps on the
+ * interrupt condition variable and takes it again, so the caller must
+ * revalidate anything it had looked at (objects it holds a reference to
+ * stay allocated, but may have moved).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "gem_priv.h"
+#include "log.h"
+#include "util.h"
+
+#define MI_NOOP			0x00000000
+#define MI_USER_INTERRUPT	0x01000000
+#define MI_FLUSH		0x02000000
+#define MI_STORE_DWORD_INDEX	0x10800001
+#define RETIRE_PERIOD_NS	(10ull * 1000 * 1000)
+
+static uint32_t ring_head(struct gem_device *dev)
+{
+	return gpu_read(dev->gpu, PRB0_HEAD) & HEAD_ADDR;
+}
+
+static uint32_t ring_space(struct gem_device *dev)
+{
+	int space = (int)ring_head(dev) - (int)(dev->ring_tail + 8);
+
+	if (space < 0)
+		space += GEM_RING_SIZE;
+	return (uint32_t)space;
+}
+
+/* Wait (lock dropped) for the command streamer to consume more ring. */
+static int ring_wait_for_space(struct gem_device *dev, uint32_t bytes)
+{
+	uint64_t deadline = now_ns() + 3ull * 1000 * 1000 * 1000;
+
+	while (ring_space(dev) < bytes) {
+		if (gpu_stopped(dev->gpu))
+			return -EIO;
+		if (now_ns() > deadline) {
+			log_err("render ring: no space after 3 s (HEAD 0x%x TAIL 0x%x)",
+				ring_head(dev), dev->ring_tail);
+			return -EBUSY;
+		}
+		pthread_mutex_unlock(&dev->lock);
+		{
+			struct timespec ts = { 0, 50000 };
+
+			nanosleep(&ts, NULL);
+		}
+		pthread_mutex_lock(&dev->lock);
+	}
+	return 0;
+}
+
+/* Reserve room for dwords (intel_ring_begin); pads to the ring's end
+ * with MI_NOOP when the commands would not fit before wrapping. */
+int gem_ring_begin(struct gem_device *dev, unsigned int dwords)
+{
+	uint32_t bytes = dwords * 4;
+	int ret;
+
+	if (dev->ring_tail + bytes > GEM_RING_SIZE) {
+		uint32_t rem = GEM_RING_SIZE - dev->ring_tail;
+		uint32_t *p;
+
+		ret = ring_wait_for_space(dev, rem);
+		if (ret)
+			return ret;
+		p = (uint32_t *)(dev->ring->vaddr + dev->ring_tail);
+		for (; rem; rem -= 4)
+			*p++ = MI_NOOP;
+		dev->ring_tail = 0;
+	}
+	return ring_wait_for_space(dev, bytes);
+}
+
+void gem_ring_emit(struct gem_device *dev, uint32_t dw)
+{
+	*(volatile uint32_t *)(dev->ring->vaddr + dev->ring_tail) = dw;
+	dev->ring_tail += 4;
+}
+
+void gem_ring_advance(struct gem_device *dev)
+{
+	dev->ring_tail &= GEM_RING_SIZE - 1;
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	gpu_write(dev->gpu, PRB0_TAIL, dev->ring_tail);
+}
+
+int gem_add_request(struct gem_device *dev, struct gem_file *file, uint32_t *out)
+{
+	struct gem_request *rq;
+	uint32_t seqno;
+	int ret;
+
+	rq = calloc(1, sizeof(*rq));
+	if (!rq)
+		return -ENOMEM;
+	ret = gem_ring_begin(dev, 6);
+	if (ret) {
+		free(rq);
+		return ret;
+	}
+	seqno = dev->next_seqno++;
+	if (dev->next_seqno == 0)	/* 0 means "no seqno" */
+		dev->next_seqno = 1;
+	gem_ring_emit(dev, MI_FLUSH);
+	gem_ring_emit(dev, MI_NOOP);
+	gem_ring_emit(dev, MI_STORE_DWORD_INDEX);
+	gem_ring_emit(dev, I915_GEM_HWS_INDEX << 2);
+	gem_ring_emit(dev, seqno);
+	gem_ring_emit(dev, MI_USER_INTERRUPT);
+	gem_ring_advance(dev);
+
+	rq->seqno = seqno;
+	rq->tail = dev->ring_tail;
+	rq->emitted_ns = now_ns();
+	rq->file = file;
+	/* Wake the retire worker only when it sleeps on an empty list. */
+	if (list_empty(&dev->requests))
+		pthread_cond_signal(&dev->retire_cond);
+	list_add_tail(&rq->link, &dev->requests);
+	if (file)
+		list_add_tail(&rq->file_link, &file->requests);
+	else
+		INIT_LIST_HEAD(&rq->file_link);
+	*out = seqno;
+	return 0;
+}
+
+void gem_retire_requests(struct gem_device *dev)
+{
+	uint32_t hw = gem_hw_seqno(dev);
+	struct gem_object *obj, *next;
+
+	while (!list_empty(&dev->requests)) {
+		struct gem_request *rq =
+			list_first_entry(&dev->requests, struct gem_request, link);
+
+		if (!seqno_passed(hw, rq->seqno))
+			break;
+		list_del_init(&rq->link);
+		list_del_init(&rq->file_link);
+		free(rq);
+		dev->stats.retires++;
+	}
+	/* The active list is in submission order: stop at the first busy. */
+	list_for_each_entry_safe(obj, next, &dev->lists[GEM_LIST_ACTIVE], list_link) {
+		if (!seqno_passed(hw, obj->last_read_seqno))
+			break;
+		obj->active = false;
+		obj->write_domain &= ~I915_GEM_GPU_DOMAINS;
+		gem_object_update_list(obj);
+		gem_object_put(obj);	/* the active reference */
+	}
+}
+
+void gem_request_file_release(struct gem_file *file)
+{
+	struct gem_request *rq, *next;
+
+	list_for_each_entry_safe(rq, next, &file->requests, file_link) {
+		list_del_init(&rq->file_link);
+		rq->file = NULL;
+	}
+}
+
+/*
+ * Sleep until seqno has passed, the GPU stops on an error (-EIO), or the
+ * timeout (if any) expires (-ETIME; *timeout_ns then holds 0).  Called
+ * and returns with dev->lock held; drops it while sleeping.
+ */
+int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
+{
+	uint64_t start = now_ns(), deadline = 0;
+	int ret = 0;
+
+	if (seqno_passed(gem_hw_seqno(dev), seqno))
+		return 0;
+	if (timeout_ns && *timeout_ns >= 0)
+		deadline = start + (uint64_t)*timeout_ns;
+	dev->stats.waits++;
+	pthread_mutex_unlock(&dev->lock);
+
+	pthread_mutex_lock(&dev->irq_lock);
+	for (;;) {
+		struct timespec ts;
+		uint64_t now, until;
+
+		if (seqno_passed(gem_hw_seqno(dev), seqno))
+			break;
+		if (gpu_stopped(dev->gpu)) {
+			ret = -EIO;
+			break;
+		}
+		now = now_ns();
+		if (deadline && now >= deadline) {
+			ret = -ETIME;
+			break;
+		}
+		/* Wake at least every 10 ms: an interrupt can race with our
+		 * check of the status page, as on real hardware. */
+		until = now + RETIRE_PERIOD_NS;
+		if (deadline && deadline < until)
+			until = deadline;
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+		until = until - now + (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		ts.tv_sec = (time_t)(until / 1000000000ull);
+		ts.tv_nsec = (long)(until % 1000000000ull);
+		pthread_cond_timedwait(&dev->irq_cond, &dev->irq_lock, &ts);
+	}
+	pthread_mutex_unlock(&dev->irq_lock);
+
+	pthread_mutex_lock(&dev->lock);
+	dev->stats.wait_ns += now_ns() - start;
+	if (timeout_ns && *timeout_ns >= 0) {
+		uint64_t spent = now_ns() - start;
+
+		*timeout_ns = ret == -ETIME || spent >= (uint64_t)*timeout_ns ?
+			      0 : *timeout_ns - (int64_t)spent;
+	}
+	gem_retire_requests(dev);
+	return ret;
+}
+
+bool gem_object_busy(struct gem_object *obj)
+{
+	return obj->active &&
+	       !seqno_passed(gem_hw_seqno(obj->dev), obj->last_read_seqno);
+}
+
+/* Wait for the GPU to finish with obj: for writes only if readonly. */
+int gem_object_wait_rendering(struct gem_object *obj, bool readonly)
+{
+	uint32_t seqno;
+
+	if (!obj->active)
+		return 0;
+	seqno = readonly ? obj->last_write_seqno : obj->last_read_seqno;
+	if (!seqno)
+		return 0;
+	return gem_wait_seqno(obj->dev, seqno, NULL);
+}
+
+int gem_gpu_idle(struct gem_device *dev)
+{
+	struct gem_request *last;
+
+	if (list_empty(&dev->requests))
+		return 0;
+	last = list_last_entry(&dev->requests, struct gem_request, link);
+	return gem_wait_seqno(dev, last->seqno, NULL);
+}
+
+GEM_IOCTL(busy)
+{
+	struct drm_i915_gem_busy *args = data;
+	struct gem_object *obj;
+
+	obj = gem_handle_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	gem_retire_requests(file->dev);
+	/* Modern encoding: render engine (class 0) in the read mask (bit 16),
+	 * and engine id + 1 in the low word when it writes. */
+	args->busy = 0;
+	if (gem_object_busy(obj)) {
+		args->busy = 1u << 16;
+		if (obj->last_write_seqno &&
+		    !seqno_passed(gem_hw_seqno(file->dev), obj->last_write_seqno))
+			args->busy |= 1;
+	}
+	gem_object_put(obj);
+	return 0;
+}
+
+GEM_IOCTL(wait)
+{
+	struct drm_i915_gem_wait *args = data;
+	struct gem_object *obj;
+	uint32_t seqno;
+	int ret = 0;
+
+	if (args->flags)
+		return -EINVAL;
+	obj = gem_handle_lookup(file, args->bo_handle);
+	if (!obj)
+		return -ENOENT;
+	gem_retire_requests(file->dev);
+	if (gem_object_busy(obj)) {
+		seqno = obj->last_read_seqno;
+		int64_t timeout = args->timeout_ns;
+
+		if (timeout == 0)
+			ret = -ETIME;
+		else
+			ret = gem_wait_seqno(file->dev, seqno, &timeout);
+		args->timeout_ns = timeout;
+	}
+	gem_object_put(obj);
+	return ret;
+}
+
+/* Wait for this file's requests older than 20 ms (i915_gem_ring_throttle). */
+GEM_IOCTL(throttle)
+{
+	struct gem_device *dev = file->dev;
+	uint64_t cutoff = now_ns() - GEM_THROTTLE_NS;
+	struct gem_request *rq;
+	uint32_t seqno = 0;
+
+	if (gpu_stopped(dev->gpu))
+		return -EIO;
+	list_for_each_entry(rq, &file->requests, file_link) {
+		if (rq->emitted_ns > cutoff)
+			break;
+		seqno = rq->seqno;
+	}
+	if (!seqno)
+		return 0;
+	return gem_wait_seqno(dev, seqno, NULL);
+}
+
+/* The retire worker (i915's retire_work_handler): keeps the lists fresh
+ * while requests are outstanding, so an idle client sees its objects go
+ * inactive without calling into the driver. */
+static void *retire_worker(void *arg)
+{
+	struct gem_device *dev = arg;
+
+	pthread_mutex_lock(&dev->lock);
+	while (!dev->stopping) {
+		struct timespec ts;
+
+		if (list_empty(&dev->requests)) {
+			pthread_cond_wait(&dev->retire_cond, &dev->lock);
+			continue;
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_nsec += (long)RETIRE_PERIOD_NS;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		pthread_cond_timedwait(&dev->retire_cond, &dev->lock, &ts);
+		gem_retire_requests(dev);
+	}
+	pthread_mutex_unlock(&dev->lock);
+	return NULL;
+}
+
+int gem_retire_worker_start(struct gem_device *dev)
+{
+	int ret = pthread_create(&dev->retire_thread, NULL, retire_worker, dev);
+
+	if (ret)
+		return -ret;
+	dev->retire_running = true;
+	return 0;
+}
+
+void gem_retire_worker_stop(struct gem_device *dev)
+{
+	if (!dev->retire_running)
+		return;
+	pthread_mutex_lock(&dev->lock);
+	dev->stopping = true;
+	pthread_cond_broadcast(&dev->retire_cond);
+	pthread_mutex_unlock(&dev->lock);
+	pthread_join(dev->retire_thread, NULL);
+	dev->retire_running = false;
+}

@@ -1,0 +1,201 @@
+/*
+ * Tiling and the 945G's 16 fence registers (i915_gem_tiling.c and the
+ * fence code of i915_gem.c).
+ *
+ * On gen3 a tiled object can only be reached detiled — by the blitter with
+ * its tiled bit, or through the aperture — via a fence register covering
+ * it.  A fence covers a power-of-two region of at least 1 MiB that must be
+ * aligned to its size, so a fenced object is bound at that alignment and
+ * its GTT node is the whole fence region.  Strides are powers of two from
+ * the tile width (512 bytes for X; 128 for Y on 945) up to 8 KiB.  We
+ * report no bit-6 swizzling.
+ */
+#include <errno.h>
+#include <strings.h>
+
+#include "gem_priv.h"
+#include "log.h"
+
+#define GEN3_FENCE_MIN_SIZE	(1u << 20)
+#define GEN3_FENCE_MAX_SIZE	(256u << 20)
+#define GEN3_MAX_STRIDE		8192
+
+static uint32_t tile_width(uint32_t tiling_mode)
+{
+	return tiling_mode == I915_TILING_Y ? 128 : 512;
+}
+
+uint64_t gem_fence_size(struct gem_object *obj)
+{
+	uint64_t size = GEN3_FENCE_MIN_SIZE;
+
+	if (obj->tiling_mode == I915_TILING_NONE)
+		return obj->size;
+	while (size < obj->size)
+		size <<= 1;
+	return size;
+}
+
+uint64_t gem_gtt_alignment(struct gem_object *obj, bool fenced)
+{
+	if (!fenced || obj->tiling_mode == I915_TILING_NONE)
+		return 4096;
+	return gem_fence_size(obj);
+}
+
+bool gem_tiling_ok(uint64_t size, uint32_t stride, uint32_t tiling_mode)
+{
+	if (tiling_mode == I915_TILING_NONE)
+		return true;
+	if (stride > GEN3_MAX_STRIDE || size > GEN3_FENCE_MAX_SIZE)
+		return false;
+	/* Pre-965 needs power-of-two strides of at least one tile. */
+	if (stride < tile_width(tiling_mode))
+		return false;
+	if (stride & (stride - 1))
+		return false;
+	return true;
+}
+
+static uint32_t fence_value(struct gem_object *obj)
+{
+	uint32_t start = gem_object_gtt_offset(obj);
+	uint32_t size = (uint32_t)gem_fence_size(obj);
+	uint32_t pitch_val = (uint32_t)ffs((int)(obj->stride / tile_width(obj->tiling_mode))) - 1;
+	uint32_t val;
+
+	val = (start & I915_FENCE_START_MASK) | I915_FENCE_SIZE_BITS(size) |
+	      (pitch_val << I830_FENCE_PITCH_SHIFT) | I830_FENCE_REG_VALID;
+	if (obj->tiling_mode == I915_TILING_Y)
+		val |= 1u << I830_FENCE_TILING_Y_SHIFT;
+	return val;
+}
+
+static void fence_write(struct gem_device *dev, int reg, uint32_t val)
+{
+	gpu_write(dev->gpu, fence_reg_offset(reg), val);
+}
+
+/*
+ * Give a bound, fenceably placed tiled object a fence register, stealing
+ * the least recently used one from an idle object if all are taken.
+ * Returns -EDEADLK when every fence is held by busy or pinned objects.
+ */
+int gem_object_get_fence(struct gem_object *obj)
+{
+	struct gem_device *dev = obj->dev;
+	int i, best = -1;
+
+	if (obj->tiling_mode == I915_TILING_NONE) {
+		gem_object_put_fence(obj);
+		return 0;
+	}
+	if (obj->fence_reg >= 0)
+		goto out_update;
+	for (i = 0; i < GEN3_NUM_FENCES; i++) {
+		struct gem_object *old = dev->fences[i].obj;
+
+		if (!old) {
+			best = i;
+			break;
+		}
+		if (old->active || old->in_exec || old->pin_count)
+			continue;
+		if (best < 0 || dev->fences[i].lru < dev->fences[best].lru)
+			best = i;
+	}
+	if (best < 0)
+		return -EDEADLK;
+	if (dev->fences[best].obj)
+		gem_object_put_fence(dev->fences[best].obj);
+	obj->fence_reg = best;
+	dev->fences[best].obj = obj;
+out_update:
+	fence_write(dev, obj->fence_reg, fence_value(obj));
+	dev->fences[obj->fence_reg].lru = ++dev->fence_lru_clock;
+	return 0;
+}
+
+void gem_object_put_fence(struct gem_object *obj)
+{
+	struct gem_device *dev = obj->dev;
+
+	if (obj->fence_reg < 0)
+		return;
+	fence_write(dev, obj->fence_reg, 0);
+	dev->fences[obj->fence_reg].obj = NULL;
+	obj->fence_reg = -1;
+}
+
+GEM_IOCTL(set_tiling)
+{
+	struct drm_i915_gem_set_tiling *args = data;
+	struct gem_object *obj;
+	int ret = 0;
+
+	obj = gem_handle_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	if (args->tiling_mode > I915_TILING_Y ||
+	    !gem_tiling_ok(obj->size, args->stride, args->tiling_mode)) {
+		ret = -EINVAL;
+		goto out_put;
+	}
+	if (obj->pin_count) {
+		ret = -EBUSY;
+		goto out_put;
+	}
+	if (args->tiling_mode == I915_TILING_NONE) {
+		args->swizzle_mode = I915_BIT_6_SWIZZLE_NONE;
+		args->stride = 0;
+	} else {
+		args->swizzle_mode = I915_BIT_6_SWIZZLE_NONE;
+	}
+
+	if (args->tiling_mode != obj->tiling_mode || args->stride != obj->stride) {
+		uint32_t old_mode = obj->tiling_mode, old_stride = obj->stride;
+		bool misplaced;
+
+		/* The GPU may be reading through the current fence. */
+		ret = gem_object_wait_rendering(obj, false);
+		if (ret)
+			goto out_put;
+		gem_object_put_fence(obj);
+		obj->tiling_mode = args->tiling_mode;
+		obj->stride = args->stride;
+		/* A binding that cannot hold the new fence must go (i915 does
+		 * the same); the object is rebound on its next use. */
+		misplaced = gem_object_bound(obj) &&
+			    obj->tiling_mode != I915_TILING_NONE &&
+			    (obj->gtt_node.start & (gem_fence_size(obj) - 1) ||
+			     obj->gtt_node.size < gem_fence_size(obj));
+		if (misplaced) {
+			do {
+				ret = gem_object_unbind(obj);
+			} while (ret == -EAGAIN);
+			if (ret) {
+				obj->tiling_mode = old_mode;
+				obj->stride = old_stride;
+				goto out_put;
+			}
+		}
+	}
+out_put:
+	gem_object_put(obj);
+	return ret;
+}
+
+GEM_IOCTL(get_tiling)
+{
+	struct drm_i915_gem_get_tiling *args = data;
+	struct gem_object *obj;
+
+	obj = gem_handle_lookup(file, args->handle);
+	if (!obj)
+		return -ENOENT;
+	args->tiling_mode = obj->tiling_mode;
+	args->swizzle_mode = I915_BIT_6_SWIZZLE_NONE;
+	args->phys_swizzle_mode = I915_BIT_6_SWIZZLE_NONE;
+	gem_object_put(obj);
+	return 0;
+}

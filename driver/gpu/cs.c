@@ -1,0 +1,461 @@
+/* The command streamer thread: ring and batch fetch, MI commands, errors. */
+#include <sched.h>
+
+#include "gpu_priv.h"
+
+/* MI opcodes (client 0, bits 28:23). */
+#define MI_NOOP			0x00
+#define MI_USER_INTERRUPT	0x02
+#define MI_WAIT_FOR_EVENT	0x03
+#define MI_FLUSH		0x04
+#define MI_REPORT_HEAD		0x07
+#define MI_ARB_ON_OFF		0x08
+#define MI_BATCH_BUFFER_END	0x0a
+#define MI_STORE_DWORD_IMM	0x20
+#define MI_STORE_DWORD_INDEX	0x21
+#define MI_LOAD_REGISTER_IMM	0x22
+#define MI_BATCH_BUFFER_START	0x31
+
+#define MI_NOOP_WRITE_ID	(1u << 22)
+#define MI_NOOP_ID_MASK		0x003fffffu
+
+/* After finishing, poll this long before sleeping: the next request
+ * usually follows at once and a futex wake-up costs more than that. */
+#define CS_SPIN_NS		30000ull
+/* A batch that keeps jumping without returning is spinning (gem_busy's
+ * self-loop); past this many jumps, re-read it only every CS_LOOP_NAP_NS
+ * so that the CPU that will end it gets to run. */
+#define CS_LOOP_SPINS		2048u
+#define CS_LOOP_NAP_NS		50000ull
+
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
+static uint64_t cs_addr(struct gpu *gpu, uint32_t idx)
+{
+	struct cs_state *cs = &gpu->cs;
+
+	if (cs->in_batch)
+		return (uint64_t)cs->batch_addr + 4ull * idx;
+	return (uint64_t)reg_get(gpu, PRB0_START) +
+	       (cs->head + 4ull * idx) % cs->ring_size;
+}
+
+bool cs_fetch(struct gpu *gpu, uint32_t idx, uint32_t *val)
+{
+	return gtt_read32(gpu, cs_addr(gpu, idx), val);
+}
+
+uint32_t cs_fetch_limit(struct gpu *gpu)
+{
+	return gpu->cs.in_batch ? UINT32_MAX : gpu->cs.avail / 4;
+}
+
+enum cs_status cs_check_span(struct gpu *gpu, uint32_t len)
+{
+	uint32_t idx = 0;
+
+	while (idx < len) {
+		uint64_t addr = cs_addr(gpu, idx);
+
+		if (!gtt_ptr(gpu, addr)) {
+			gpu->cs.fault_addr = addr;
+			return CS_FAULT;
+		}
+		/* Next page boundary (in the ring, also the wrap point). */
+		idx += (uint32_t)((GTT_PAGE_SIZE - (addr & (GTT_PAGE_SIZE - 1))) / 4);
+	}
+	return CS_OK;
+}
+
+/*
+ * Latch the error the way hangcheck and i915_error_state will read it:
+ * ACTHD already points at the command, IPEHR gets its header, INSTDONE
+ * shows the parser busy, and the CS stops until gpu_reset().
+ */
+static enum cs_status cs_stop(struct gpu *gpu, enum cs_status st)
+{
+	uint32_t bit = st == CS_FAULT ? I915_ERROR_PAGE_TABLE
+				      : I915_ERROR_INSTRUCTION;
+
+	if (st == CS_FAULT)
+		reg_or(gpu, PGTBL_ER, PGTBL_ER_RENDER_PTE);
+	reg_set(gpu, IPEHR, gpu->cs.hdr);
+	reg_set(gpu, IPEIR, 0);
+	reg_set(gpu, ACTHD, gpu->cs.acthd);
+	reg_set(gpu, INSTDONE, GPU_INSTDONE_BUSY);
+	reg_or(gpu, ESR, bit);
+	reg_or(gpu, EIR, bit);
+	reg_or(gpu, IIR, I915_RENDER_COMMAND_PARSER_ERROR_INTERRUPT);
+	atomic_store(&gpu->stopped, true);
+	if (gpu->ops.error_interrupt)
+		gpu->ops.error_interrupt(gpu->data);
+	return st;
+}
+
+/* Work for the CS: ring valid, HEAD != TAIL, nothing latched. */
+static bool cs_has_work(struct gpu *gpu)
+{
+	uint32_t tail;
+
+	if (gpu_cs_aborted(gpu) || atomic_load(&gpu->stopped))
+		return false;
+	if (!(reg_get(gpu, PRB0_CTL) & RING_VALID))
+		return false;
+	tail = reg_get(gpu, PRB0_TAIL) & TAIL_ADDR;
+	if (tail == atomic_load(&gpu->partial_tail))
+		return false;
+	return (reg_get(gpu, PRB0_HEAD) & HEAD_ADDR) != tail;
+}
+
+/* Locate the next ring command; CS_IDLE when HEAD has caught up. */
+static enum cs_status cs_ring_position(struct gpu *gpu)
+{
+	struct cs_state *cs = &gpu->cs;
+	uint32_t ctl = reg_get(gpu, PRB0_CTL);
+	uint32_t head = reg_get(gpu, PRB0_HEAD) & HEAD_ADDR;
+	uint32_t tail = reg_get(gpu, PRB0_TAIL) & TAIL_ADDR;
+	uint32_t size = (ctl & RING_NR_PAGES) + GTT_PAGE_SIZE;
+
+	if (!(ctl & RING_VALID) || head == tail)
+		return CS_IDLE;
+	cs->ring_size = size;
+	cs->head = head;
+	cs->acthd = reg_get(gpu, PRB0_START) + head;
+	if (head >= size || tail >= size) {
+		/* HEAD or TAIL outside the ring: the parser runs off into
+		 * whatever follows, which we report rather than emulate. */
+		cs->hdr = 0;
+		return CS_INVALID;
+	}
+	cs->avail = tail > head ? tail - head : size - head + tail;
+	return CS_OK;
+}
+
+static void cs_advance(struct gpu *gpu, uint32_t len)
+{
+	struct cs_state *cs = &gpu->cs;
+	uint32_t reg, wrap;
+
+	if (cs->in_batch) {
+		cs->batch_addr += 4 * len;
+		return;
+	}
+	reg = reg_get(gpu, PRB0_HEAD);
+	wrap = reg & HEAD_WRAP_COUNT;
+	cs->head += 4 * len;
+	if (cs->head >= cs->ring_size) {
+		cs->head -= cs->ring_size;
+		wrap += HEAD_WRAP_ONE;
+	}
+	reg_set(gpu, PRB0_HEAD, wrap | cs->head);
+}
+
+static enum cs_status mi_length(uint32_t hdr, uint32_t *len)
+{
+	switch ((hdr >> 23) & 0x3f) {
+	case MI_NOOP:
+	case MI_USER_INTERRUPT:
+	case MI_WAIT_FOR_EVENT:
+	case MI_FLUSH:
+	case MI_REPORT_HEAD:
+	case MI_ARB_ON_OFF:
+	case MI_BATCH_BUFFER_END:
+		*len = 1;
+		return CS_OK;
+	case MI_STORE_DWORD_IMM:
+		*len = (hdr & 0x3f) + 2;
+		return *len == 4 || *len == 5 ? CS_OK : CS_INVALID;
+	case MI_STORE_DWORD_INDEX:
+		*len = (hdr & 0x3f) + 2;
+		return *len == 3 || *len == 4 ? CS_OK : CS_INVALID;
+	case MI_LOAD_REGISTER_IMM:
+		*len = (hdr & 0xff) + 2;
+		return *len >= 3 && (*len & 1) ? CS_OK : CS_INVALID;
+	case MI_BATCH_BUFFER_START:
+		*len = (hdr & 0x3f) + 2;
+		return *len == 2 ? CS_OK : CS_INVALID;
+	}
+	return CS_INVALID;
+}
+
+static enum cs_status mi_wait_for_event(struct gpu *gpu)
+{
+	/* No display, so no event: only gpu_kick(), a CTL write or a reset
+	 * gets the CS out of here. */
+	pthread_mutex_lock(&gpu->lock);
+	gpu->waiting = true;
+	reg_or(gpu, PRB0_CTL, RING_WAIT);
+	while (gpu->waiting && !gpu->quit && !gpu_cs_aborted(gpu))
+		pthread_cond_wait(&gpu->cs_cond, &gpu->lock);
+	gpu->waiting = false;
+	pthread_mutex_unlock(&gpu->lock);
+	return gpu_cs_aborted(gpu) ? CS_ABORT : CS_OK;
+}
+
+static enum cs_status mi_batch_start(struct gpu *gpu, uint32_t len)
+{
+	struct cs_state *cs = &gpu->cs;
+	uint32_t addr;
+
+	if (!cs_fetch(gpu, 1, &addr))
+		return CS_FAULT;
+	/* Bit 0 is the gen2/3 non-secure flag; commands are dword aligned. */
+	addr &= ~3u;
+	stat_add(&gpu->st_batches, 1);
+	if (!cs->in_batch) {
+		/* HEAD moves past the start first, as on hardware, so an error
+		 * capture walking back from HEAD finds this batch. */
+		cs_advance(gpu, len);
+		cs->in_batch = true;
+		cs->chain = 0;
+	} else if (++cs->chain > CS_LOOP_SPINS) {
+		if (!gpu_cs_nap(gpu, CS_LOOP_NAP_NS))
+			return CS_ABORT;
+	} else if ((cs->chain & 63) == 0) {
+		sched_yield();
+	}
+	cs->batch_addr = addr;
+	return CS_JUMPED;
+}
+
+static enum cs_status mi_store_dword(struct gpu *gpu, uint32_t len)
+{
+	uint32_t addr, val, i;
+
+	/* gen3 layout: dw1 reserved, dw2 address, dw3 (and dw4) data.  The
+	 * address is taken as GTT whether or not bit 22 asks for it. */
+	if (!cs_fetch(gpu, 2, &addr))
+		return CS_FAULT;
+	for (i = 3; i < len; i++) {
+		if (!cs_fetch(gpu, i, &val))
+			return CS_FAULT;
+		if (!gtt_write32(gpu, (uint64_t)(addr & ~3u) + 4 * (i - 3), val)) {
+			gpu->cs.fault_addr = addr;
+			return CS_FAULT;
+		}
+	}
+	return CS_OK;
+}
+
+static enum cs_status mi_store_index(struct gpu *gpu, uint32_t len)
+{
+	uint32_t off, val, i, idx;
+
+	if (!cs_fetch(gpu, 1, &off))
+		return CS_FAULT;
+	idx = (off >> 2) & (GTT_PAGE_SIZE / 4 - 1);
+	for (i = 2; i < len; i++, idx++) {
+		if (!cs_fetch(gpu, i, &val))
+			return CS_FAULT;
+		/* Release: what the commands before wrote is visible to a CPU
+		 * that sees the new seqno. */
+		__atomic_store_n(&gpu->hws[idx & (GTT_PAGE_SIZE / 4 - 1)], val,
+				 __ATOMIC_RELEASE);
+	}
+	return CS_OK;
+}
+
+static enum cs_status mi_load_register(struct gpu *gpu, uint32_t len)
+{
+	uint32_t reg, val, i;
+
+	for (i = 1; i + 1 < len; i += 2) {
+		if (!cs_fetch(gpu, i, &reg) || !cs_fetch(gpu, i + 1, &val))
+			return CS_FAULT;
+		gpu_write_from_cs(gpu, reg & 0x007ffffc, val);
+	}
+	return CS_OK;
+}
+
+static enum cs_status mi_exec(struct gpu *gpu, uint32_t hdr, uint32_t len)
+{
+	struct cs_state *cs = &gpu->cs;
+
+	switch ((hdr >> 23) & 0x3f) {
+	case MI_NOOP:
+		if (hdr & MI_NOOP_WRITE_ID)
+			reg_set(gpu, NOPID, hdr & MI_NOOP_ID_MASK);
+		return CS_OK;
+	case MI_USER_INTERRUPT:
+		reg_or(gpu, IIR, I915_USER_INTERRUPT);
+		stat_add(&gpu->st_interrupts, 1);
+		if (gpu->ops.user_interrupt)
+			gpu->ops.user_interrupt(gpu->data);
+		return CS_OK;
+	case MI_WAIT_FOR_EVENT:
+		return mi_wait_for_event(gpu);
+	case MI_BATCH_BUFFER_END:
+		if (!cs->in_batch)
+			return CS_OK;	/* harmless in the ring */
+		cs->in_batch = false;
+		cs->chain = 0;
+		return CS_JUMPED;
+	case MI_STORE_DWORD_IMM:
+		return mi_store_dword(gpu, len);
+	case MI_STORE_DWORD_INDEX:
+		return mi_store_index(gpu, len);
+	case MI_LOAD_REGISTER_IMM:
+		return mi_load_register(gpu, len);
+	case MI_BATCH_BUFFER_START:
+		return mi_batch_start(gpu, len);
+	}
+	return CS_OK;		/* MI_FLUSH, MI_REPORT_HEAD, MI_ARB_ON_OFF */
+}
+
+static enum cs_status blit_fetch_exec(struct gpu *gpu, uint32_t len)
+{
+	uint32_t dw[CS_MAX_CMD], i;
+
+	for (i = 0; i < len; i++)
+		if (!cs_fetch(gpu, i, &dw[i]))
+			return CS_FAULT;
+	return blit_exec(gpu, dw, len);
+}
+
+static enum cs_status cs_length(struct gpu *gpu, uint32_t hdr, uint32_t *len)
+{
+	uint32_t expected;
+
+	switch (hdr >> 29) {
+	case 0:
+		return mi_length(hdr, len);
+	case 2:
+		*len = blit_length(hdr, &expected);
+		return *len && *len == expected ? CS_OK : CS_INVALID;
+	case 3:
+		return cmd3d_length(gpu, hdr, len);
+	}
+	return CS_INVALID;
+}
+
+/* Fetch, decode and execute one command. */
+static enum cs_status cs_step(struct gpu *gpu)
+{
+	struct cs_state *cs = &gpu->cs;
+	enum cs_status st;
+	uint32_t hdr, len = 1;
+
+	if (gpu_cs_aborted(gpu))
+		return CS_ABORT;
+	if (!cs->in_batch) {
+		st = cs_ring_position(gpu);
+		if (st == CS_IDLE)
+			return st;
+		if (st != CS_OK)
+			return cs_stop(gpu, st);
+	} else {
+		cs->acthd = cs->batch_addr;
+	}
+	reg_set(gpu, ACTHD, cs->acthd);
+	cs->hdr = 0;
+	if (!cs_fetch(gpu, 0, &hdr)) {
+		cs->fault_addr = cs->acthd;
+		return cs_stop(gpu, CS_FAULT);
+	}
+	cs->hdr = hdr;
+
+	st = cs_length(gpu, hdr, &len);
+	if (st == CS_OK && !cs->in_batch && 4ull * len > cs->avail) {
+		if (4ull * len > cs->ring_size - 8)
+			st = CS_INVALID;
+		else
+			st = CS_PARTIAL;
+	}
+	if (st == CS_PARTIAL) {
+		/* The rest is not written yet: sleep until TAIL moves. */
+		atomic_store(&gpu->partial_tail,
+			     (cs->head + cs->avail) % cs->ring_size);
+		return st;
+	}
+	if (st != CS_OK)
+		return cs_stop(gpu, st);
+
+	switch (hdr >> 29) {
+	case 0:
+		st = mi_exec(gpu, hdr, len);
+		break;
+	case 2:
+		st = blit_fetch_exec(gpu, len);
+		break;
+	default:
+		st = cs_check_span(gpu, len);	/* 3D: parsed, not drawn */
+		break;
+	}
+	if (st == CS_FAULT || st == CS_INVALID)
+		return cs_stop(gpu, st);
+	/* A callback may have reset us; then HEAD must stay as reset left it. */
+	if (st == CS_ABORT || gpu_cs_aborted(gpu))
+		return CS_ABORT;
+
+	stat_add(&gpu->st_commands, 1);
+	if (st == CS_OK)
+		cs_advance(gpu, len);
+	if (gpu->cfg.cmd_cost_ns)
+		gpu_charge(gpu, gpu->cfg.cmd_cost_ns);
+	return CS_OK;
+}
+
+static void cs_run(struct gpu *gpu)
+{
+	uint64_t start = gpu_now_ns();
+	enum cs_status st;
+
+	atomic_store(&gpu->partial_tail, GPU_NO_TAIL);
+	reg_set(gpu, INSTDONE, GPU_INSTDONE_BUSY);
+	do
+		st = cs_step(gpu);
+	while (st == CS_OK);
+	if (!atomic_load(&gpu->stopped))
+		reg_set(gpu, INSTDONE, INSTDONE_IDLE);
+	stat_add(&gpu->st_busy_ns, gpu_now_ns() - start);
+}
+
+static void cs_spin_for_work(struct gpu *gpu)
+{
+	uint64_t end = gpu_now_ns() + CS_SPIN_NS;
+	unsigned int i;
+
+	for (i = 1; !cs_has_work(gpu); i++) {
+		if (!(i & 63) && gpu_now_ns() >= end)
+			return;
+		cpu_relax();
+	}
+}
+
+void *gpu_cs_thread(void *arg)
+{
+	struct gpu *gpu = arg;
+
+	for (;;) {
+		cs_spin_for_work(gpu);
+
+		pthread_mutex_lock(&gpu->lock);
+		while (!gpu->quit && !cs_has_work(gpu)) {
+			gpu->sleeping = true;
+			pthread_cond_wait(&gpu->cs_cond, &gpu->lock);
+			gpu->sleeping = false;
+		}
+		if (gpu->quit) {
+			pthread_mutex_unlock(&gpu->lock);
+			break;
+		}
+		atomic_store(&gpu->executing, true);
+		pthread_mutex_unlock(&gpu->lock);
+
+		cs_run(gpu);
+
+		pthread_mutex_lock(&gpu->lock);
+		atomic_store(&gpu->executing, false);
+		atomic_store(&gpu->reset_in_cs, false);
+		pthread_cond_broadcast(&gpu->parked_cond);
+		pthread_mutex_unlock(&gpu->lock);
+	}
+	return NULL;
+}

@@ -1,0 +1,107 @@
+/*
+ * The simulated 945G: GTT page table, fence registers, one render ring with
+ * a hardware status page, and a command streamer running on its own thread
+ * that executes MI commands and the 2D blitter.
+ *
+ * gpu/ is hardware and nothing else: it knows registers, the page table and
+ * the command stream, never objects, handles or clients.  The memory
+ * manager drives it the way i915 drove the chip: it writes PTEs when it
+ * binds, writes fence registers, writes commands into the ring (which it
+ * has bound in the GTT itself) and bumps PRB0_TAIL; the GPU reports back
+ * through the hardware status page and interrupts (struct gpu_ops).
+ */
+#ifndef GEMKIT_GPU_H
+#define GEMKIT_GPU_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "regs.h"
+
+#define GTT_PAGE_SIZE	4096u
+#define GTT_PAGE_SHIFT	12
+
+struct gpu;
+
+/* Callbacks from the GPU into its driver.  Called from the CS thread with
+ * no gpu lock held; they must not block on the driver's big lock. */
+struct gpu_ops {
+	/* MI_USER_INTERRUPT executed (IIR has I915_USER_INTERRUPT set). */
+	void (*user_interrupt)(void *data);
+	/* The command streamer stopped on an error (EIR now non-zero). */
+	void (*error_interrupt)(void *data);
+};
+
+struct gpu_config {
+	uint64_t aperture_size;		/* bytes, multiple of 1 MiB, <= 512 MiB */
+	/* Speed model (0 = as fast as possible): a blit sleeps bytes / rate,
+	 * each command cmd_cost_ns (paid in chunks of >= 50 us).  gpu.c. */
+	uint64_t blit_bytes_per_sec;
+	uint64_t cmd_cost_ns;
+};
+
+/* Lifecycle.  gpu_create starts the CS thread idle; returns NULL + errno. */
+struct gpu *gpu_create(const struct gpu_config *cfg, const struct gpu_ops *ops,
+		       void *data);
+void gpu_destroy(struct gpu *gpu);
+uint64_t gpu_aperture_size(const struct gpu *gpu);
+
+/*
+ * MMIO.  Writing PRB0_TAIL wakes the command streamer; writing PRB0_CTL
+ * with RING_VALID (and PRB0_START) enables the ring; a write to a fence
+ * register takes effect for the next GPU access.  Reads are of the live
+ * registers (ACTHD, HEAD, INSTDONE, EIR, IPEHR ...).  Unknown offsets
+ * read 0 and ignore writes.
+ */
+uint32_t gpu_read(struct gpu *gpu, uint32_t reg);
+void gpu_write(struct gpu *gpu, uint32_t reg, uint32_t val);
+
+/* The hardware status page (4 KiB, dword indexed), as the CPU sees it. */
+volatile uint32_t *gpu_hws(struct gpu *gpu);
+
+/*
+ * GTT page table.  host points at the 4 KiB of system memory backing GTT
+ * page 'page' (gtt_offset >> 12), or NULL to make it invalid; a GPU access
+ * to an invalid page is a page-table error (PGTBL_ER, EIR) that stops the
+ * ring.  Safe to call while the CS runs (entries are swapped atomically).
+ */
+void gpu_gtt_set_page(struct gpu *gpu, uint32_t page, void *host);
+/* Bind size bytes (page multiple) of host memory at gtt_offset / clear. */
+void gpu_gtt_bind(struct gpu *gpu, uint32_t gtt_offset, void *host, uint32_t size);
+void gpu_gtt_clear(struct gpu *gpu, uint32_t gtt_offset, uint32_t size);
+/* CPU view through the GTT for the driver's own use (ring writes, debug):
+ * returns the host address of gtt_offset or NULL when unbound. */
+void *gpu_gtt_host(struct gpu *gpu, uint32_t gtt_offset);
+
+/* True when the CS has nothing to do: HEAD == TAIL, no batch running, not
+ * waiting in MI_WAIT_FOR_EVENT and not stopped. */
+bool gpu_idle(struct gpu *gpu);
+/* True when the CS stopped on an error and waits for a reset. */
+bool gpu_stopped(struct gpu *gpu);
+/* Break an MI_WAIT_FOR_EVENT (what kick_ring() does by rewriting CTL). */
+void gpu_kick(struct gpu *gpu);
+/* Reset the render engine: ring registers cleared, errors cleared, the CS
+ * stops fetching until the ring is programmed again.  PTEs and fences stay. */
+void gpu_reset(struct gpu *gpu);
+
+/* Counters kept by the model (for debugfs and benchmarks). */
+struct gpu_stats {
+	uint64_t commands;		/* commands executed */
+	uint64_t batches;		/* MI_BATCH_BUFFER_START executed */
+	uint64_t blits;			/* blit commands */
+	uint64_t blit_bytes;		/* bytes written by the blitter */
+	uint64_t interrupts;		/* user interrupts */
+	uint64_t busy_ns;		/* time spent executing */
+};
+void gpu_get_stats(struct gpu *gpu, struct gpu_stats *st);
+
+/* Gen3 tiling geometry, shared by the blitter and the driver's fence code. */
+enum gpu_tiling { GPU_TILING_NONE = 0, GPU_TILING_X = 1, GPU_TILING_Y = 2 };
+/* Byte offset inside a tiled surface of byte x in row y, for a surface of
+ * 'stride' bytes per row (a multiple of the tile width). */
+uint32_t gpu_tiled_offset(enum gpu_tiling tiling, uint32_t stride,
+			  uint32_t x, uint32_t y);
+uint32_t gpu_tile_width(enum gpu_tiling tiling);	/* 512 (X) or 128 (Y) */
+uint32_t gpu_tile_height(enum gpu_tiling tiling);	/* 8 (X) or 32 (Y) */
+
+#endif

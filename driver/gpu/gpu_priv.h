@@ -1,0 +1,203 @@
+/* Private state of the 945G model, shared by gpu.c, cs.c, blit.c and cmd3d.c. */
+#ifndef GEMKIT_GPU_PRIV_H
+#define GEMKIT_GPU_PRIV_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "gpu.h"
+
+#define GPU_MMIO_SIZE		0x4000u		/* every register we model is below */
+#define GPU_DEFAULT_APERTURE	(256ull << 20)
+#define GPU_MAX_APERTURE	(512ull << 20)
+#define GPU_NO_TAIL		UINT32_MAX
+#define GPU_INSTDONE_BUSY	(INSTDONE_IDLE & ~IP_DONE)
+
+/* Longest command whose dwords the CS copies out (XY_SRC_COPY_BLT is 8;
+ * MI_LOAD_REGISTER_IMM is walked pair by pair instead). */
+#define CS_MAX_CMD		16
+
+/* The row buffer of XY_SRC_COPY_BLT: 65535 pixels of 4 bytes, rounded. */
+#define BLIT_SCRATCH_SIZE	(256u << 10)
+
+/* How a command ended, from the handlers back to the CS loop. */
+enum cs_status {
+	CS_OK = 0,		/* advance past the command */
+	CS_JUMPED,		/* the handler moved the cursor itself */
+	CS_FAULT,		/* page-table error: PGTBL_ER, stop */
+	CS_INVALID,		/* instruction error: IPEHR, stop */
+	CS_PARTIAL,		/* ring command not complete before TAIL yet */
+	CS_IDLE,		/* nothing left in the ring */
+	CS_ABORT,		/* reset or destroy asked the CS to let go */
+};
+
+/* State of the XY_SETUP_BLT family, kept between commands as the chip does. */
+struct blit_setup {
+	bool valid;
+	bool tiled;
+	uint32_t hdr;			/* for the 32bpp write-mask bits */
+	uint32_t br13;
+	uint32_t dst;
+	uint32_t bg, fg;
+	int32_t clip_x1, clip_y1, clip_x2, clip_y2;
+};
+
+/* Where the command streamer fetches from; touched only by the CS thread
+ * (and by gpu_reset while the CS is parked). */
+struct cs_state {
+	bool in_batch;
+	uint32_t batch_addr;		/* GTT address of the current batch command */
+	uint32_t ring_size;		/* bytes, from PRB0_CTL at fetch time */
+	uint32_t head;			/* ring offset of the current command */
+	uint32_t avail;			/* ring bytes from head to tail */
+	uint32_t acthd;			/* GTT address of the current command */
+	uint32_t hdr;			/* its header dword */
+	uint32_t chain;			/* batch-to-batch jumps since the last return */
+	uint64_t debt_ns;		/* speed model: time owed but not slept yet */
+	uint64_t fault_addr;		/* GTT address of the last page-table error */
+	struct blit_setup setup;
+};
+
+struct gpu {
+	struct gpu_config cfg;
+	struct gpu_ops ops;
+	void *data;
+	uint32_t npages;
+	_Atomic uintptr_t *pte;		/* host page per GTT page, 0 = invalid */
+	uint32_t *hws;			/* 4 KiB hardware status page */
+	uint8_t *scratch;		/* BLIT_SCRATCH_SIZE, CS thread only */
+	_Atomic uint32_t regs[GPU_MMIO_SIZE / 4];
+
+	pthread_t thread;
+	pthread_mutex_t lock;		/* the condvars and the flags below */
+	pthread_cond_t cs_cond;		/* the CS sleeps here */
+	pthread_cond_t parked_cond;	/* gpu_reset waits here for the CS */
+	bool quit;
+	bool sleeping;			/* CS waits for work: TAIL writes signal */
+	bool waiting;			/* CS in MI_WAIT_FOR_EVENT */
+	atomic_bool executing;		/* CS between wake-up and idle */
+	atomic_bool stopped;		/* error latched, waiting for gpu_reset */
+	atomic_bool abort;		/* gpu_reset wants the CS parked */
+	atomic_bool reset_in_cs;	/* gpu_reset ran on the CS thread itself */
+	_Atomic uint32_t partial_tail;	/* TAIL seen with an incomplete command */
+
+	struct cs_state cs;
+
+	_Atomic uint64_t st_commands;
+	_Atomic uint64_t st_batches;
+	_Atomic uint64_t st_blits;
+	_Atomic uint64_t st_blit_bytes;
+	_Atomic uint64_t st_interrupts;
+	_Atomic uint64_t st_busy_ns;
+};
+
+static inline uint64_t gpu_now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static inline uint32_t reg_get(struct gpu *gpu, uint32_t reg)
+{
+	return atomic_load_explicit(&gpu->regs[reg >> 2], memory_order_acquire);
+}
+
+static inline void reg_set(struct gpu *gpu, uint32_t reg, uint32_t val)
+{
+	atomic_store_explicit(&gpu->regs[reg >> 2], val, memory_order_release);
+}
+
+static inline void reg_or(struct gpu *gpu, uint32_t reg, uint32_t bits)
+{
+	atomic_fetch_or(&gpu->regs[reg >> 2], bits);
+}
+
+static inline void reg_clear(struct gpu *gpu, uint32_t reg, uint32_t bits)
+{
+	atomic_fetch_and(&gpu->regs[reg >> 2], ~bits);
+}
+
+static inline void stat_add(_Atomic uint64_t *st, uint64_t n)
+{
+	atomic_fetch_add_explicit(st, n, memory_order_relaxed);
+}
+
+/*
+ * GTT access for the GPU side.  The PTE is loaded for every access, never
+ * cached across commands, because the driver may rebind between them.
+ * NULL means invalid PTE or beyond the aperture: a page-table error.
+ */
+static inline uint8_t *gtt_ptr(struct gpu *gpu, uint64_t addr)
+{
+	uintptr_t page;
+
+	if (addr >= gpu->cfg.aperture_size)
+		return NULL;
+	page = atomic_load_explicit(&gpu->pte[addr >> GTT_PAGE_SHIFT],
+				    memory_order_acquire);
+	if (!page)
+		return NULL;
+	return (uint8_t *)page + (addr & (GTT_PAGE_SIZE - 1));
+}
+
+/* Dword accesses are atomic so that the CPU can rewrite a spinning batch. */
+static inline bool gtt_read32(struct gpu *gpu, uint64_t addr, uint32_t *val)
+{
+	uint8_t *p = gtt_ptr(gpu, addr);
+
+	if (!p || (addr & 3))
+		return false;
+	*val = __atomic_load_n((uint32_t *)p, __ATOMIC_ACQUIRE);
+	return true;
+}
+
+static inline bool gtt_write32(struct gpu *gpu, uint64_t addr, uint32_t val)
+{
+	uint8_t *p = gtt_ptr(gpu, addr);
+
+	if (!p || (addr & 3))
+		return false;
+	__atomic_store_n((uint32_t *)p, val, __ATOMIC_RELEASE);
+	return true;
+}
+
+/* gpu.c */
+/* Fence covering a GTT address: 0 and the layout, or -1 when none is valid. */
+int gpu_fence_lookup(struct gpu *gpu, uint32_t addr, enum gpu_tiling *tiling,
+		     uint32_t *stride);
+/* Register write as the CS's MI_LOAD_REGISTER_IMM does it. */
+void gpu_write_from_cs(struct gpu *gpu, uint32_t reg, uint32_t val);
+/* Speed model: owe ns of GPU time; sleeps once 50 us have piled up. */
+void gpu_charge(struct gpu *gpu, uint64_t ns);
+/* Sleep up to ns on the CS thread; false if reset or destroy cut it short. */
+bool gpu_cs_nap(struct gpu *gpu, uint64_t ns);
+/* True when the CS must drop what it is doing (reset, destroy). */
+static inline bool gpu_cs_aborted(struct gpu *gpu)
+{
+	return atomic_load_explicit(&gpu->abort, memory_order_acquire) ||
+	       atomic_load_explicit(&gpu->reset_in_cs, memory_order_acquire);
+}
+
+/* cs.c */
+void *gpu_cs_thread(void *arg);
+/* Dword idx of the current command (ring wrap or batch); false on fault. */
+bool cs_fetch(struct gpu *gpu, uint32_t idx, uint32_t *val);
+/* How many dwords of the current command may be fetched (ring: to TAIL). */
+uint32_t cs_fetch_limit(struct gpu *gpu);
+/* Whether dwords [0, len) of the current command are all fetchable. */
+enum cs_status cs_check_span(struct gpu *gpu, uint32_t len);
+
+/* blit.c: client 2.  Length of the command from its header, or 0 if the
+ * opcode is not one the model implements. */
+uint32_t blit_length(uint32_t hdr, uint32_t *expected);
+enum cs_status blit_exec(struct gpu *gpu, const uint32_t *dw, uint32_t len);
+
+/* cmd3d.c: client 3, parsed and skipped.  Sets *len or returns CS_INVALID. */
+enum cs_status cmd3d_length(struct gpu *gpu, uint32_t hdr, uint32_t *len);
+
+#endif

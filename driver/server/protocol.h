@@ -1,0 +1,97 @@
+/*
+ * The gemd wire protocol, shared by gemd (server/) and libgem (client/).
+ *
+ * Transport: AF_UNIX SOCK_STREAM connections to the device socket.  Two
+ * kinds of connection exist:
+ *
+ *  - a *file* connection is what a client's device fd is.  The client
+ *    autobinds it (abstract name chosen by the kernel) before connecting
+ *    and sends GEM_MSG_OPEN; gemd creates one drm_file for it and keys it
+ *    by that abstract name (the "file token").  Its lifetime is the
+ *    drm_file's: when every copy of the fd in every process is closed,
+ *    gemd sees EOF and releases the file (drm_release).  Nothing else is
+ *    sent on it after the OPEN exchange, so dup'ed and fork-shared copies
+ *    never interleave.
+ *
+ *  - a *channel* carries requests.  libgem opens one per thread (and again
+ *    after fork) and sends GEM_MSG_HELLO, then any number of requests, each
+ *    naming the drm_file by its token, and reads the reply to each before
+ *    sending the next.  Any thread of any process that holds the device fd
+ *    can thus issue ioctls on it concurrently.
+ *
+ * Every message is a header followed by len payload bytes.  Object memory
+ * never travels on the socket: objects live in memfd "arenas" that clients
+ * map (GEM_MSG_ARENA passes the memfd with SCM_RIGHTS).
+ *
+ * Rules: bump GEM_PROTOCOL_VERSION whenever a payload changes; never
+ * renumber a message type (retire it with a comment); a peer that sends a
+ * different version in OPEN/HELLO is refused with -EPROTO.
+ */
+#ifndef GEMKIT_PROTOCOL_H
+#define GEMKIT_PROTOCOL_H
+
+#include <stdint.h>
+
+#define GEM_PROTOCOL_VERSION	1
+#define GEM_PROTOCOL_MAGIC	0x474d4431u	/* "GMD1" */
+#define GEM_MSG_MAX_PAYLOAD	(64u << 20)	/* sanity bound on len */
+
+enum gem_msg_type {
+	/* 1-15: connection set-up */
+	GEM_MSG_OPEN = 1,	/* file conn: struct gem_msg_hello; reply: struct gem_open_reply */
+	GEM_MSG_HELLO = 2,	/* channel: struct gem_msg_hello; reply empty */
+	/* 16-63: the device */
+	GEM_MSG_IOCTL = 16,	/* request = ioctl code, payload = marshalled arg (wire.c) */
+	GEM_MSG_ARENA = 17,	/* request = arena id; reply: struct gem_arena_reply + 1 fd */
+	GEM_MSG_MMAP = 18,	/* payload struct gem_mmap_req; reply struct gem_location */
+	/* 64-127: reserved for debugfs, events and hang notification */
+};
+
+struct gem_msg_hdr {
+	uint32_t magic;
+	uint16_t type;		/* enum gem_msg_type */
+	uint16_t flags;		/* 0 */
+	uint32_t len;		/* payload bytes following the header */
+	uint32_t request;	/* GEM_MSG_IOCTL: the ioctl code; ARENA: arena id */
+	uint64_t file;		/* file token (0 for OPEN/HELLO) */
+};
+
+struct gem_reply_hdr {
+	uint32_t magic;
+	int32_t result;		/* 0 / positive, or -errno exactly as the kernel */
+	uint32_t len;		/* payload bytes following */
+	uint32_t nfds;		/* file descriptors sent with SCM_RIGHTS */
+};
+
+struct gem_msg_hello {
+	uint32_t version;	/* GEM_PROTOCOL_VERSION */
+	uint32_t pid;
+	uint32_t tid;
+	uint32_t pad;
+	char comm[16];
+};
+
+struct gem_open_reply {
+	uint32_t version;
+	uint32_t pad;
+	uint64_t file;		/* token to put in gem_msg_hdr.file */
+};
+
+/* Where an object's pages live: arena memfd 'arena' at byte 'offset'. */
+struct gem_location {
+	uint32_t arena;
+	uint32_t pad;
+	uint64_t offset;	/* of the object's first byte in the arena */
+	uint64_t size;		/* object size */
+};
+
+struct gem_arena_reply {
+	uint64_t size;		/* bytes to map */
+};
+
+struct gem_mmap_req {
+	uint64_t offset;	/* fake offset from MMAP_GTT / MMAP_OFFSET */
+	uint64_t length;
+};
+
+#endif

@@ -1,0 +1,969 @@
+/* The gemd socket server: a thread per connection, one table of handlers. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* accept4, struct ucred (config.h has it in a real build) */
+#endif
+#include <errno.h>
+#include <limits.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/un.h>
+#include <time.h>
+#include <unistd.h>
+
+#include <drm.h>
+
+#include "gem.h"
+#include "log.h"
+#include "protocol.h"
+#include "server.h"
+#include "strbuf.h"
+#include "util.h"
+#include "wire.h"
+
+#define CONN_STACK_SIZE		(256u << 10)
+#define RBUF_INITIAL		(16u << 10)
+#define RBUF_KEEP		(1u << 20)	/* shrink back after bigger messages */
+#define FILE_HASH_SIZE		256
+#define STOP_TIMEOUT_MS		5000
+#define SOCKET_MODE		0666	/* any local user, like a render node */
+#define PARENT_MODE		0755
+
+_Static_assert(sizeof(struct gem_msg_hdr) % WIRE_ALIGN == 0,
+	       "payloads must start aligned in the receive buffer");
+
+enum conn_kind { CONN_NEW, CONN_FILE, CONN_CHANNEL };
+
+static const char *const kind_names[] = {
+	[CONN_NEW] = "new", [CONN_FILE] = "file", [CONN_CHANNEL] = "channel",
+};
+
+/*
+ * A drm_file as the server tracks it.  The file connection holds one
+ * reference until it sees EOF; each request on a channel holds one while
+ * it runs, so drm_release (gem_file_release) happens when the last of
+ * them lets go, never under a request.
+ */
+struct file_entry {
+	struct file_entry *hnext;
+	uint64_t token;
+	struct gem_file *file;
+	unsigned int refs;	/* srv->lock */
+	bool hashed;		/* srv->lock */
+	uid_t uid;
+};
+
+struct conn {
+	struct server *srv;
+	struct conn *prev, *next;	/* srv->conns, under srv->lock */
+	int fd;
+	enum conn_kind kind;
+	pid_t pid;
+	uid_t uid;
+	char comm[16];
+	struct file_entry *file;	/* CONN_FILE */
+	uint8_t *rbuf;			/* buffered input */
+	size_t rlen, ralloc;
+	struct strbuf out;		/* reply payload */
+	struct strbuf mem;		/* the driver's argument */
+};
+
+struct server {
+	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	dev_t sock_dev;
+	ino_t sock_ino;
+	int listen_fd;
+	struct gem_device *dev;
+	void (*unblock)(void *data);
+	void *unblock_data;
+	unsigned int stop_timeout_ms;
+	pthread_t accept_thread;
+	pthread_attr_t conn_attr;
+
+	pthread_mutex_t lock;
+	pthread_cond_t idle;		/* nconns dropped to 0 */
+	struct conn *conns;
+	unsigned int nconns;
+	bool stopping;
+	struct file_entry *files[FILE_HASH_SIZE];
+};
+
+/* --- files ------------------------------------------------------------ */
+
+static struct file_entry **file_bucket(struct server *srv, uint64_t token)
+{
+	return &srv->files[token % FILE_HASH_SIZE];
+}
+
+static void file_unhash_locked(struct server *srv, struct file_entry *fe)
+{
+	struct file_entry **pp;
+
+	for (pp = file_bucket(srv, fe->token); *pp; pp = &(*pp)->hnext) {
+		if (*pp == fe) {
+			*pp = fe->hnext;
+			break;
+		}
+	}
+	fe->hashed = false;
+}
+
+/*
+ * A token can be registered again while its old owner is still being torn
+ * down: the kernel reuses an autobind name as soon as the client socket is
+ * gone, possibly before we read its EOF.  The newer file wins.
+ */
+static void file_hash(struct server *srv, struct file_entry *fe)
+{
+	struct file_entry **bucket = file_bucket(srv, fe->token), *old;
+
+	pthread_mutex_lock(&srv->lock);
+	for (old = *bucket; old; old = old->hnext)
+		if (old->token == fe->token)
+			break;
+	if (old)
+		file_unhash_locked(srv, old);
+	fe->hnext = *bucket;
+	*bucket = fe;
+	fe->hashed = true;
+	pthread_mutex_unlock(&srv->lock);
+}
+
+/*
+ * Look a token up for a request.  A token only works for the user who
+ * opened the file (or root): tokens are guessable, unlike kernel fds.
+ */
+static struct file_entry *file_get(struct server *srv, uint64_t token, uid_t uid)
+{
+	struct file_entry *fe;
+
+	pthread_mutex_lock(&srv->lock);
+	for (fe = *file_bucket(srv, token); fe; fe = fe->hnext)
+		if (fe->token == token)
+			break;
+	if (fe && uid != 0 && uid != fe->uid)
+		fe = NULL;
+	if (fe)
+		fe->refs++;
+	pthread_mutex_unlock(&srv->lock);
+	return fe;
+}
+
+static void file_put(struct server *srv, struct file_entry *fe)
+{
+	bool last;
+
+	pthread_mutex_lock(&srv->lock);
+	last = --fe->refs == 0;
+	pthread_mutex_unlock(&srv->lock);
+	if (!last)
+		return;
+	gem_file_release(fe->file);
+	free(fe);
+}
+
+/* --- connection I/O --------------------------------------------------- */
+
+static void conn_error(struct conn *c, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* A peer broke the protocol: say who and what, then its connection goes. */
+static void conn_error(struct conn *c, const char *fmt, ...)
+{
+	char what[256];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(what, sizeof(what), fmt, ap);
+	va_end(ap);
+	log_warn("pid %d (%s): %s; closing its %s connection", (int)c->pid,
+		 c->comm[0] ? c->comm : "?", what, kind_names[c->kind]);
+}
+
+/* Buffer at least want bytes: 1, 0 at EOF, or -errno. */
+static int conn_fill(struct conn *c, size_t want)
+{
+	while (c->rlen < want) {
+		ssize_t n;
+
+		if (want > c->ralloc) {
+			uint8_t *p = realloc(c->rbuf, want);
+
+			if (!p)
+				return -ENOMEM;
+			c->rbuf = p;
+			c->ralloc = want;
+		}
+		n = xread(c->fd, c->rbuf + c->rlen, c->ralloc - c->rlen);
+		if (n <= 0)
+			return (int)n;
+		c->rlen += (size_t)n;
+	}
+	return 1;
+}
+
+static void conn_consume(struct conn *c, size_t n)
+{
+	c->rlen -= n;
+	if (c->rlen)
+		memmove(c->rbuf, c->rbuf + n, c->rlen);
+	if (c->ralloc > RBUF_KEEP && c->rlen <= RBUF_INITIAL) {
+		uint8_t *p = realloc(c->rbuf, RBUF_INITIAL);
+
+		if (p) {
+			c->rbuf = p;
+			c->ralloc = RBUF_INITIAL;
+		}
+	}
+}
+
+/*
+ * The next message, with its payload in c->rbuf.  Returns 1, 0 when the
+ * peer closed between messages (the normal end), or -errno after logging
+ * why the connection must go.
+ */
+static int conn_read_msg(struct conn *c, struct gem_msg_hdr *hdr, uint8_t **payload)
+{
+	int ret;
+
+	ret = conn_fill(c, sizeof(*hdr));
+	if (ret <= 0) {
+		if (ret == 0 && c->rlen)
+			log_info("pid %d (%s): closed inside a message header",
+				 (int)c->pid, c->comm);
+		else if (ret < 0 && ret != -ECONNRESET)
+			log_info("pid %d (%s): read: %s", (int)c->pid, c->comm,
+				 strerror(-ret));
+		return ret < 0 ? ret : 0;
+	}
+	memcpy(hdr, c->rbuf, sizeof(*hdr));
+	if (hdr->magic != GEM_PROTOCOL_MAGIC) {
+		conn_error(c, "bad magic 0x%08x", hdr->magic);
+		return -EPROTO;
+	}
+	if (hdr->len > GEM_MSG_MAX_PAYLOAD) {
+		conn_error(c, "%u-byte payload exceeds the %u-byte limit",
+			   hdr->len, GEM_MSG_MAX_PAYLOAD);
+		return -EPROTO;
+	}
+	if (hdr->flags) {
+		conn_error(c, "unknown flags 0x%x", hdr->flags);
+		return -EPROTO;
+	}
+	ret = conn_fill(c, sizeof(*hdr) + hdr->len);
+	if (ret <= 0) {
+		/* A client that dies mid-request only loses its own request. */
+		log_info("pid %d (%s): went away inside a %u-byte message",
+			 (int)c->pid, c->comm, hdr->len);
+		return ret < 0 ? ret : -ECONNRESET;
+	}
+	*payload = c->rbuf + sizeof(*hdr);
+	return 1;
+}
+
+static int conn_reply(struct conn *c, int result, const void *data, size_t len,
+		      int pass_fd)
+{
+	struct gem_reply_hdr rh = {
+		.magic = GEM_PROTOCOL_MAGIC,
+		.result = result,
+		.len = (uint32_t)len,
+		.nfds = pass_fd >= 0,
+	};
+	struct iovec iov[2] = {
+		{ &rh, sizeof(rh) },
+		{ (void *)data, len },
+	};
+	ssize_t n = wire_send(c->fd, iov, 2, pass_fd);
+
+	if (n < 0) {
+		log_debug("pid %d (%s): reply not delivered: %s", (int)c->pid,
+			  c->comm, strerror((int)-n));
+		return (int)n;
+	}
+	return 0;
+}
+
+/* --- message handlers ------------------------------------------------- */
+
+static int hello_parse(struct conn *c, const struct gem_msg_hdr *hdr,
+		       const uint8_t *payload, const char *what)
+{
+	struct gem_msg_hello hello;
+
+	if (hdr->len != sizeof(hello)) {
+		conn_error(c, "%s payload of %u bytes, expected %zu", what,
+			   hdr->len, sizeof(hello));
+		return -EPROTO;
+	}
+	memcpy(&hello, payload, sizeof(hello));
+	memcpy(c->comm, hello.comm, sizeof(c->comm) - 1);
+	c->comm[sizeof(c->comm) - 1] = '\0';
+	if (hello.version != GEM_PROTOCOL_VERSION) {
+		log_warn("pid %d (%s): protocol version %u, gemd speaks %u; refused",
+			 (int)c->pid, c->comm, hello.version, GEM_PROTOCOL_VERSION);
+		conn_reply(c, -EPROTO, NULL, 0, -1);
+		return -EPROTO;
+	}
+	return 0;
+}
+
+/* The file token is the name the kernel autobound the client's socket to. */
+static int peer_token(struct conn *c, uint64_t *token)
+{
+	struct sockaddr_un sa;
+	socklen_t len = sizeof(sa);
+
+	if (getpeername(c->fd, (struct sockaddr *)&sa, &len) < 0)
+		return -errno;
+	return wire_token_from_addr(&sa, len, token);
+}
+
+static int handle_open(struct conn *c, const struct gem_msg_hdr *hdr,
+		       uint8_t *payload)
+{
+	struct server *srv = c->srv;
+	struct gem_open_reply rep = { .version = GEM_PROTOCOL_VERSION };
+	struct file_entry *fe;
+	int ret;
+
+	ret = hello_parse(c, hdr, payload, "OPEN");
+	if (ret)
+		return ret;
+	ret = peer_token(c, &rep.file);
+	if (ret) {
+		conn_error(c, "OPEN from a socket that is not autobound");
+		conn_reply(c, ret, NULL, 0, -1);
+		return ret;
+	}
+	fe = calloc(1, sizeof(*fe));
+	if (!fe) {
+		ret = -ENOMEM;
+		goto out_refuse;
+	}
+	ret = gem_file_open(srv->dev, c->pid, c->comm, &fe->file);
+	if (ret)
+		goto out_free_entry;
+	fe->token = rep.file;
+	fe->refs = 1;		/* this connection's */
+	fe->uid = c->uid;
+	file_hash(srv, fe);
+	c->file = fe;
+	c->kind = CONN_FILE;
+	log_debug("pid %d (%s): opened file %#llx", (int)c->pid, c->comm,
+		  (unsigned long long)rep.file);
+	return conn_reply(c, 0, &rep, sizeof(rep), -1);
+
+out_free_entry:
+	free(fe);
+out_refuse:
+	log_warn("pid %d (%s): cannot open a file: %s", (int)c->pid, c->comm,
+		 strerror(-ret));
+	conn_reply(c, ret, NULL, 0, -1);
+	return ret;
+}
+
+static int handle_hello(struct conn *c, const struct gem_msg_hdr *hdr,
+			uint8_t *payload)
+{
+	int ret = hello_parse(c, hdr, payload, "HELLO");
+
+	if (ret)
+		return ret;
+	c->kind = CONN_CHANNEL;
+	return conn_reply(c, 0, NULL, 0, -1);
+}
+
+static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
+			uint8_t *payload)
+{
+	struct wire_server_call call;
+	struct gem_call gc = { .has_loc = false };
+	struct file_entry *fe;
+	int ret, pret;
+
+	strbuf_reset(&c->out);
+	fe = file_get(c->srv, hdr->file, c->uid);
+	if (!fe)
+		return conn_reply(c, -EBADF, NULL, 0, -1);
+	ret = wire_server_unpack(&call, hdr->request, payload, hdr->len, &c->mem);
+	if (ret) {
+		log_debug("pid %d (%s): ioctl %#x (%s): payload refused: %s",
+			  (int)c->pid, c->comm, hdr->request,
+			  wire_ioctl_name(hdr->request), strerror(-ret));
+		goto out_put;
+	}
+	ret = gem_ioctl(fe->file, hdr->request, call.karg, &gc);
+	pret = wire_server_pack(&call, ret, gc.has_loc ? &gc.loc : NULL, &c->out);
+	if (pret) {
+		/* The driver ran but its answer cannot be sent back. */
+		strbuf_reset(&c->out);
+		ret = pret;
+	}
+out_put:
+	file_put(c->srv, fe);
+	return conn_reply(c, ret, c->out.buf, c->out.len, -1);
+}
+
+static int handle_arena(struct conn *c, const struct gem_msg_hdr *hdr,
+			uint8_t *payload)
+{
+	struct gem_arena_reply rep = { 0 };
+	struct file_entry *fe;
+	int fd;
+
+	if (hdr->len) {
+		conn_error(c, "ARENA with a %u-byte payload", hdr->len);
+		return -EPROTO;
+	}
+	/* Only a client holding a file may map object memory. */
+	fe = file_get(c->srv, hdr->file, c->uid);
+	if (!fe)
+		return conn_reply(c, -EBADF, NULL, 0, -1);
+	fd = gem_arena_fd(c->srv->dev, hdr->request, &rep.size);
+	file_put(c->srv, fe);
+	if (fd < 0)
+		return conn_reply(c, fd, NULL, 0, -1);
+	return conn_reply(c, 0, &rep, sizeof(rep), fd);
+}
+
+static int handle_mmap(struct conn *c, const struct gem_msg_hdr *hdr,
+		       uint8_t *payload)
+{
+	struct gem_mmap_req req;
+	struct gem_location loc;
+	struct file_entry *fe;
+	int ret;
+
+	if (hdr->len != sizeof(req)) {
+		conn_error(c, "MMAP payload of %u bytes, expected %zu",
+			   hdr->len, sizeof(req));
+		return -EPROTO;
+	}
+	memcpy(&req, payload, sizeof(req));
+	fe = file_get(c->srv, hdr->file, c->uid);
+	if (!fe)
+		return conn_reply(c, -EBADF, NULL, 0, -1);
+	ret = gem_mmap_lookup(fe->file, req.offset, req.length, &loc);
+	file_put(c->srv, fe);
+	if (ret)
+		return conn_reply(c, ret, NULL, 0, -1);
+	return conn_reply(c, 0, &loc, sizeof(loc), -1);
+}
+
+/*
+ * Every message gemd understands, and the connection kind it is valid on:
+ * OPEN and HELLO only as the first message, requests only on channels.
+ * A handler returns 0 to keep the connection, -errno to close it.
+ */
+struct msg_handler {
+	uint16_t type;
+	const char *name;
+	enum conn_kind on;
+	int (*fn)(struct conn *c, const struct gem_msg_hdr *hdr, uint8_t *payload);
+};
+
+static const struct msg_handler msg_handlers[] = {
+	{ GEM_MSG_OPEN,  "OPEN",  CONN_NEW,     handle_open },
+	{ GEM_MSG_HELLO, "HELLO", CONN_NEW,     handle_hello },
+	{ GEM_MSG_IOCTL, "IOCTL", CONN_CHANNEL, handle_ioctl },
+	{ GEM_MSG_ARENA, "ARENA", CONN_CHANNEL, handle_arena },
+	{ GEM_MSG_MMAP,  "MMAP",  CONN_CHANNEL, handle_mmap },
+};
+
+static const struct msg_handler *msg_handler_find(uint16_t type)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(msg_handlers); i++)
+		if (msg_handlers[i].type == type)
+			return &msg_handlers[i];
+	return NULL;
+}
+
+/* --- connection threads ---------------------------------------------- */
+
+static void conn_destroy(struct conn *c)
+{
+	struct server *srv = c->srv;
+
+	/* Off the list before close(), so server_stop never shuts down a
+	 * descriptor number that has been reused. */
+	pthread_mutex_lock(&srv->lock);
+	if (c->prev)
+		c->prev->next = c->next;
+	else
+		srv->conns = c->next;
+	if (c->next)
+		c->next->prev = c->prev;
+	if (c->file && c->file->hashed)
+		file_unhash_locked(srv, c->file);
+	pthread_mutex_unlock(&srv->lock);
+
+	if (c->file) {
+		log_debug("pid %d (%s): file %#llx closed", (int)c->pid, c->comm,
+			  (unsigned long long)c->file->token);
+		file_put(srv, c->file);
+	}
+	close(c->fd);
+	free(c->rbuf);
+	strbuf_release(&c->out);
+	strbuf_release(&c->mem);
+	free(c);
+
+	/* Last: server_stop may free srv as soon as nconns reaches 0. */
+	pthread_mutex_lock(&srv->lock);
+	if (--srv->nconns == 0)
+		pthread_cond_broadcast(&srv->idle);
+	pthread_mutex_unlock(&srv->lock);
+}
+
+static void *conn_main(void *arg)
+{
+	struct conn *c = arg;
+	const struct msg_handler *h;
+	struct gem_msg_hdr hdr;
+	uint8_t *payload;
+
+	while (conn_read_msg(c, &hdr, &payload) > 0) {
+		h = msg_handler_find(hdr.type);
+		if (!h) {
+			conn_error(c, "unknown message type %u", hdr.type);
+			break;
+		}
+		if (h->on != c->kind) {
+			conn_error(c, "%s message on a %s connection", h->name,
+				   kind_names[c->kind]);
+			break;
+		}
+		if (h->fn(c, &hdr, payload))
+			break;
+		conn_consume(c, sizeof(hdr) + hdr.len);
+	}
+	conn_destroy(c);
+	return NULL;
+}
+
+static void conn_spawn(struct server *srv, int fd)
+{
+	struct ucred cred = { .pid = 0, .uid = (uid_t)-1 };
+	socklen_t len = sizeof(cred);
+	struct conn *c;
+	pthread_t tid;
+	int ret;
+
+	c = calloc(1, sizeof(*c));
+	if (!c) {
+		log_warn("out of memory for a new connection");
+		close(fd);
+		return;
+	}
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
+		log_warn("SO_PEERCRED: %m");
+	c->srv = srv;
+	c->fd = fd;
+	c->kind = CONN_NEW;
+	c->pid = cred.pid;
+	c->uid = cred.uid;
+	strbuf_init(&c->out, 0);
+	strbuf_init(&c->mem, 0);
+
+	pthread_mutex_lock(&srv->lock);
+	if (srv->stopping) {
+		pthread_mutex_unlock(&srv->lock);
+		goto out_free;
+	}
+	c->next = srv->conns;
+	if (srv->conns)
+		srv->conns->prev = c;
+	srv->conns = c;
+	srv->nconns++;
+	pthread_mutex_unlock(&srv->lock);
+
+	ret = pthread_create(&tid, &srv->conn_attr, conn_main, c);
+	if (ret) {
+		log_warn("pid %d: no thread for its connection: %s",
+			 (int)c->pid, strerror(ret));
+		conn_destroy(c);
+	}
+	return;
+
+out_free:
+	close(fd);
+	free(c);
+}
+
+static bool server_stopping(struct server *srv)
+{
+	bool stopping;
+
+	pthread_mutex_lock(&srv->lock);
+	stopping = srv->stopping;
+	pthread_mutex_unlock(&srv->lock);
+	return stopping;
+}
+
+static void sleep_ms(unsigned int ms)
+{
+	struct timespec ts = { ms / 1000, (long)(ms % 1000) * 1000000L };
+
+	while (nanosleep(&ts, &ts) < 0 && errno == EINTR)
+		;
+}
+
+static void *accept_main(void *arg)
+{
+	struct server *srv = arg;
+	int fd;
+
+	for (;;) {
+		fd = accept4(srv->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+		if (fd >= 0) {
+			conn_spawn(srv, fd);
+			continue;
+		}
+		if (errno == EINTR || errno == ECONNABORTED)
+			continue;
+		/* server_stop's shutdown() makes accept fail with EINVAL. */
+		if (server_stopping(srv))
+			break;
+		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
+		    errno == ENOMEM) {
+			/* Out of descriptors: back off instead of spinning. */
+			log_warn("accept: %m; retrying in 100 ms");
+			sleep_ms(100);
+			continue;
+		}
+		log_err("accept: %m; no longer accepting clients");
+		break;
+	}
+	return NULL;
+}
+
+/* --- start and stop ----------------------------------------------------- */
+
+/* gemd chdirs to / as a daemon and clients find it by getpeername(). */
+static int absolute_path(const char *path, char *buf, size_t len)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (path[0] == '/') {
+		n = snprintf(buf, len, "%s", path);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		n = snprintf(buf, len, "%s/%s", cwd, path);
+	}
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+/* mkdir -p of path's directory; existing components are left alone. */
+static int make_parents(const char *path)
+{
+	char dir[PATH_MAX];
+	char *p;
+	int n = snprintf(dir, sizeof(dir), "%s", path);
+
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	p = strrchr(dir, '/');
+	if (!p || p == dir)
+		return 0;
+	*p = '\0';
+	for (p = dir + 1; ; p++) {
+		bool end = *p == '\0';
+
+		if (*p != '/' && !end)
+			continue;
+		*p = '\0';
+		if (mkdir(dir, PARENT_MODE) < 0 && errno != EEXIST)
+			return -errno;
+		if (end)
+			return 0;
+		*p = '/';
+	}
+}
+
+/*
+ * If something is at path: a live gemd (connect succeeds) is an error,
+ * a socket nobody listens on (ECONNREFUSED, left by a killed gemd) is
+ * removed, anything else is not ours to touch.
+ */
+static int take_over_stale(const char *path, char *err, size_t errlen)
+{
+	struct ucred cred = { .pid = 0 };
+	socklen_t credlen = sizeof(cred);
+	struct sockaddr_un sa;
+	struct stat st;
+	int fd, ret, alen;
+
+	if (lstat(path, &st) < 0) {
+		if (errno == ENOENT)
+			return 0;
+		ret = -errno;
+		snprintf(err, errlen, "cannot stat %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (!S_ISSOCK(st.st_mode)) {
+		snprintf(err, errlen, "%s exists and is not a socket", path);
+		return -EEXIST;
+	}
+	alen = wire_path_addr(&sa, path);
+	if (alen < 0)
+		return alen;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "socket: %s", strerror(-ret));
+		return ret;
+	}
+	if (connect(fd, (struct sockaddr *)&sa, (socklen_t)alen) == 0) {
+		getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &credlen);
+		close(fd);
+		if (cred.pid > 0)
+			snprintf(err, errlen, "another gemd is already serving %s (pid %d)",
+				 path, (int)cred.pid);
+		else
+			snprintf(err, errlen, "another gemd is already serving %s", path);
+		return -EADDRINUSE;
+	}
+	ret = -errno;
+	close(fd);
+	if (ret != -ECONNREFUSED) {
+		snprintf(err, errlen, "cannot probe %s: %s", path, strerror(-ret));
+		return ret;
+	}
+	if (unlink(path) < 0 && errno != ENOENT) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot remove stale socket %s: %s", path,
+			 strerror(-ret));
+		return ret;
+	}
+	log_notice("removed stale socket %s (no gemd was listening on it)", path);
+	return 0;
+}
+
+static int server_listen(struct server *srv, char *err, size_t errlen)
+{
+	struct sockaddr_un sa;
+	struct stat st;
+	int fd, alen, ret;
+
+	alen = wire_path_addr(&sa, srv->path);
+	if (alen < 0) {
+		snprintf(err, errlen, "socket path too long: %s", srv->path);
+		return alen;
+	}
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "socket: %s", strerror(-ret));
+		return ret;
+	}
+	if (bind(fd, (struct sockaddr *)&sa, (socklen_t)alen) < 0) {
+		ret = -errno;
+		if (ret == -EADDRINUSE)	/* lost a start-up race */
+			snprintf(err, errlen, "another gemd is already serving %s",
+				 srv->path);
+		else
+			snprintf(err, errlen, "cannot bind %s: %s", srv->path,
+				 strerror(-ret));
+		goto out_close;
+	}
+	if (chmod(srv->path, SOCKET_MODE) < 0 || stat(srv->path, &st) < 0 ||
+	    listen(fd, SOMAXCONN) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot listen on %s: %s", srv->path,
+			 strerror(-ret));
+		goto out_unlink;
+	}
+	srv->sock_dev = st.st_dev;
+	srv->sock_ino = st.st_ino;
+	srv->listen_fd = fd;
+	return 0;
+
+out_unlink:
+	unlink(srv->path);
+out_close:
+	close(fd);
+	return ret;
+}
+
+/* Two tables describe the same ioctls; say so early if they drift apart. */
+static void check_ioctl_sizes(void)
+{
+	unsigned int nr;
+
+	for (nr = 0; nr < 256; nr++) {
+		unsigned int cmd = _IO(DRM_IOCTL_BASE, nr);
+		int wsize = wire_ioctl_size(cmd), gsize = gem_ioctl_size(cmd);
+
+		if (wsize >= 0 && gsize >= 0 && wsize != gsize)
+			log_warn("ioctl %#x (%s): wire carries %d bytes, the driver "
+				 "expects %d", nr, wire_ioctl_name(cmd), wsize, gsize);
+		else if (gsize >= 0 && wsize < 0)
+			log_warn("ioctl %#x: the driver has it, the wire does not", nr);
+	}
+}
+
+/* Server threads never take signals: main() handles them. */
+static int start_thread_nosignals(pthread_t *tid, void *(*fn)(void *), void *arg)
+{
+	sigset_t all, old;
+	int ret;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(tid, NULL, fn, arg);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	return -ret;
+}
+
+int server_start(const struct server_config *cfg, struct server **out,
+		 char *err, size_t errlen)
+{
+	pthread_condattr_t ca;
+	struct server *srv;
+	int ret;
+
+	srv = calloc(1, sizeof(*srv));
+	if (!srv) {
+		snprintf(err, errlen, "out of memory");
+		return -ENOMEM;
+	}
+	srv->listen_fd = -1;
+	srv->dev = cfg->dev;
+	srv->unblock = cfg->unblock;
+	srv->unblock_data = cfg->unblock_data;
+	srv->stop_timeout_ms = cfg->stop_timeout_ms ? cfg->stop_timeout_ms :
+				STOP_TIMEOUT_MS;
+	ret = absolute_path(cfg->path, srv->path, sizeof(srv->path));
+	if (ret) {
+		snprintf(err, errlen, "socket path too long: %s", cfg->path);
+		goto out_free;
+	}
+	ret = make_parents(srv->path);
+	if (ret) {
+		snprintf(err, errlen, "cannot create the directory of %s: %s",
+			 srv->path, strerror(-ret));
+		goto out_free;
+	}
+	ret = take_over_stale(srv->path, err, errlen);
+	if (ret)
+		goto out_free;
+	ret = server_listen(srv, err, errlen);
+	if (ret)
+		goto out_free;
+
+	pthread_mutex_init(&srv->lock, NULL);
+	/* server_stop's deadline must not move with the wall clock. */
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&srv->idle, &ca);
+	pthread_condattr_destroy(&ca);
+	pthread_attr_init(&srv->conn_attr);
+	pthread_attr_setstacksize(&srv->conn_attr, CONN_STACK_SIZE);
+	pthread_attr_setdetachstate(&srv->conn_attr, PTHREAD_CREATE_DETACHED);
+	check_ioctl_sizes();
+
+	ret = start_thread_nosignals(&srv->accept_thread, accept_main, srv);
+	if (ret) {
+		snprintf(err, errlen, "cannot start the accept thread: %s",
+			 strerror(-ret));
+		goto out_destroy;
+	}
+	log_info("listening on %s", srv->path);
+	*out = srv;
+	return 0;
+
+out_destroy:
+	pthread_attr_destroy(&srv->conn_attr);
+	pthread_cond_destroy(&srv->idle);
+	pthread_mutex_destroy(&srv->lock);
+	close(srv->listen_fd);
+	unlink(srv->path);
+out_free:
+	free(srv);
+	return ret;
+}
+
+/* Remove the socket only if it is still ours (not a successor's). */
+static void unlink_own_socket(struct server *srv)
+{
+	struct stat st;
+
+	if (stat(srv->path, &st) == 0 && st.st_dev == srv->sock_dev &&
+	    st.st_ino == srv->sock_ino)
+		unlink(srv->path);
+}
+
+static void deadline_after(struct timespec *ts, unsigned int ms)
+{
+	clock_gettime(CLOCK_MONOTONIC, ts);
+	ts->tv_sec += ms / 1000;
+	ts->tv_nsec += (long)(ms % 1000) * 1000000L;
+	if (ts->tv_nsec >= 1000000000L) {
+		ts->tv_sec++;
+		ts->tv_nsec -= 1000000000L;
+	}
+}
+
+int server_stop(struct server *srv)
+{
+	struct timespec deadline;
+	struct conn *c;
+	unsigned int left;
+	int ret = 0;
+
+	pthread_mutex_lock(&srv->lock);
+	srv->stopping = true;
+	pthread_mutex_unlock(&srv->lock);
+
+	shutdown(srv->listen_fd, SHUT_RDWR);
+	pthread_join(srv->accept_thread, NULL);
+	close(srv->listen_fd);
+	unlink_own_socket(srv);
+
+	/* Wakes every thread blocked in read(); clients see EOF. */
+	pthread_mutex_lock(&srv->lock);
+	for (c = srv->conns; c; c = c->next)
+		shutdown(c->fd, SHUT_RDWR);
+	pthread_mutex_unlock(&srv->lock);
+	if (srv->unblock)
+		srv->unblock(srv->unblock_data);
+
+	deadline_after(&deadline, srv->stop_timeout_ms);
+
+	pthread_mutex_lock(&srv->lock);
+	while (srv->nconns &&
+	       pthread_cond_timedwait(&srv->idle, &srv->lock, &deadline) != ETIMEDOUT)
+		;
+	left = srv->nconns;
+	pthread_mutex_unlock(&srv->lock);
+	if (left) {
+		log_warn("%u connection(s) still inside the driver after %u ms; "
+			 "exiting without waiting for them", left,
+			 srv->stop_timeout_ms);
+		return -EBUSY;
+	}
+
+	pthread_attr_destroy(&srv->conn_attr);
+	pthread_cond_destroy(&srv->idle);
+	pthread_mutex_destroy(&srv->lock);
+	free(srv);
+	return ret;
+}
+
+const char *server_path(const struct server *srv)
+{
+	return srv->path;
+}

@@ -1,0 +1,42 @@
+/* The gemd socket server: accepts clients and dispatches their messages. */
+#ifndef GEMKIT_SERVER_H
+#define GEMKIT_SERVER_H
+
+#include <stddef.h>
+
+struct gem_device;
+struct server;
+
+struct server_config {
+	const char *path;		/* socket path; made absolute */
+	struct gem_device *dev;
+	/*
+	 * Called by server_stop() once every socket is shut down and before
+	 * it waits for the connection threads: the place to wake requests
+	 * sleeping inside the driver (an endless GEM_WAIT).  May be NULL.
+	 */
+	void (*unblock)(void *data);
+	void *unblock_data;
+	unsigned int stop_timeout_ms;	/* 0: 5000 */
+};
+
+/*
+ * Listen on cfg->path (mode 0666, parent directories created 0755),
+ * replacing a stale socket that nobody accepts on, and start accepting
+ * clients.  When the socket is live, or anything else fails, returns
+ * -errno with a message for the user in err (without a "gemd: " prefix).
+ */
+int server_start(const struct server_config *cfg, struct server **out,
+		 char *err, size_t errlen);
+/*
+ * Stop accepting, remove the socket, shut every connection down (each
+ * client's next request fails with ENODEV), then wait for the connection
+ * threads, each of which releases its drm_file on the way out.  Returns 0,
+ * or -EBUSY if a thread is still inside the driver after the timeout: the
+ * server is then left allocated and the device must not be destroyed.
+ */
+int server_stop(struct server *srv);
+/* The absolute socket path being served. */
+const char *server_path(const struct server *srv);
+
+#endif

@@ -1,0 +1,1050 @@
+/* Marshalling of ioctl arguments between libgem and gemd (see wire.h). */
+#include <errno.h>
+#include <stddef.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <drm.h>
+#include <i915_drm.h>
+
+#include "util.h"
+#include "wire.h"
+
+/* A read position in a payload; every segment starts 8-byte aligned. */
+struct wire_cursor {
+	uint8_t *p;
+	size_t left;
+};
+
+typedef int (*client_pack_fn)(const void *kx, struct strbuf *extra);
+typedef int (*server_unpack_fn)(void *karg, struct wire_cursor *cur,
+				uint8_t *scratch);
+typedef int (*server_reply_fn)(const struct wire_server_call *c, int result,
+			       struct wire_cursor *cur,
+			       const struct gem_location *loc,
+			       struct strbuf *out);
+typedef int (*client_unpack_fn)(struct wire_client_call *c, int result,
+				struct wire_cursor *cur);
+
+/*
+ * One ioctl as both sides see it.  kcmd is the request code in the
+ * kernel's own table: its size is the struct gemd hands the driver and
+ * its direction limits what is copied in and out, as drm_ioctl() does
+ * with (cmd & ioctl->cmd & IOC_IN/OUT).  Entries without hooks carry no
+ * pointers and travel as the bare struct.
+ */
+struct wire_ioctl {
+	const char *name;
+	unsigned int kcmd;
+	unsigned int scratch;		/* server bytes for write-only memory */
+	uint8_t nptr;			/* user pointers to restore in replies */
+	uint8_t ptr_off[3];
+	client_pack_fn client_pack;
+	server_unpack_fn server_unpack;
+	server_reply_fn server_reply;
+	client_unpack_fn client_unpack;
+};
+
+/* --- payload building blocks ------------------------------------------ */
+
+static uint32_t rd32(const void *base, size_t off)
+{
+	uint32_t v;
+
+	memcpy(&v, (const uint8_t *)base + off, sizeof(v));
+	return v;
+}
+
+static uint64_t rd64(const void *base, size_t off)
+{
+	uint64_t v;
+
+	memcpy(&v, (const uint8_t *)base + off, sizeof(v));
+	return v;
+}
+
+static void wr64(void *base, size_t off, uint64_t v)
+{
+	memcpy((uint8_t *)base + off, &v, sizeof(v));
+}
+
+static void *u64_to_ptr(uint64_t v)
+{
+	return (void *)(uintptr_t)v;
+}
+
+static uint64_t ptr_to_u64(const void *p)
+{
+	return (uint64_t)(uintptr_t)p;
+}
+
+/* Append len bytes and the zero padding that keeps the next segment aligned. */
+static int add_seg(struct strbuf *sb, const void *data, size_t len)
+{
+	static const uint8_t zeros[WIRE_ALIGN];
+	size_t pad = ALIGN_UP(len, (size_t)WIRE_ALIGN) - len;
+
+	if (strbuf_add(sb, data, len) || strbuf_add(sb, zeros, pad))
+		return -ENOMEM;
+	return 0;
+}
+
+static int add_u64(struct strbuf *sb, uint64_t v)
+{
+	return strbuf_add(sb, &v, sizeof(v));
+}
+
+/* The next n bytes, without consuming them; NULL if the payload is short. */
+static void *cur_peek(const struct wire_cursor *cur, uint64_t n)
+{
+	return n <= cur->left ? cur->p : NULL;
+}
+
+/*
+ * Consume an n-byte segment and its padding.  n comes from the payload,
+ * so it is compared before any arithmetic that could wrap.
+ */
+static void *cur_take(struct wire_cursor *cur, uint64_t n)
+{
+	void *p = cur->p;
+	size_t step;
+
+	if (n > cur->left)
+		return NULL;
+	step = ALIGN_UP((size_t)n, (size_t)WIRE_ALIGN);
+	if (step > cur->left)
+		return NULL;
+	cur->p += step;
+	cur->left -= step;
+	return p;
+}
+
+/* Server side of a count * size segment: -EFAULT if the payload is short. */
+static int take_array(struct wire_cursor *cur, uint64_t count, size_t size,
+		      void **out)
+{
+	/* callers bound count first, so the product cannot wrap */
+	*out = cur_take(cur, count * size);
+	return *out ? 0 : -EFAULT;
+}
+
+/* --- VERSION and GET_UNIQUE: strings the driver fills ----------------- */
+
+/*
+ * gemd lends the driver WIRE_STRING_MAX bytes per non-NULL buffer, so it
+ * always writes the whole string; the reply carries it as a u64 byte
+ * count plus the bytes, and the client copies what fits into the caller's
+ * buffer.  The lengths in the returned struct are the driver's (the full
+ * lengths), exactly as drm_copy_field() reports them.
+ */
+struct str_field {
+	uint8_t len_off;
+	uint8_t ptr_off;
+};
+
+static const struct str_field version_fields[] = {
+	{ offsetof(struct drm_version, name_len), offsetof(struct drm_version, name) },
+	{ offsetof(struct drm_version, date_len), offsetof(struct drm_version, date) },
+	{ offsetof(struct drm_version, desc_len), offsetof(struct drm_version, desc) },
+};
+
+static const struct str_field unique_fields[] = {
+	{ offsetof(struct drm_unique, unique_len), offsetof(struct drm_unique, unique) },
+};
+
+static void strings_unpack(void *karg, uint8_t *scratch,
+			   const struct str_field *f, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		if (!rd64(karg, f[i].ptr_off))
+			continue;	/* NULL: the driver only sets the length */
+		wr64(karg, f[i].ptr_off, ptr_to_u64(scratch + i * WIRE_STRING_MAX));
+		wr64(karg, f[i].len_off, WIRE_STRING_MAX);
+	}
+}
+
+static int strings_reply(const struct wire_server_call *c,
+			 const struct str_field *f, size_t n,
+			 struct strbuf *out)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t len;
+
+		if (!rd64(c->korig, f[i].ptr_off))
+			continue;
+		len = MIN(rd64(c->karg, f[i].len_off), (uint64_t)WIRE_STRING_MAX);
+		if (add_u64(out, len) ||
+		    add_seg(out, c->scratch + i * WIRE_STRING_MAX, len))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* all_or_nothing: GET_UNIQUE copies only if the whole string fits. */
+static int strings_client(struct wire_client_call *c, struct wire_cursor *cur,
+			  const struct str_field *f, size_t n,
+			  bool all_or_nothing)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++) {
+		uint64_t room = rd64(c->kx, f[i].len_off);
+		char *buf = u64_to_ptr(rd64(c->kx, f[i].ptr_off));
+		uint64_t *lenp, len;
+		void *data;
+
+		if (!buf)
+			continue;
+		lenp = cur_take(cur, sizeof(*lenp));
+		if (!lenp)
+			return -EIO;
+		memcpy(&len, lenp, sizeof(len));
+		if (len > WIRE_STRING_MAX)
+			return -EIO;
+		data = cur_take(cur, len);
+		if (!data)
+			return -EIO;
+		if (all_or_nothing && len > room)
+			continue;
+		memcpy(buf, data, MIN(len, room));
+	}
+	return 0;
+}
+
+static int version_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch)
+{
+	strings_unpack(karg, scratch, version_fields, ARRAY_SIZE(version_fields));
+	return 0;
+}
+
+static int version_reply(const struct wire_server_call *c, int result,
+			 struct wire_cursor *cur, const struct gem_location *loc,
+			 struct strbuf *out)
+{
+	return strings_reply(c, version_fields, ARRAY_SIZE(version_fields), out);
+}
+
+static int version_client(struct wire_client_call *c, int result,
+			  struct wire_cursor *cur)
+{
+	return strings_client(c, cur, version_fields,
+			      ARRAY_SIZE(version_fields), false);
+}
+
+static int unique_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch)
+{
+	strings_unpack(karg, scratch, unique_fields, ARRAY_SIZE(unique_fields));
+	return 0;
+}
+
+static int unique_reply(const struct wire_server_call *c, int result,
+			struct wire_cursor *cur, const struct gem_location *loc,
+			struct strbuf *out)
+{
+	return strings_reply(c, unique_fields, ARRAY_SIZE(unique_fields), out);
+}
+
+static int unique_client(struct wire_client_call *c, int result,
+			 struct wire_cursor *cur)
+{
+	return strings_client(c, cur, unique_fields,
+			      ARRAY_SIZE(unique_fields), true);
+}
+
+/* --- GETPARAM: int *value, written only on success -------------------- */
+
+#define GETPARAM_VALUE	offsetof(struct drm_i915_getparam, value)
+
+static int getparam_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch)
+{
+	if (rd64(karg, GETPARAM_VALUE))
+		wr64(karg, GETPARAM_VALUE, ptr_to_u64(scratch));
+	return 0;
+}
+
+static int getparam_reply(const struct wire_server_call *c, int result,
+			  struct wire_cursor *cur, const struct gem_location *loc,
+			  struct strbuf *out)
+{
+	if (result < 0 || !rd64(c->korig, GETPARAM_VALUE))
+		return 0;
+	return add_seg(out, c->scratch, sizeof(int));
+}
+
+static int getparam_client(struct wire_client_call *c, int result,
+			   struct wire_cursor *cur)
+{
+	int *value = u64_to_ptr(rd64(c->kx, GETPARAM_VALUE));
+	void *p;
+
+	if (result < 0 || !value)
+		return 0;
+	p = cur_take(cur, sizeof(int));
+	if (!p)
+		return -EIO;
+	memcpy(value, p, sizeof(int));
+	return 0;
+}
+
+/* --- EXECBUFFER and EXECBUFFER2: object list, relocations ------------- */
+
+/*
+ * Both versions start with buffers_ptr and buffer_count and their object
+ * entries differ only in size and field offsets, so one walk serves both.
+ * The payload holds the object array, then each object's relocations in
+ * object order; the reply holds every object's offset, then every
+ * relocation's presumed_offset, in the same order.
+ */
+struct exec_layout {
+	size_t obj_size;
+	size_t count_off;	/* relocation_count */
+	size_t relocs_off;	/* relocs_ptr */
+	size_t offset_off;	/* offset */
+};
+
+#define EXEC_BUFFERS	offsetof(struct drm_i915_gem_execbuffer2, buffers_ptr)
+#define EXEC_COUNT	offsetof(struct drm_i915_gem_execbuffer2, buffer_count)
+#define RELOC_SIZE	sizeof(struct drm_i915_gem_relocation_entry)
+#define RELOC_PRESUMED	offsetof(struct drm_i915_gem_relocation_entry, presumed_offset)
+
+_Static_assert(offsetof(struct drm_i915_gem_execbuffer, buffers_ptr) == EXEC_BUFFERS &&
+	       offsetof(struct drm_i915_gem_execbuffer, buffer_count) == EXEC_COUNT,
+	       "execbuffer v1 and v2 must share their head");
+
+static const struct exec_layout exec1_layout = {
+	sizeof(struct drm_i915_gem_exec_object),
+	offsetof(struct drm_i915_gem_exec_object, relocation_count),
+	offsetof(struct drm_i915_gem_exec_object, relocs_ptr),
+	offsetof(struct drm_i915_gem_exec_object, offset),
+};
+
+static const struct exec_layout exec2_layout = {
+	sizeof(struct drm_i915_gem_exec_object2),
+	offsetof(struct drm_i915_gem_exec_object2, relocation_count),
+	offsetof(struct drm_i915_gem_exec_object2, relocs_ptr),
+	offsetof(struct drm_i915_gem_exec_object2, offset),
+};
+
+/*
+ * The rules both sides apply, in the same order: buffer_count bounded;
+ * no object array if buffers_ptr is NULL (the driver judges that); per
+ * object, relocation_count bounded, and a NULL relocs_ptr with relocations
+ * is -EFAULT (the kernel's copy_from_user would fault).
+ */
+static int exec_check_relocs(uint32_t count, uint64_t ptr)
+{
+	if (count > WIRE_MAX_RELOCS)
+		return -EINVAL;
+	if (!ptr && count)
+		return -EFAULT;
+	return 0;
+}
+
+static int exec_pack(const struct exec_layout *l, const void *kx,
+		     struct strbuf *extra)
+{
+	const uint8_t *objs = u64_to_ptr(rd64(kx, EXEC_BUFFERS));
+	uint32_t count = rd32(kx, EXEC_COUNT), i;
+	int ret;
+
+	if (count > WIRE_MAX_BUFFERS)
+		return -EINVAL;
+	if (!objs)
+		return 0;
+	ret = add_seg(extra, objs, (size_t)count * l->obj_size);
+	for (i = 0; i < count && !ret; i++) {
+		const uint8_t *obj = objs + (size_t)i * l->obj_size;
+		uint32_t n = rd32(obj, l->count_off);
+		uint64_t relocs = rd64(obj, l->relocs_off);
+
+		ret = exec_check_relocs(n, relocs);
+		if (!ret && relocs)
+			ret = add_seg(extra, u64_to_ptr(relocs), (size_t)n * RELOC_SIZE);
+		if (!ret && extra->len > GEM_MSG_MAX_PAYLOAD)
+			ret = -EINVAL;	/* beyond what one message may carry */
+	}
+	return ret;
+}
+
+static int exec_unpack(const struct exec_layout *l, void *karg,
+		       struct wire_cursor *cur)
+{
+	uint32_t count = rd32(karg, EXEC_COUNT), i;
+	void *objs, *relocs;
+	int ret;
+
+	if (count > WIRE_MAX_BUFFERS)
+		return -EINVAL;
+	if (!rd64(karg, EXEC_BUFFERS))
+		return 0;
+	ret = take_array(cur, count, l->obj_size, &objs);
+	if (ret)
+		return ret;
+	for (i = 0; i < count; i++) {
+		uint8_t *obj = (uint8_t *)objs + (size_t)i * l->obj_size;
+		uint32_t n = rd32(obj, l->count_off);
+
+		ret = exec_check_relocs(n, rd64(obj, l->relocs_off));
+		if (ret)
+			return ret;
+		if (!rd64(obj, l->relocs_off))
+			continue;
+		ret = take_array(cur, n, RELOC_SIZE, &relocs);
+		if (ret)
+			return ret;
+		wr64(obj, l->relocs_off, ptr_to_u64(relocs));
+	}
+	wr64(karg, EXEC_BUFFERS, ptr_to_u64(objs));
+	return 0;
+}
+
+/*
+ * Walk the payload again (it is what the driver read and wrote) rather
+ * than trusting anything the driver may have changed: every step is
+ * bounds-checked, so a driver bug cannot make gemd read outside it.
+ */
+static int exec_reply(const struct exec_layout *l,
+		      const struct wire_server_call *c, struct strbuf *out)
+{
+	struct wire_cursor cur = { c->extra, c->extra_len };
+	uint32_t count = rd32(c->korig, EXEC_COUNT), i, j;
+	uint8_t *objs, *relocs;
+
+	if (!rd64(c->korig, EXEC_BUFFERS))
+		return 0;
+	objs = cur_take(&cur, (uint64_t)count * l->obj_size);
+	if (!objs)
+		return -EIO;
+	for (i = 0; i < count; i++)
+		if (add_u64(out, rd64(objs + (size_t)i * l->obj_size, l->offset_off)))
+			return -ENOMEM;
+	for (i = 0; i < count; i++) {
+		const uint8_t *obj = objs + (size_t)i * l->obj_size;
+		uint32_t n = rd32(obj, l->count_off);
+
+		if (!rd64(obj, l->relocs_off))
+			continue;
+		relocs = cur_take(&cur, (uint64_t)n * RELOC_SIZE);
+		if (!relocs)
+			return -EIO;
+		for (j = 0; j < n; j++)
+			if (add_u64(out, rd64(relocs + (size_t)j * RELOC_SIZE,
+					      RELOC_PRESUMED)))
+				return -ENOMEM;
+	}
+	return 0;
+}
+
+static int exec_client(const struct exec_layout *l, struct wire_client_call *c,
+		       struct wire_cursor *cur)
+{
+	uint8_t *objs = u64_to_ptr(rd64(c->kx, EXEC_BUFFERS));
+	uint32_t count = rd32(c->kx, EXEC_COUNT), i, j;
+	uint8_t *vals;
+
+	if (!objs)
+		return 0;
+	vals = cur_take(cur, (uint64_t)count * sizeof(uint64_t));
+	if (!vals)
+		return -EIO;
+	for (i = 0; i < count; i++)
+		wr64(objs + (size_t)i * l->obj_size, l->offset_off,
+		     rd64(vals, (size_t)i * sizeof(uint64_t)));
+	for (i = 0; i < count; i++) {
+		uint8_t *obj = objs + (size_t)i * l->obj_size;
+		uint8_t *relocs = u64_to_ptr(rd64(obj, l->relocs_off));
+		uint32_t n = rd32(obj, l->count_off);
+
+		if (!relocs)
+			continue;
+		vals = cur_take(cur, (uint64_t)n * sizeof(uint64_t));
+		if (!vals)
+			return -EIO;
+		for (j = 0; j < n; j++)
+			wr64(relocs + (size_t)j * RELOC_SIZE, RELOC_PRESUMED,
+			     rd64(vals, (size_t)j * sizeof(uint64_t)));
+	}
+	return 0;
+}
+
+static int exec1_pack(const void *kx, struct strbuf *extra)
+{
+	return exec_pack(&exec1_layout, kx, extra);
+}
+
+static int exec1_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch)
+{
+	return exec_unpack(&exec1_layout, karg, cur);
+}
+
+static int exec1_reply(const struct wire_server_call *c, int result,
+		       struct wire_cursor *cur, const struct gem_location *loc,
+		       struct strbuf *out)
+{
+	return exec_reply(&exec1_layout, c, out);
+}
+
+static int exec1_client(struct wire_client_call *c, int result,
+			struct wire_cursor *cur)
+{
+	return exec_client(&exec1_layout, c, cur);
+}
+
+static int exec2_pack(const void *kx, struct strbuf *extra)
+{
+	return exec_pack(&exec2_layout, kx, extra);
+}
+
+static int exec2_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch)
+{
+	return exec_unpack(&exec2_layout, karg, cur);
+}
+
+static int exec2_reply(const struct wire_server_call *c, int result,
+		       struct wire_cursor *cur, const struct gem_location *loc,
+		       struct strbuf *out)
+{
+	return exec_reply(&exec2_layout, c, out);
+}
+
+static int exec2_client(struct wire_client_call *c, int result,
+			struct wire_cursor *cur)
+{
+	return exec_client(&exec2_layout, c, cur);
+}
+
+/* --- CREATE_EXT: the i915_user_extension chain ------------------------- */
+
+/*
+ * Each link travels as its whole struct when gemd knows the extension
+ * name (MEMORY_REGIONS, followed by its regions array) and as the base
+ * i915_user_extension otherwise: the driver rejects unknown names, so
+ * their bodies are never read.  A non-zero next_extension only says that
+ * another link follows; gemd relinks the copies itself, so a client
+ * cannot build a loop or point outside the payload.
+ */
+#define CREATE_EXT_EXTENSIONS	offsetof(struct drm_i915_gem_create_ext, extensions)
+#define EXT_NEXT		offsetof(struct i915_user_extension, next_extension)
+
+static size_t ext_size(uint32_t name)
+{
+	if (name == I915_GEM_CREATE_EXT_MEMORY_REGIONS)
+		return sizeof(struct drm_i915_gem_create_ext_memory_regions);
+	return sizeof(struct i915_user_extension);
+}
+
+static int regions_check(const struct drm_i915_gem_create_ext_memory_regions *mr)
+{
+	return mr->num_regions > WIRE_MAX_REGIONS ? -EINVAL : 0;
+}
+
+static int create_ext_pack(const void *kx, struct strbuf *extra)
+{
+	uint64_t next = rd64(kx, CREATE_EXT_EXTENSIONS);
+	unsigned int n;
+	int ret;
+
+	for (n = 0; next; n++) {
+		const struct i915_user_extension *ext = u64_to_ptr(next);
+		const struct drm_i915_gem_create_ext_memory_regions *mr =
+			u64_to_ptr(next);
+
+		if (n >= WIRE_MAX_EXTENSIONS)
+			return -E2BIG;	/* as i915_user_extensions() on a long chain */
+		ret = add_seg(extra, ext, ext_size(ext->name));
+		if (ret)
+			return ret;
+		if (ext->name == I915_GEM_CREATE_EXT_MEMORY_REGIONS && mr->regions) {
+			ret = regions_check(mr);
+			if (!ret)
+				ret = add_seg(extra, u64_to_ptr(mr->regions),
+					      (size_t)mr->num_regions *
+					      sizeof(struct drm_i915_gem_memory_class_instance));
+			if (ret)
+				return ret;
+		}
+		next = ext->next_extension;
+	}
+	return 0;
+}
+
+static int create_ext_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch)
+{
+	uint64_t next = rd64(karg, CREATE_EXT_EXTENSIONS);
+	void *link = karg;			/* where the current pointer lives */
+	size_t link_off = CREATE_EXT_EXTENSIONS;
+	unsigned int n;
+	void *regions;
+	int ret;
+
+	for (n = 0; next; n++) {
+		struct i915_user_extension *ext;
+		struct drm_i915_gem_create_ext_memory_regions *mr;
+
+		if (n >= WIRE_MAX_EXTENSIONS)
+			return -E2BIG;
+		ext = cur_peek(cur, sizeof(*ext));
+		if (!ext)
+			return -EFAULT;
+		ext = cur_take(cur, ext_size(ext->name));
+		if (!ext)
+			return -EFAULT;
+		wr64(link, link_off, ptr_to_u64(ext));
+		next = ext->next_extension;
+		link = ext;
+		link_off = EXT_NEXT;
+		if (ext->name != I915_GEM_CREATE_EXT_MEMORY_REGIONS)
+			continue;
+		mr = (void *)ext;
+		if (!mr->regions)
+			continue;
+		ret = regions_check(mr);
+		if (!ret)
+			ret = take_array(cur, mr->num_regions,
+					 sizeof(struct drm_i915_gem_memory_class_instance),
+					 &regions);
+		if (ret)
+			return ret;
+		mr->regions = ptr_to_u64(regions);
+	}
+	return 0;
+}
+
+/* --- PREAD, PWRITE, MMAP: the client copies or maps itself ------------ */
+
+static int loc_reply(const struct wire_server_call *c, int result,
+		     struct wire_cursor *cur, const struct gem_location *loc,
+		     struct strbuf *out)
+{
+	return loc ? add_seg(out, loc, sizeof(*loc)) : 0;
+}
+
+static int loc_client(struct wire_client_call *c, int result,
+		      struct wire_cursor *cur)
+{
+	void *p;
+
+	if (!cur->left)
+		return 0;
+	p = cur_take(cur, sizeof(c->loc));
+	if (!p)
+		return -EIO;
+	memcpy(&c->loc, p, sizeof(c->loc));
+	c->has_loc = true;
+	return 0;
+}
+
+/* --- the table ----------------------------------------------------------- */
+
+#define CORE(nr_, ioctl)	[nr_] = { .name = #ioctl, .kcmd = DRM_IOCTL_##ioctl }
+#define I915(ioctl)		[DRM_COMMAND_BASE + DRM_I915_##ioctl] = \
+	{ .name = "I915_" #ioctl, .kcmd = DRM_IOCTL_I915_##ioctl }
+/* Same number, different size or direction: the kernel's own code wins. */
+#define I915_AS(ioctl, kioctl)	[DRM_COMMAND_BASE + DRM_I915_##ioctl] = \
+	{ .name = "I915_" #ioctl, .kcmd = DRM_IOCTL_I915_##kioctl }
+#define HOOKS(cp, su, sr, cu)	.client_pack = cp, .server_unpack = su, \
+	.server_reply = sr, .client_unpack = cu
+
+static const struct wire_ioctl wire_ioctls[256] = {
+	[0x00] = { .name = "VERSION", .kcmd = DRM_IOCTL_VERSION,
+		   .scratch = ARRAY_SIZE(version_fields) * WIRE_STRING_MAX,
+		   .nptr = 3, .ptr_off = { offsetof(struct drm_version, name),
+					   offsetof(struct drm_version, date),
+					   offsetof(struct drm_version, desc) },
+		   HOOKS(NULL, version_unpack, version_reply, version_client) },
+	[0x01] = { .name = "GET_UNIQUE", .kcmd = DRM_IOCTL_GET_UNIQUE,
+		   .scratch = WIRE_STRING_MAX,
+		   .nptr = 1, .ptr_off = { offsetof(struct drm_unique, unique) },
+		   HOOKS(NULL, unique_unpack, unique_reply, unique_client) },
+	CORE(0x09, GEM_CLOSE),
+	CORE(0x0a, GEM_FLINK),
+	CORE(0x0b, GEM_OPEN),
+	CORE(0x0c, GET_CAP),
+	CORE(0x0d, SET_CLIENT_CAP),
+	[DRM_COMMAND_BASE + DRM_I915_GETPARAM] = {
+		.name = "I915_GETPARAM", .kcmd = DRM_IOCTL_I915_GETPARAM,
+		.scratch = WIRE_ALIGN, .nptr = 1, .ptr_off = { GETPARAM_VALUE },
+		HOOKS(NULL, getparam_unpack, getparam_reply, getparam_client) },
+	I915(SETPARAM),
+	[DRM_COMMAND_BASE + DRM_I915_GEM_EXECBUFFER] = {
+		.name = "I915_GEM_EXECBUFFER", .kcmd = DRM_IOCTL_I915_GEM_EXECBUFFER,
+		.nptr = 1, .ptr_off = { EXEC_BUFFERS },
+		HOOKS(exec1_pack, exec1_unpack, exec1_reply, exec1_client) },
+	I915(GEM_PIN),
+	I915(GEM_UNPIN),
+	I915(GEM_BUSY),
+	I915(GEM_THROTTLE),
+	I915(GEM_CREATE),
+	[DRM_COMMAND_BASE + DRM_I915_GEM_PREAD] = {
+		.name = "I915_GEM_PREAD", .kcmd = DRM_IOCTL_I915_GEM_PREAD,
+		HOOKS(NULL, NULL, loc_reply, loc_client) },
+	[DRM_COMMAND_BASE + DRM_I915_GEM_PWRITE] = {
+		.name = "I915_GEM_PWRITE", .kcmd = DRM_IOCTL_I915_GEM_PWRITE,
+		HOOKS(NULL, NULL, loc_reply, loc_client) },
+	[DRM_COMMAND_BASE + DRM_I915_GEM_MMAP] = {
+		.name = "I915_GEM_MMAP", .kcmd = DRM_IOCTL_I915_GEM_MMAP,
+		HOOKS(NULL, NULL, loc_reply, loc_client) },
+	I915(GEM_SET_DOMAIN),
+	I915(GEM_SW_FINISH),
+	I915(GEM_SET_TILING),
+	I915(GEM_GET_TILING),
+	I915(GEM_GET_APERTURE),
+	I915_AS(GEM_MMAP_GTT, GEM_MMAP_OFFSET),
+	I915(GEM_MADVISE),
+	[DRM_COMMAND_BASE + DRM_I915_GEM_EXECBUFFER2] = {
+		.name = "I915_GEM_EXECBUFFER2", .kcmd = DRM_IOCTL_I915_GEM_EXECBUFFER2_WR,
+		.nptr = 1, .ptr_off = { EXEC_BUFFERS },
+		HOOKS(exec2_pack, exec2_unpack, exec2_reply, exec2_client) },
+	I915(GEM_WAIT),
+	I915_AS(GEM_CONTEXT_CREATE, GEM_CONTEXT_CREATE_EXT),
+	I915(GEM_CONTEXT_DESTROY),
+	I915(GEM_SET_CACHING),
+	I915(GEM_GET_CACHING),
+	I915(REG_READ),
+	I915(GET_RESET_STATS),
+	[DRM_COMMAND_BASE + DRM_I915_GEM_CREATE_EXT] = {
+		.name = "I915_GEM_CREATE_EXT", .kcmd = DRM_IOCTL_I915_GEM_CREATE_EXT,
+		.nptr = 1, .ptr_off = { CREATE_EXT_EXTENSIONS },
+		HOOKS(create_ext_pack, create_ext_unpack, NULL, NULL) },
+};
+
+_Static_assert(sizeof(struct drm_version) <= WIRE_KARG_MAX &&
+	       sizeof(struct drm_i915_gem_execbuffer2) <= WIRE_KARG_MAX &&
+	       sizeof(struct drm_i915_gem_mmap) <= WIRE_KARG_MAX,
+	       "structs with hooks must fit wire_client_call.kx");
+
+const struct wire_ioctl *wire_ioctl_find(unsigned int cmd)
+{
+	const struct wire_ioctl *d;
+
+	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
+		return NULL;
+	d = &wire_ioctls[_IOC_NR(cmd)];
+	return d->name ? d : NULL;
+}
+
+const char *wire_ioctl_name(unsigned int cmd)
+{
+	const struct wire_ioctl *d = wire_ioctl_find(cmd);
+
+	return d ? d->name : "?";
+}
+
+int wire_ioctl_size(unsigned int cmd)
+{
+	const struct wire_ioctl *d = wire_ioctl_find(cmd);
+
+	return d ? (int)_IOC_SIZE(d->kcmd) : -EINVAL;
+}
+
+static bool has_hooks(const struct wire_ioctl *d)
+{
+	return d->client_pack || d->client_unpack || d->server_unpack ||
+	       d->server_reply;
+}
+
+/* drm_ioctl(): copy in/out only what both request codes agree on. */
+static bool both_dirs(unsigned int cmd, unsigned int kcmd, unsigned int dir)
+{
+	return (_IOC_DIR(cmd) & _IOC_DIR(kcmd) & dir) != 0;
+}
+
+/* Struct bytes at the head of a request payload: the caller's choice. */
+static uint32_t payload_struct_size(unsigned int cmd)
+{
+	return (_IOC_DIR(cmd) & _IOC_WRITE) ? _IOC_SIZE(cmd) : 0;
+}
+
+/* --- client side ---------------------------------------------------- */
+
+int wire_client_pack(struct wire_client_call *c, unsigned int cmd, void *arg,
+		     struct strbuf *extra)
+{
+	const struct wire_ioctl *d = wire_ioctl_find(cmd);
+	uint32_t usize = _IOC_SIZE(cmd), kin, n;
+
+	c->cmd = cmd;
+	c->desc = d;
+	c->arg = arg;
+	c->in_size = c->in_pad = c->out_size = 0;
+	c->has_loc = false;
+	if (!d)
+		return 0;	/* gemd answers -ENOTTY or -EINVAL */
+	c->in_size = payload_struct_size(cmd);
+	c->in_pad = ALIGN_UP(c->in_size, (uint32_t)WIRE_ALIGN) - c->in_size;
+	if (both_dirs(cmd, d->kcmd, _IOC_READ))
+		c->out_size = usize;
+	if (!arg && (c->in_size || c->out_size))
+		return -EFAULT;
+	if (!has_hooks(d))
+		return 0;
+	/* What the kernel's zero-extended copy of arg would hold. */
+	kin = both_dirs(cmd, d->kcmd, _IOC_WRITE) ? usize : 0;
+	n = MIN(MIN(kin, (uint32_t)_IOC_SIZE(d->kcmd)), (uint32_t)sizeof(c->kx));
+	memcpy(c->kx, arg, n);
+	memset((uint8_t *)c->kx + n, 0, sizeof(c->kx) - n);
+	return d->client_pack ? d->client_pack(c->kx, extra) : 0;
+}
+
+size_t wire_client_payload_len(const struct wire_client_call *c,
+			       const struct strbuf *extra)
+{
+	return (size_t)c->in_size + c->in_pad + extra->len;
+}
+
+int wire_client_payload(const struct wire_client_call *c,
+			const struct strbuf *extra, struct strbuf *out)
+{
+	static const uint8_t zeros[WIRE_ALIGN];
+
+	if (strbuf_add(out, c->arg, c->in_size) ||
+	    strbuf_add(out, zeros, c->in_pad) ||
+	    strbuf_add(out, extra->buf, extra->len))
+		return -ENOMEM;
+	return 0;
+}
+
+int wire_client_unpack(struct wire_client_call *c, int result,
+		       const void *reply, size_t len)
+{
+	const struct wire_ioctl *d = c->desc;
+	struct wire_cursor cur;
+	size_t head;
+	int ret;
+
+	/* Failed before the driver ran: the kernel would not touch arg. */
+	if (!len && result < 0)
+		return 0;
+	if (!d)
+		return len ? -EIO : 0;
+	head = ALIGN_UP((size_t)c->out_size, (size_t)WIRE_ALIGN);
+	if (len < head)
+		return -EIO;
+	memcpy(c->arg, reply, c->out_size);
+	cur.p = (uint8_t *)reply + head;
+	cur.left = len - head;
+	if (d->client_unpack) {
+		ret = d->client_unpack(c, result, &cur);
+		if (ret)
+			return ret;
+	}
+	return cur.left ? -EIO : 0;
+}
+
+/* --- server side ---------------------------------------------------- */
+
+int wire_server_unpack(struct wire_server_call *c, unsigned int cmd,
+		       void *payload, size_t len, struct strbuf *mem)
+{
+	const struct wire_ioctl *d;
+	uint32_t usize = _IOC_SIZE(cmd), kin, ksize, drv, korig_size;
+	size_t head, kalloc, need;
+	struct wire_cursor cur;
+	uint8_t *base;
+	int ret;
+
+	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
+		return -ENOTTY;
+	d = wire_ioctl_find(cmd);
+	if (!d)
+		return -EINVAL;	/* drm_ioctl: nr outside the tables */
+	head = ALIGN_UP((size_t)payload_struct_size(cmd), (size_t)WIRE_ALIGN);
+	if (len < head)
+		return -EFAULT;
+	kin = both_dirs(cmd, d->kcmd, _IOC_WRITE) ? usize : 0;
+	drv = _IOC_SIZE(d->kcmd);
+	c->cmd = cmd;
+	c->desc = d;
+	c->out_size = both_dirs(cmd, d->kcmd, _IOC_READ) ? usize : 0;
+	ksize = MAX(MAX(kin, c->out_size), drv);
+	korig_size = has_hooks(d) ? drv : 0;
+	kalloc = ALIGN_UP((size_t)ksize, (size_t)WIRE_ALIGN);
+	need = kalloc + ALIGN_UP((size_t)korig_size, (size_t)WIRE_ALIGN) + d->scratch;
+
+	strbuf_reset(mem);
+	if (strbuf_grow(mem, need))
+		return -ENOMEM;
+	base = (uint8_t *)mem->buf;
+	memcpy(base, payload, kin);
+	memset(base + kin, 0, ksize - kin);
+	c->ksize = ksize;
+	c->karg = ksize ? base : NULL;	/* DRM_IO: nothing to point at */
+	c->korig = base + kalloc;
+	memcpy(c->korig, base, korig_size);
+	c->scratch = c->korig + ALIGN_UP((size_t)korig_size, (size_t)WIRE_ALIGN);
+	memset(c->scratch, 0, d->scratch);
+	c->extra = (uint8_t *)payload + head;
+	c->extra_len = len - head;
+
+	cur.p = c->extra;
+	cur.left = c->extra_len;
+	if (d->server_unpack) {
+		ret = d->server_unpack(base, &cur, c->scratch);
+		if (ret)
+			return ret;
+	}
+	/* Bytes nobody asked for mean the two sides disagree: refuse. */
+	return cur.left ? -EINVAL : 0;
+}
+
+int wire_server_pack(const struct wire_server_call *c, int result,
+		     const struct gem_location *loc, struct strbuf *out)
+{
+	const struct wire_ioctl *d = c->desc;
+	size_t start = out->len, i;
+	struct wire_cursor cur = { c->extra, c->extra_len };
+
+	if (c->out_size) {
+		if (add_seg(out, c->karg, c->out_size))
+			return -ENOMEM;
+		/* The caller gets its own pointers back, not gemd's. */
+		for (i = 0; i < d->nptr; i++)
+			if (d->ptr_off[i] + sizeof(uint64_t) <= c->out_size)
+				memcpy(out->buf + start + d->ptr_off[i],
+				       c->korig + d->ptr_off[i], sizeof(uint64_t));
+	}
+	if (d->server_reply)
+		return d->server_reply(c, result, &cur, loc, out);
+	return 0;
+}
+
+/* --- socket helpers --------------------------------------------------- */
+
+ssize_t wire_send(int sock, struct iovec *iov, int iovcnt, int pass_fd)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t)iovcnt };
+	size_t total = 0;
+	ssize_t n;
+
+	if (pass_fd >= 0) {
+		struct cmsghdr *cm;
+
+		memset(&ctl, 0, sizeof(ctl));
+		msg.msg_control = ctl.buf;
+		msg.msg_controllen = sizeof(ctl.buf);
+		cm = CMSG_FIRSTHDR(&msg);
+		cm->cmsg_level = SOL_SOCKET;
+		cm->cmsg_type = SCM_RIGHTS;
+		cm->cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(cm), &pass_fd, sizeof(int));
+	}
+	for (;;) {
+		/* Skip what is done, including empty entries. */
+		while (msg.msg_iovlen && msg.msg_iov->iov_len == 0) {
+			msg.msg_iov++;
+			msg.msg_iovlen--;
+		}
+		if (!msg.msg_iovlen)
+			return (ssize_t)total;
+		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
+		if (n < 0) {
+			if (errno == EINTR)
+				continue;
+			return -errno;
+		}
+		total += (size_t)n;
+		/* The descriptor travels with the first byte only. */
+		msg.msg_control = NULL;
+		msg.msg_controllen = 0;
+		while (n > 0) {
+			size_t step = MIN((size_t)n, msg.msg_iov->iov_len);
+
+			msg.msg_iov->iov_base = (uint8_t *)msg.msg_iov->iov_base + step;
+			msg.msg_iov->iov_len -= step;
+			n -= (ssize_t)step;
+			if (!msg.msg_iov->iov_len) {
+				msg.msg_iov++;
+				msg.msg_iovlen--;
+			}
+		}
+	}
+}
+
+ssize_t wire_recv(int sock, void *buf, size_t len, int *fd)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int) * 4)];
+	} ctl;
+	struct iovec iov = { buf, len };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+	struct cmsghdr *cm;
+	ssize_t n;
+
+	if (fd) {
+		*fd = -1;
+		msg.msg_control = ctl.buf;
+		msg.msg_controllen = sizeof(ctl.buf);
+	}
+	do
+		n = recvmsg(sock, &msg, fd ? MSG_CMSG_CLOEXEC : 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	if (!fd)
+		return n;
+	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+		size_t i, nfds;
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		nfds = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+		for (i = 0; i < nfds; i++) {
+			int got;
+
+			memcpy(&got, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
+			if (*fd < 0)
+				*fd = got;
+			else
+				close(got);	/* only one was promised */
+		}
+	}
+	return n;
+}
+
+int wire_token_from_addr(const struct sockaddr_un *sa, socklen_t len,
+			 uint64_t *token)
+{
+	const size_t digits = 5;
+	uint64_t v = 0;
+	size_t i;
+
+	if (len != offsetof(struct sockaddr_un, sun_path) + 1 + digits ||
+	    sa->sun_family != AF_UNIX || sa->sun_path[0] != '\0')
+		return -EINVAL;
+	for (i = 1; i <= digits; i++) {
+		char ch = sa->sun_path[i];
+
+		if (ch >= '0' && ch <= '9')
+			v = v * 16 + (uint64_t)(ch - '0');
+		else if (ch >= 'a' && ch <= 'f')
+			v = v * 16 + (uint64_t)(ch - 'a' + 10);
+		else
+			return -EINVAL;
+	}
+	*token = v + 1;
+	return 0;
+}
+
+int wire_path_addr(struct sockaddr_un *sa, const char *path)
+{
+	size_t len = strlen(path);
+
+	memset(sa, 0, sizeof(*sa));
+	sa->sun_family = AF_UNIX;
+	if (!len || len >= sizeof(sa->sun_path))
+		return -ENAMETOOLONG;
+	memcpy(sa->sun_path, path, len);
+	return (int)(offsetof(struct sockaddr_un, sun_path) + len + 1);
+}

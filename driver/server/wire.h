@@ -1,0 +1,152 @@
+/*
+ * Marshalling of ioctl arguments between libgem and gemd, and the socket
+ * I/O both sides share.
+ *
+ * A GEM_MSG_IOCTL request payload for a known ioctl is
+ *
+ *	the caller's struct: _IOC_SIZE(cmd) bytes if cmd has _IOC_WRITE,
+ *	  else none, then zero padding to a multiple of 8;
+ *	the deep copies of user memory the struct points to, each segment
+ *	  padded to a multiple of 8, in an order fixed per ioctl (wire.c).
+ *
+ * A NULL pointer in the struct means "no segment": gemd keeps it NULL and
+ * the memory manager answers as the kernel does for NULL user pointers.
+ *
+ * The reply payload is empty when the request failed before the driver
+ * ran (unknown ioctl, malformed payload); otherwise it is what the kernel
+ * would copy back: the struct (_IOC_SIZE bytes if both the caller's and
+ * the kernel's request codes have _IOC_READ, user pointers unchanged),
+ * then the user memory the driver wrote (execbuffer offsets, GETPARAM's
+ * value, VERSION's strings), then, for PREAD/PWRITE/MMAP, a struct
+ * gem_location telling the client where to copy or map.
+ *
+ * gemd unpacks into a kernel-sized struct zero-extended exactly as
+ * drm_ioctl() does, with embedded pointers rewritten to point into the
+ * received payload, and validates every count and length against the
+ * payload size: a malformed payload yields -EINVAL or -EFAULT, never a
+ * read outside it.
+ */
+#ifndef GEMKIT_WIRE_H
+#define GEMKIT_WIRE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/socket.h>
+#include <sys/types.h>
+#include <sys/uio.h>
+#include <sys/un.h>
+
+#include "protocol.h"
+#include "strbuf.h"
+
+#define WIRE_ALIGN		8
+#define WIRE_MAX_BUFFERS	(1u << 16)	/* execbuffer buffer_count */
+#define WIRE_MAX_RELOCS		(1u << 20)	/* relocation_count per object */
+#define WIRE_MAX_EXTENSIONS	16		/* i915_user_extension chain */
+#define WIRE_MAX_REGIONS	64		/* CREATE_EXT memory regions */
+#define WIRE_STRING_MAX		1024		/* VERSION / GET_UNIQUE strings */
+#define WIRE_KARG_MAX		64		/* largest struct with pointers */
+
+struct wire_ioctl;
+
+/* The table entry for cmd's _IOC_NR, or NULL if gemd has no such ioctl. */
+const struct wire_ioctl *wire_ioctl_find(unsigned int cmd);
+/* "I915_GEM_EXECBUFFER2" and the like; "?" if unknown (for logs). */
+const char *wire_ioctl_name(unsigned int cmd);
+/* The kernel's struct size for cmd's _IOC_NR, or -EINVAL. */
+int wire_ioctl_size(unsigned int cmd);
+
+/* --- client side ---------------------------------------------------- */
+
+/* One ioctl from packing the request to unpacking the reply. */
+struct wire_client_call {
+	unsigned int cmd;
+	const struct wire_ioctl *desc;	/* NULL: unknown, sent without payload */
+	void *arg;
+	uint32_t in_size;	/* leading bytes of arg sent */
+	uint32_t in_pad;	/* zero bytes sent after them */
+	uint32_t out_size;	/* struct bytes the reply copies into arg */
+	/* arg as the kernel sees it (zero-extended), for ioctls with pointers */
+	uint64_t kx[WIRE_KARG_MAX / 8];
+	bool has_loc;
+	struct gem_location loc;
+};
+
+/*
+ * Prepare c for (cmd, arg) and append the deep copies to extra (which the
+ * caller has reset).  The request payload is then arg[0, in_size), in_pad
+ * zero bytes, and extra.  Returns 0 or -errno as the kernel would fail
+ * the call before reaching the driver (-EFAULT for a NULL arg, -EINVAL
+ * for absurd counts, -E2BIG for an overlong extension chain).
+ */
+int wire_client_pack(struct wire_client_call *c, unsigned int cmd, void *arg,
+		     struct strbuf *extra);
+/* Total payload bytes of a packed request. */
+size_t wire_client_payload_len(const struct wire_client_call *c,
+			       const struct strbuf *extra);
+/* Flatten a packed request into out (appends), for tests and --ping. */
+int wire_client_payload(const struct wire_client_call *c,
+			const struct strbuf *extra, struct strbuf *out);
+/*
+ * Copy a reply into the caller's struct and user memory.  result is the
+ * reply's result.  Fills c->loc/has_loc for PREAD/PWRITE/MMAP.  Returns 0,
+ * or -EIO if the reply does not match the request (protocol error).
+ */
+int wire_client_unpack(struct wire_client_call *c, int result,
+		       const void *reply, size_t len);
+
+/* --- server side ---------------------------------------------------- */
+
+struct wire_server_call {
+	unsigned int cmd;
+	const struct wire_ioctl *desc;
+	uint32_t out_size;	/* struct bytes of the reply */
+	uint32_t ksize;		/* bytes at karg */
+	void *karg;		/* the driver's argument (NULL for DRM_IO) */
+	uint8_t *korig;		/* karg before pointers were rewritten */
+	uint8_t *scratch;	/* room for memory the driver only writes */
+	uint8_t *extra;		/* the deep copies in the payload */
+	size_t extra_len;
+};
+
+/*
+ * Unpack a request payload (which must stay in place and writable until
+ * wire_server_pack) into c, using mem for the kernel-sized struct.
+ * Returns 0, -ENOTTY (not a DRM request), -EINVAL (unknown ioctl, absurd
+ * count, trailing bytes) or -EFAULT (payload shorter than it claims).
+ */
+int wire_server_unpack(struct wire_server_call *c, unsigned int cmd,
+		       void *payload, size_t len, struct strbuf *mem);
+/* Append the reply payload for a call the driver ran and that returned
+ * result; loc is the driver's location answer or NULL.  0 or -ENOMEM. */
+int wire_server_pack(const struct wire_server_call *c, int result,
+		     const struct gem_location *loc, struct strbuf *out);
+
+/* --- socket helpers --------------------------------------------------- */
+
+/*
+ * Send every byte of iov (which is consumed) with MSG_NOSIGNAL, retrying
+ * EINTR and short writes; pass_fd >= 0 rides along with SCM_RIGHTS.
+ * Returns the byte count or -errno (-EPIPE when the peer is gone).
+ */
+ssize_t wire_send(int sock, struct iovec *iov, int iovcnt, int pass_fd);
+/*
+ * One recvmsg (EINTR retried) into buf; if fd is not NULL, a descriptor
+ * passed with SCM_RIGHTS is stored there (close-on-exec), else -1.
+ * Returns bytes read, 0 at EOF, or -errno.
+ */
+ssize_t wire_recv(int sock, void *buf, size_t len, int *fd);
+
+/*
+ * The file token of an autobound socket: the kernel names it with five
+ * hex digits in the abstract namespace ("\0" "0001f"); the token is that
+ * number + 1, so 0 never names a file.  -EINVAL for any other address.
+ */
+int wire_token_from_addr(const struct sockaddr_un *sa, socklen_t len,
+			 uint64_t *token);
+/* Fill sa with a filesystem path; returns the address length or
+ * -ENAMETOOLONG. */
+int wire_path_addr(struct sockaddr_un *sa, const char *path);
+
+#endif
