@@ -35,17 +35,11 @@ struct gem_dev {
 	size_t narenas, alloc;
 };
 
-static pthread_mutex_t devs_lock = PTHREAD_MUTEX_INITIALIZER;
+/* devs, and every thread's channels (so that a fork child can drop them). */
+static pthread_mutex_t state_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct gem_dev *devs[GEM_MAX_DEVS];
 static unsigned int ndevs;
-
-/*
- * Bumped in every fork() child: a channel made under another generation
- * belongs to the parent (the child holds a copy of its socket), so the
- * child opens its own rather than read the parent's replies.  Cheaper
- * than getpid(), which is a system call on current glibc.
- */
-static unsigned int fork_gen;
+static struct gem_channel *channels;
 
 /* Each thread's channels, indexed by gem_dev.index; freed at thread exit. */
 struct thread_channels {
@@ -58,6 +52,14 @@ static pthread_once_t channel_once = PTHREAD_ONCE_INIT;
 
 static void channel_free(struct gem_channel *ch)
 {
+	pthread_mutex_lock(&state_lock);
+	if (ch->prev)
+		ch->prev->next = ch->next;
+	else
+		channels = ch->next;
+	if (ch->next)
+		ch->next->prev = ch->prev;
+	pthread_mutex_unlock(&state_lock);
 	if (ch->sock >= 0)
 		close(ch->sock);
 	strbuf_release(&ch->extra);
@@ -77,12 +79,19 @@ static void thread_channels_free(void *p)
 	tls_channels = NULL;
 }
 
+void channel_reset(struct gem_channel *ch)
+{
+	if (ch->sock >= 0)
+		close(ch->sock);
+	ch->sock = -1;
+}
+
 /* No lock may be held by a thread that fork() leaves behind. */
 static void atfork_prepare(void)
 {
 	unsigned int i;
 
-	pthread_mutex_lock(&devs_lock);
+	pthread_mutex_lock(&state_lock);
 	for (i = 0; i < ndevs; i++)
 		pthread_mutex_lock(&devs[i]->lock);
 }
@@ -93,12 +102,21 @@ static void atfork_parent(void)
 
 	for (i = 0; i < ndevs; i++)
 		pthread_mutex_unlock(&devs[i]->lock);
-	pthread_mutex_unlock(&devs_lock);
+	pthread_mutex_unlock(&state_lock);
 }
 
+/*
+ * The child holds copies of every channel socket of the parent.  Reading
+ * replies on them would steal the parent's, and keeping them open would
+ * keep gemd's side of them alive, so the child closes them all; the one
+ * thread it has opens a channel of its own on first use.
+ */
 static void atfork_child(void)
 {
-	fork_gen++;
+	struct gem_channel *ch;
+
+	for (ch = channels; ch; ch = ch->next)
+		channel_reset(ch);
 	atfork_parent();
 }
 
@@ -108,7 +126,7 @@ static void channel_init_once(void)
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }
 
-struct gem_dev *gem_dev_get(const char *path)
+struct gem_dev *libgem_dev_get(const char *path)
 {
 	struct gem_dev *dev = NULL;
 	unsigned int i;
@@ -118,7 +136,7 @@ struct gem_dev *gem_dev_get(const char *path)
 		errno = ENAMETOOLONG;
 		return NULL;
 	}
-	pthread_mutex_lock(&devs_lock);
+	pthread_mutex_lock(&state_lock);
 	for (i = 0; i < ndevs; i++) {
 		if (!strcmp(devs[i]->path, path)) {
 			dev = devs[i];
@@ -139,11 +157,11 @@ struct gem_dev *gem_dev_get(const char *path)
 	pthread_mutex_init(&dev->lock, NULL);
 	devs[ndevs++] = dev;
 out_unlock:
-	pthread_mutex_unlock(&devs_lock);
+	pthread_mutex_unlock(&state_lock);
 	return dev;
 }
 
-const char *gem_dev_path(const struct gem_dev *dev)
+const char *libgem_dev_path(const struct gem_dev *dev)
 {
 	return dev->path;
 }
@@ -191,12 +209,6 @@ static int channel_recv(struct gem_channel *ch, struct gem_reply_hdr *rh,
 	return 0;
 }
 
-void channel_reset(struct gem_channel *ch)
-{
-	if (ch->sock >= 0)
-		close(ch->sock);
-	ch->sock = -1;
-}
 
 int channel_call(struct gem_channel *ch, struct iovec *iov, int iovcnt,
 		 struct gem_reply_hdr *rh, void **reply, int *fd)
@@ -334,7 +346,7 @@ int channel_get(struct gem_dev *dev, struct gem_channel **out)
 	if (!tc)
 		return -ENOMEM;
 	ch = tc->ch[dev->index];
-	if (ch && ch->sock >= 0 && ch->fork_gen == fork_gen) {
+	if (ch && ch->sock >= 0) {
 		*out = ch;
 		return 0;
 	}
@@ -352,14 +364,17 @@ int channel_get(struct gem_dev *dev, struct gem_channel **out)
 		}
 		ch->ralloc = RBUF_INITIAL;
 		tc->ch[dev->index] = ch;
+		pthread_mutex_lock(&state_lock);
+		ch->next = channels;
+		if (channels)
+			channels->prev = ch;
+		channels = ch;
+		pthread_mutex_unlock(&state_lock);
 	}
-	/* In a fork child this closes only the child's copy of the socket. */
-	channel_reset(ch);
 	sock = channel_connect(dev->path, GEM_MSG_HELLO, false, true, NULL, 0);
 	if (sock < 0)
 		return sock == -EPROTO ? -EPROTO : -ENODEV;
 	ch->sock = sock;
-	ch->fork_gen = fork_gen;
 	*out = ch;
 	return 0;
 }
@@ -414,7 +429,7 @@ out_close:
 	return ret;
 }
 
-int gem_dev_arena(struct gem_dev *dev, uint64_t token, uint32_t id,
+int libgem_dev_arena(struct gem_dev *dev, uint64_t token, uint32_t id,
 		  uint8_t **base, uint64_t *size, int *fd)
 {
 	struct arena_map *map = NULL;

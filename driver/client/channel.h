@@ -18,8 +18,8 @@
  */
 struct gem_dev;
 
-struct gem_dev *gem_dev_get(const char *path);	/* NULL, errno ENOMEM/ENOSPC */
-const char *gem_dev_path(const struct gem_dev *dev);
+struct gem_dev *libgem_dev_get(const char *path);	/* NULL, errno ENOMEM/ENOSPC */
+const char *libgem_dev_path(const struct gem_dev *dev);
 
 /*
  * The arena id of dev, mapped whole (read/write, shared) on first use
@@ -27,18 +27,19 @@ const char *gem_dev_path(const struct gem_dev *dev);
  * gemd hands arenas only to clients with an open file.  fd stays owned
  * by libgem.  Returns 0 or -errno.
  */
-int gem_dev_arena(struct gem_dev *dev, uint64_t token, uint32_t id,
+int libgem_dev_arena(struct gem_dev *dev, uint64_t token, uint32_t id,
 		  uint8_t **base, uint64_t *size, int *fd);
 
 /*
  * A request channel: this thread's connection to one gemd, created on
- * first use, created again in a fork() child (never shared with the
- * parent), closed when the thread exits.  The buffers are reused by
- * every request, so the hot path allocates nothing.
+ * first use, closed when the thread exits, and closed in a fork() child
+ * (which opens its own: replies on a shared socket would interleave).
+ * The buffers are reused by every request, so the hot path allocates
+ * nothing.
  */
 struct gem_channel {
-	int sock;
-	unsigned int fork_gen;
+	int sock;			/* -1: connect on next use */
+	struct gem_channel *prev, *next;	/* every channel, for fork */
 	struct gem_dev *dev;
 	struct strbuf extra;	/* request deep copies (wire_client_pack) */
 	uint8_t *rbuf;		/* reply header and payload */

@@ -22,7 +22,7 @@
 #include "util.h"
 #include "wire.h"
 
-#define PAGE_SIZE	4096u
+#define GEM_PAGE_SIZE	4096u
 
 /*
  * What a device fd stands for: its drm_file's token and its gemd.  Kept
@@ -108,7 +108,7 @@ static int fd_recover(int fd, struct fd_entry *e)
 	if (len >= sizeof(sa))
 		return -ENOTTY;
 	((char *)&sa)[len] = '\0';
-	e->dev = gem_dev_get(sa.sun_path);
+	e->dev = libgem_dev_get(sa.sun_path);
 	return e->dev ? 0 : -errno;
 }
 
@@ -220,7 +220,7 @@ static int finish_rw(const struct fd_entry *e, struct wire_client_call *c,
 
 	_Static_assert(sizeof(struct drm_i915_gem_pread) ==
 		       sizeof(struct drm_i915_gem_pwrite), "same layout");
-	ret = gem_dev_arena(e->dev, e->token, c->loc.arena, &base, &asize, &afd);
+	ret = libgem_dev_arena(e->dev, e->token, c->loc.arena, &base, &asize, &afd);
 	if (ret)
 		return ret;
 	/* gemd checked the range; a reply that disagrees is not trusted. */
@@ -247,9 +247,9 @@ static int finish_mmap(const struct fd_entry *e, struct wire_client_call *c)
 	void *p;
 	int afd, ret;
 
-	if (args->offset & (PAGE_SIZE - 1))
+	if (args->offset & (GEM_PAGE_SIZE - 1))
 		return -EINVAL;		/* vm_mmap() refuses it */
-	ret = gem_dev_arena(e->dev, e->token, c->loc.arena, &base, &asize, &afd);
+	ret = libgem_dev_arena(e->dev, e->token, c->loc.arena, &base, &asize, &afd);
 	if (ret)
 		return ret;
 	if (c->loc.offset > asize || args->offset > c->loc.size ||
@@ -379,7 +379,7 @@ void *gem_mmap(void *addr, size_t length, int prot, int flags, int fd,
 		goto out_err;
 	}
 	memcpy(&loc, reply, sizeof(loc));
-	ret = gem_dev_arena(e.dev, e.token, loc.arena, &base, &asize, &afd);
+	ret = libgem_dev_arena(e.dev, e.token, loc.arena, &base, &asize, &afd);
 	if (ret)
 		goto out_err;
 	p = mmap(addr, length, prot, flags, afd, (off_t)loc.offset);

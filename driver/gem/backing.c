@@ -14,6 +14,14 @@
  * shmem pages do.  Clients map whole arenas; like every client on gen3's
  * single global GTT, they are trusted not to scribble outside their
  * objects.
+ *
+ * In the kernel a CPU mapping keeps an object's pages alive after its
+ * last handle is closed.  We cannot see a client's munmap, so the range
+ * of a freed object that a client mapped is quarantined instead of being
+ * reused at once: it stays reserved (its pages already given back) until
+ * GEM_QUARANTINE_BYTES of newer quarantined ranges push it out, oldest
+ * first.  A client writing through a mapping that old scribbles on a
+ * newer object — the one way gemd's semantics are weaker than i915's.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -68,6 +76,44 @@ out_close:
 out_free:
 	free(arena);
 	return ret;
+}
+
+struct quarantine {
+	struct mm_node node;
+	struct gem_arena *arena;
+	struct list_head link;		/* dev->quarantine, oldest first */
+};
+
+static void quarantine_release(struct gem_device *dev, struct quarantine *q)
+{
+	list_del_init(&q->link);
+	mm_remove_node(&q->node);
+	q->arena->free += q->node.size;
+	dev->quarantine_bytes -= q->node.size;
+	free(q);
+}
+
+/* Keep [start, start + size) of arena reserved; false if no memory. */
+static bool quarantine_add(struct gem_device *dev, struct gem_arena *arena,
+			   uint64_t start, uint64_t size)
+{
+	struct quarantine *q = calloc(1, sizeof(*q));
+
+	if (!q)
+		return false;
+	q->node.start = start;
+	q->node.size = size;
+	if (mm_reserve_node(&arena->mm, &q->node)) {
+		free(q);
+		return false;
+	}
+	q->arena = arena;
+	list_add_tail(&q->link, &dev->quarantine);
+	dev->quarantine_bytes += size;
+	while (dev->quarantine_bytes > GEM_QUARANTINE_BYTES)
+		quarantine_release(dev, list_first_entry(&dev->quarantine,
+							 struct quarantine, link));
+	return true;
 }
 
 static void arena_destroy(struct gem_device *dev, struct gem_arena *arena)
@@ -138,9 +184,12 @@ void gem_backing_free(struct gem_device *dev, struct gem_object *obj)
 		mm_remove_node(&obj->arena_node);
 		arena_destroy(dev, arena);
 	} else {
+		uint64_t start = obj->arena_node.start;
+
 		gem_backing_discard(obj);
 		mm_remove_node(&obj->arena_node);
-		arena->free += obj->size;
+		if (!obj->client_mapped || !quarantine_add(dev, arena, start, obj->size))
+			arena->free += obj->size;
 	}
 	obj->arena = NULL;
 	obj->vaddr = NULL;
@@ -148,6 +197,9 @@ void gem_backing_free(struct gem_device *dev, struct gem_object *obj)
 
 void gem_backing_fini(struct gem_device *dev)
 {
+	while (!list_empty(&dev->quarantine))
+		quarantine_release(dev, list_first_entry(&dev->quarantine,
+							 struct quarantine, link));
 	while (!list_empty(&dev->arenas)) {
 		struct gem_arena *arena =
 			list_first_entry(&dev->arenas, struct gem_arena, link);

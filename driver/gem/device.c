@@ -20,6 +20,7 @@ static void gem_user_interrupt(void *data)
 
 	pthread_mutex_lock(&dev->irq_lock);
 	dev->irq_count++;
+	dev->irq_seqno = gem_hw_seqno(dev);
 	pthread_cond_broadcast(&dev->irq_cond);
 	pthread_mutex_unlock(&dev->irq_lock);
 }
@@ -87,6 +88,7 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	for (i = 0; i < GEM_LIST_COUNT; i++)
 		INIT_LIST_HEAD(&dev->lists[i]);
 	INIT_LIST_HEAD(&dev->arenas);
+	INIT_LIST_HEAD(&dev->quarantine);
 	INIT_LIST_HEAD(&dev->files);
 	INIT_LIST_HEAD(&dev->requests);
 	idmap_init(&dev->objects);
@@ -101,6 +103,8 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	dev->next_seqno = 1;
 	dev->aperture_size = gcfg.aperture_size;
 	mm_init(&dev->gtt, 0, dev->aperture_size);
+	/* Without memory for the log, run without one (debugfs shows none). */
+	(void)gem_event_log_init(&dev->events, GEM_EVENT_LOG_SIZE);
 
 	dev->gpu = gpu_create(&gcfg, &gem_gpu_ops, dev);
 	if (!dev->gpu) {
@@ -130,6 +134,7 @@ out_gpu:
 	gpu_destroy(dev->gpu);
 out_free:
 	gem_backing_fini(dev);
+	gem_event_log_release(&dev->events);
 	free(dev);
 	return ret;
 }
@@ -193,6 +198,7 @@ void gem_device_destroy(struct gem_device *dev)
 	idmap_release(&dev->objects);
 	idmap_release(&dev->names);
 	idmap_release(&dev->arena_ids);
+	gem_event_log_release(&dev->events);
 	pthread_cond_destroy(&dev->retire_cond);
 	pthread_cond_destroy(&dev->irq_cond);
 	pthread_mutex_destroy(&dev->irq_lock);
@@ -233,6 +239,7 @@ int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
 		goto out_unlock;
 	}
 	gem_object_location(obj, loc);
+	obj->client_mapped = true;
 	loc->offset += within;
 	loc->size = length;
 out_unlock:

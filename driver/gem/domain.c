@@ -62,6 +62,7 @@ static int flush_gpu_write_domain(struct gem_object *obj)
 
 int gem_object_set_to_gtt_domain(struct gem_object *obj, bool write)
 {
+	uint32_t old_read = obj->read_domains, old_write = obj->write_domain;
 	int ret;
 
 	ret = flush_gpu_write_domain(obj);
@@ -78,11 +79,13 @@ int gem_object_set_to_gtt_domain(struct gem_object *obj, bool write)
 		obj->write_domain = I915_GEM_DOMAIN_GTT;
 		obj->dirty = true;
 	}
+	gem_event_domain(obj, old_read, old_write);
 	return 0;
 }
 
 int gem_object_set_to_cpu_domain(struct gem_object *obj, bool write)
 {
+	uint32_t old_read = obj->read_domains, old_write = obj->write_domain;
 	int ret;
 
 	ret = flush_gpu_write_domain(obj);
@@ -103,6 +106,7 @@ int gem_object_set_to_cpu_domain(struct gem_object *obj, bool write)
 		obj->write_domain = I915_GEM_DOMAIN_CPU;
 		obj->dirty = true;
 	}
+	gem_event_domain(obj, old_read, old_write);
 	return 0;
 }
 
@@ -237,6 +241,7 @@ GEM_IOCTL(mmap)
 	}
 	gem_object_location(obj, &call->loc);
 	call->has_loc = true;
+	obj->client_mapped = true;
 out_put:
 	gem_object_put(obj);
 	return ret;

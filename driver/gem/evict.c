@@ -24,15 +24,18 @@ static void evict_purge(struct gem_object *obj)
 		gem_backing_discard(obj);
 		obj->madv = GEM_MADV_PURGED;
 		obj->dev->stats.purges++;
+		gem_event(obj->dev, GEM_EV_PURGE, obj->id, obj->size, 0, 0);
 	}
 }
 
 static int evict_one(struct gem_object *obj)
 {
+	uint64_t start = obj->gtt_node.start, size = obj->gtt_node.size;
 	int ret = gem_object_unbind(obj);
 
 	if (ret)
 		return ret;
+	gem_event(obj->dev, GEM_EV_EVICT, obj->id, start, size, 0);
 	obj->evict_count++;
 	obj->dev->stats.evictions++;
 	evict_purge(obj);
@@ -55,6 +58,7 @@ int gem_evict_something(struct gem_device *dev, uint64_t size, uint64_t align)
 	bool found = false;
 	int pass, ret = 0;
 
+	gem_retire_requests(dev);	/* idle objects are cheaper victims */
 	mm_scan_init(&dev->gtt, size, align);
 	for (pass = 0; pass < 2 && !found; pass++) {
 		list_for_each_entry(obj, &dev->lists[GEM_LIST_INACTIVE], list_link) {

@@ -280,6 +280,7 @@ static void eb_move_to_gpu(struct eb *eb)
 
 	for (i = 0; i < eb->count; i++) {
 		struct gem_object *obj = eb->objs[i];
+		uint32_t old_read = obj->read_domains, old_write = obj->write_domain;
 
 		if (obj->exec_entry->flags & EXEC_OBJECT_WRITE)
 			obj->pending_write_domain |= I915_GEM_DOMAIN_RENDER;
@@ -293,6 +294,7 @@ static void eb_move_to_gpu(struct eb *eb)
 		gem_object_flush_cpu_write_domain(obj);
 		obj->read_domains = obj->pending_read_domains;
 		obj->write_domain = obj->pending_write_domain;
+		gem_event_domain(obj, old_read, old_write);
 	}
 }
 
@@ -361,7 +363,7 @@ static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *ar
 	ret = eb_check_args(args);
 	if (ret)
 		return ret;
-	if (gpu_stopped(dev->gpu))
+	if (gpu_stopped(dev->gpu) || dev->wedged)
 		return -EIO;		/* wedged until reset */
 	eb.batch = args->flags & I915_EXEC_BATCH_FIRST ? 0 : eb.count - 1;
 	gem_retire_requests(dev);

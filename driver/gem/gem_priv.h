@@ -17,6 +17,7 @@
 
 #include "gem.h"
 #include "gpu.h"
+#include "event.h"
 #include "idmap.h"
 #include "list.h"
 #include "mm.h"
@@ -24,6 +25,7 @@
 #define GEM_RING_SIZE		(128u << 10)
 #define GEM_ARENA_SIZE		(1ull << 30)	/* shared arenas: 1 GiB, sparse */
 #define GEM_MAX_OBJECT_SIZE	(4ull << 30)
+#define GEM_QUARANTINE_BYTES	(256ull << 20)	/* see backing.c */
 #define GEM_FAKE_OFFSET_SHIFT	32		/* mmap offset = id << 32 */
 #define GEM_THROTTLE_NS		(20ull * 1000 * 1000)	/* as i915: 20 ms */
 
@@ -80,6 +82,7 @@ struct gem_object {
 	uint32_t last_read_seqno;	/* last request that uses the object */
 	uint32_t last_write_seqno;	/* last request that writes it */
 	bool dirty;
+	bool client_mapped;		/* a client mapped its pages */
 
 	/* tiling and fences */
 	uint32_t tiling_mode;
@@ -163,6 +166,8 @@ struct gem_device {
 	struct list_head arenas;
 	uint32_t next_arena_id;
 	struct idmap arena_ids;		/* id -> arena */
+	struct list_head quarantine;	/* freed ranges clients may still map */
+	uint64_t quarantine_bytes;
 
 	/* files */
 	struct list_head files;
@@ -186,6 +191,12 @@ struct gem_device {
 	pthread_cond_t retire_cond;	/* signalled under lock when requests are queued */
 
 	struct gem_stats stats;
+
+	/* debugfs: i915_wedged, the seqno lines, gemkit_events */
+	bool wedged;			/* set through i915_wedged: execbuffer -EIO */
+	uint32_t waiting_seqno;		/* seqno a waiter sleeps on, 0 = none */
+	uint32_t irq_seqno;		/* HWS seqno seen by the last interrupt */
+	struct gem_event_log events;
 };
 
 /* seqno arithmetic that survives wrap (i915_seqno_passed). */
@@ -193,6 +204,12 @@ static inline bool seqno_passed(uint32_t seq1, uint32_t seq2)
 {
 	return (int32_t)(seq1 - seq2) >= 0;
 }
+
+/* event.c: the event log (under dev->lock) */
+void gem_event(struct gem_device *dev, enum gem_event_type type, uint32_t obj,
+	       uint64_t a, uint64_t b, int c);
+/* Emit GEM_EV_DOMAIN if obj's domains differ from old_read/old_write. */
+void gem_event_domain(struct gem_object *obj, uint32_t old_read, uint32_t old_write);
 
 /* device.c */
 uint32_t gem_hw_seqno(struct gem_device *dev);

@@ -58,6 +58,7 @@ int gem_object_bind(struct gem_object *obj, uint64_t alignment, bool map_and_fen
 		     (uint32_t)obj->size);
 	obj->bind_count++;
 	dev->stats.binds++;
+	gem_event(dev, GEM_EV_BIND, obj->id, obj->gtt_node.start, obj->gtt_node.size, 0);
 	gem_object_update_list(obj);
 	return 0;
 }
@@ -67,6 +68,7 @@ int gem_object_bind(struct gem_object *obj, uint64_t alignment, bool map_and_fen
 int gem_object_unbind(struct gem_object *obj)
 {
 	struct gem_device *dev = obj->dev;
+	uint32_t old_read, old_write;
 	int ret;
 
 	if (!gem_object_bound(obj))
@@ -81,13 +83,17 @@ int gem_object_unbind(struct gem_object *obj)
 	}
 	/* Contents are already in memory: moving to the CPU domain only
 	 * costs the cache flush bookkeeping. */
+	old_read = obj->read_domains;
+	old_write = obj->write_domain;
 	gem_object_flush_cpu_write_domain(obj);
 	gem_object_put_fence(obj);
+	gem_event(dev, GEM_EV_UNBIND, obj->id, obj->gtt_node.start, obj->gtt_node.size, 0);
 	gpu_gtt_clear(dev->gpu, (uint32_t)obj->gtt_node.start,
 		      (uint32_t)obj->gtt_node.size);
 	mm_remove_node(&obj->gtt_node);
 	obj->read_domains = I915_GEM_DOMAIN_CPU;
 	obj->write_domain = I915_GEM_DOMAIN_CPU;
+	gem_event_domain(obj, old_read, old_write);
 	gem_object_update_list(obj);
 	return 0;
 }

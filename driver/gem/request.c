@@ -124,6 +124,7 @@ int gem_add_request(struct gem_device *dev, struct gem_file *file, uint32_t *out
 	gem_ring_emit(dev, MI_USER_INTERRUPT);
 	gem_ring_advance(dev);
 
+	gem_event(dev, GEM_EV_SUBMIT, 0, seqno, file ? file->id : 0, 0);
 	rq->seqno = seqno;
 	rq->tail = dev->ring_tail;
 	rq->emitted_ns = now_ns();
@@ -153,15 +154,19 @@ void gem_retire_requests(struct gem_device *dev)
 			break;
 		list_del_init(&rq->link);
 		list_del_init(&rq->file_link);
+		gem_event(dev, GEM_EV_RETIRE, 0, rq->seqno, 0, 0);
 		free(rq);
 		dev->stats.retires++;
 	}
 	/* The active list is in submission order: stop at the first busy. */
 	list_for_each_entry_safe(obj, next, &dev->lists[GEM_LIST_ACTIVE], list_link) {
+		uint32_t old_write = obj->write_domain;
+
 		if (!seqno_passed(hw, obj->last_read_seqno))
 			break;
 		obj->active = false;
 		obj->write_domain &= ~I915_GEM_GPU_DOMAINS;
+		gem_event_domain(obj, obj->read_domains, old_write);
 		gem_object_update_list(obj);
 		gem_object_put(obj);	/* the active reference */
 	}
@@ -187,11 +192,16 @@ int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
 	uint64_t start = now_ns(), deadline = 0;
 	int ret = 0;
 
-	if (seqno_passed(gem_hw_seqno(dev), seqno))
+	/* Callers loop until the object they wait for is inactive: retire,
+	 * or an already-passed seqno would be waited for forever. */
+	if (seqno_passed(gem_hw_seqno(dev), seqno)) {
+		gem_retire_requests(dev);
 		return 0;
+	}
 	if (timeout_ns && *timeout_ns >= 0)
 		deadline = start + (uint64_t)*timeout_ns;
 	dev->stats.waits++;
+	dev->waiting_seqno = seqno;
 	pthread_mutex_unlock(&dev->lock);
 
 	pthread_mutex_lock(&dev->irq_lock);
@@ -224,7 +234,9 @@ int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
 	pthread_mutex_unlock(&dev->irq_lock);
 
 	pthread_mutex_lock(&dev->lock);
+	dev->waiting_seqno = 0;
 	dev->stats.wait_ns += now_ns() - start;
+	gem_event(dev, GEM_EV_WAIT, 0, seqno, now_ns() - start, ret);
 	if (timeout_ns && *timeout_ns >= 0) {
 		uint64_t spent = now_ns() - start;
 
@@ -321,7 +333,7 @@ GEM_IOCTL(throttle)
 	struct gem_request *rq;
 	uint32_t seqno = 0;
 
-	if (gpu_stopped(dev->gpu))
+	if (gpu_stopped(dev->gpu) || dev->wedged)
 		return -EIO;
 	list_for_each_entry(rq, &file->requests, file_link) {
 		if (rq->emitted_ns > cutoff)

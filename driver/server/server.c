@@ -30,7 +30,8 @@
 #include "wire.h"
 
 #define CONN_STACK_SIZE		(256u << 10)
-#define RBUF_INITIAL		(16u << 10)
+#define RBUF_SMALL		256		/* OPEN/HELLO, and file connections */
+#define RBUF_INITIAL		(16u << 10)	/* channels */
 #define RBUF_KEEP		(1u << 20)	/* shrink back after bigger messages */
 #define FILE_HASH_SIZE		256
 #define STOP_TIMEOUT_MS		5000
@@ -188,19 +189,25 @@ static void conn_error(struct conn *c, const char *fmt, ...)
 		 c->comm[0] ? c->comm : "?", what, kind_names[c->kind]);
 }
 
-/* Buffer at least want bytes: 1, 0 at EOF, or -errno. */
+/*
+ * Buffer at least want bytes: 1, 0 at EOF, or -errno.  Each read takes
+ * all the room there is, so a request's header and payload normally
+ * arrive in one read().
+ */
 static int conn_fill(struct conn *c, size_t want)
 {
 	while (c->rlen < want) {
 		ssize_t n;
 
 		if (want > c->ralloc) {
-			uint8_t *p = realloc(c->rbuf, want);
+			size_t size = MAX(want, c->kind == CONN_CHANNEL ?
+					  (size_t)RBUF_INITIAL : (size_t)RBUF_SMALL);
+			uint8_t *p = realloc(c->rbuf, size);
 
 			if (!p)
 				return -ENOMEM;
 			c->rbuf = p;
-			c->ralloc = want;
+			c->ralloc = size;
 		}
 		n = xread(c->fd, c->rbuf + c->rlen, c->ralloc - c->rlen);
 		if (n <= 0)

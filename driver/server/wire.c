@@ -19,11 +19,18 @@ struct wire_cursor {
 	size_t left;
 };
 
-typedef int (*client_pack_fn)(const void *kx, struct strbuf *extra);
-typedef int (*server_unpack_fn)(void *karg, struct wire_cursor *cur,
-				uint8_t *scratch);
+/*
+ * The four halves of moving one ioctl's user memory: the client appends
+ * deep copies to the request, gemd points the struct at them (and at
+ * scratch room for memory the driver only writes), gemd appends what the
+ * driver wrote to the reply, the client copies that back.  Each hook gets
+ * its table entry, whose data says which fields or layout it works on.
+ */
+typedef int (*client_pack_fn)(const struct wire_ioctl *d, const void *kx,
+			      struct strbuf *extra);
+typedef int (*server_unpack_fn)(const struct wire_ioctl *d, void *karg,
+				struct wire_cursor *cur, uint8_t *scratch);
 typedef int (*server_reply_fn)(const struct wire_server_call *c, int result,
-			       struct wire_cursor *cur,
 			       const struct gem_location *loc,
 			       struct strbuf *out);
 typedef int (*client_unpack_fn)(struct wire_client_call *c, int result,
@@ -42,6 +49,7 @@ struct wire_ioctl {
 	unsigned int scratch;		/* server bytes for write-only memory */
 	uint8_t nptr;			/* user pointers to restore in replies */
 	uint8_t ptr_off[3];
+	const void *data;		/* the hooks' parameters */
 	client_pack_fn client_pack;
 	server_unpack_fn server_unpack;
 	server_reply_fn server_reply;
@@ -145,6 +153,12 @@ struct str_field {
 	uint8_t ptr_off;
 };
 
+struct str_fields {
+	const struct str_field *f;
+	size_t n;
+	bool all_or_nothing;	/* GET_UNIQUE copies only if it all fits */
+};
+
 static const struct str_field version_fields[] = {
 	{ offsetof(struct drm_version, name_len), offsetof(struct drm_version, name) },
 	{ offsetof(struct drm_version, date_len), offsetof(struct drm_version, date) },
@@ -155,31 +169,41 @@ static const struct str_field unique_fields[] = {
 	{ offsetof(struct drm_unique, unique_len), offsetof(struct drm_unique, unique) },
 };
 
-static void strings_unpack(void *karg, uint8_t *scratch,
-			   const struct str_field *f, size_t n)
+static const struct str_fields version_strings = {
+	version_fields, ARRAY_SIZE(version_fields), false,
+};
+
+static const struct str_fields unique_strings = {
+	unique_fields, ARRAY_SIZE(unique_fields), true,
+};
+
+static int strings_unpack(const struct wire_ioctl *d, void *karg,
+			  struct wire_cursor *cur, uint8_t *scratch)
 {
+	const struct str_fields *sf = d->data;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		if (!rd64(karg, f[i].ptr_off))
+	for (i = 0; i < sf->n; i++) {
+		if (!rd64(karg, sf->f[i].ptr_off))
 			continue;	/* NULL: the driver only sets the length */
-		wr64(karg, f[i].ptr_off, ptr_to_u64(scratch + i * WIRE_STRING_MAX));
-		wr64(karg, f[i].len_off, WIRE_STRING_MAX);
+		wr64(karg, sf->f[i].ptr_off, ptr_to_u64(scratch + i * WIRE_STRING_MAX));
+		wr64(karg, sf->f[i].len_off, WIRE_STRING_MAX);
 	}
+	return 0;
 }
 
-static int strings_reply(const struct wire_server_call *c,
-			 const struct str_field *f, size_t n,
-			 struct strbuf *out)
+static int strings_reply(const struct wire_server_call *c, int result,
+			 const struct gem_location *loc, struct strbuf *out)
 {
+	const struct str_fields *sf = c->desc->data;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < sf->n; i++) {
 		uint64_t len;
 
-		if (!rd64(c->korig, f[i].ptr_off))
+		if (!rd64(c->korig, sf->f[i].ptr_off))
 			continue;
-		len = MIN(rd64(c->karg, f[i].len_off), (uint64_t)WIRE_STRING_MAX);
+		len = MIN(rd64(c->karg, sf->f[i].len_off), (uint64_t)WIRE_STRING_MAX);
 		if (add_u64(out, len) ||
 		    add_seg(out, c->scratch + i * WIRE_STRING_MAX, len))
 			return -ENOMEM;
@@ -187,16 +211,15 @@ static int strings_reply(const struct wire_server_call *c,
 	return 0;
 }
 
-/* all_or_nothing: GET_UNIQUE copies only if the whole string fits. */
-static int strings_client(struct wire_client_call *c, struct wire_cursor *cur,
-			  const struct str_field *f, size_t n,
-			  bool all_or_nothing)
+static int strings_client(struct wire_client_call *c, int result,
+			  struct wire_cursor *cur)
 {
+	const struct str_fields *sf = c->desc->data;
 	size_t i;
 
-	for (i = 0; i < n; i++) {
-		uint64_t room = rd64(c->kx, f[i].len_off);
-		char *buf = u64_to_ptr(rd64(c->kx, f[i].ptr_off));
+	for (i = 0; i < sf->n; i++) {
+		uint64_t room = rd64(c->kx, sf->f[i].len_off);
+		char *buf = u64_to_ptr(rd64(c->kx, sf->f[i].ptr_off));
 		uint64_t *lenp, len;
 		void *data;
 
@@ -211,58 +234,19 @@ static int strings_client(struct wire_client_call *c, struct wire_cursor *cur,
 		data = cur_take(cur, len);
 		if (!data)
 			return -EIO;
-		if (all_or_nothing && len > room)
+		if (sf->all_or_nothing && len > room)
 			continue;
 		memcpy(buf, data, MIN(len, room));
 	}
 	return 0;
 }
 
-static int version_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch)
-{
-	strings_unpack(karg, scratch, version_fields, ARRAY_SIZE(version_fields));
-	return 0;
-}
-
-static int version_reply(const struct wire_server_call *c, int result,
-			 struct wire_cursor *cur, const struct gem_location *loc,
-			 struct strbuf *out)
-{
-	return strings_reply(c, version_fields, ARRAY_SIZE(version_fields), out);
-}
-
-static int version_client(struct wire_client_call *c, int result,
-			  struct wire_cursor *cur)
-{
-	return strings_client(c, cur, version_fields,
-			      ARRAY_SIZE(version_fields), false);
-}
-
-static int unique_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch)
-{
-	strings_unpack(karg, scratch, unique_fields, ARRAY_SIZE(unique_fields));
-	return 0;
-}
-
-static int unique_reply(const struct wire_server_call *c, int result,
-			struct wire_cursor *cur, const struct gem_location *loc,
-			struct strbuf *out)
-{
-	return strings_reply(c, unique_fields, ARRAY_SIZE(unique_fields), out);
-}
-
-static int unique_client(struct wire_client_call *c, int result,
-			 struct wire_cursor *cur)
-{
-	return strings_client(c, cur, unique_fields,
-			      ARRAY_SIZE(unique_fields), true);
-}
-
 /* --- GETPARAM: int *value, written only on success -------------------- */
 
 #define GETPARAM_VALUE	offsetof(struct drm_i915_getparam, value)
 
-static int getparam_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch)
+static int getparam_unpack(const struct wire_ioctl *d, void *karg,
+			   struct wire_cursor *cur, uint8_t *scratch)
 {
 	if (rd64(karg, GETPARAM_VALUE))
 		wr64(karg, GETPARAM_VALUE, ptr_to_u64(scratch));
@@ -270,8 +254,7 @@ static int getparam_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch
 }
 
 static int getparam_reply(const struct wire_server_call *c, int result,
-			  struct wire_cursor *cur, const struct gem_location *loc,
-			  struct strbuf *out)
+			  const struct gem_location *loc, struct strbuf *out)
 {
 	if (result < 0 || !rd64(c->korig, GETPARAM_VALUE))
 		return 0;
@@ -347,9 +330,10 @@ static int exec_check_relocs(uint32_t count, uint64_t ptr)
 	return 0;
 }
 
-static int exec_pack(const struct exec_layout *l, const void *kx,
+static int exec_pack(const struct wire_ioctl *d, const void *kx,
 		     struct strbuf *extra)
 {
+	const struct exec_layout *l = d->data;
 	const uint8_t *objs = u64_to_ptr(rd64(kx, EXEC_BUFFERS));
 	uint32_t count = rd32(kx, EXEC_COUNT), i;
 	int ret;
@@ -373,9 +357,10 @@ static int exec_pack(const struct exec_layout *l, const void *kx,
 	return ret;
 }
 
-static int exec_unpack(const struct exec_layout *l, void *karg,
-		       struct wire_cursor *cur)
+static int exec_unpack(const struct wire_ioctl *d, void *karg,
+		       struct wire_cursor *cur, uint8_t *scratch)
 {
+	const struct exec_layout *l = d->data;
 	uint32_t count = rd32(karg, EXEC_COUNT), i;
 	void *objs, *relocs;
 	int ret;
@@ -410,9 +395,10 @@ static int exec_unpack(const struct exec_layout *l, void *karg,
  * than trusting anything the driver may have changed: every step is
  * bounds-checked, so a driver bug cannot make gemd read outside it.
  */
-static int exec_reply(const struct exec_layout *l,
-		      const struct wire_server_call *c, struct strbuf *out)
+static int exec_reply(const struct wire_server_call *c, int result,
+		      const struct gem_location *loc, struct strbuf *out)
 {
+	const struct exec_layout *l = c->desc->data;
 	struct wire_cursor cur = { c->extra, c->extra_len };
 	uint32_t count = rd32(c->korig, EXEC_COUNT), i, j;
 	uint8_t *objs, *relocs;
@@ -442,9 +428,10 @@ static int exec_reply(const struct exec_layout *l,
 	return 0;
 }
 
-static int exec_client(const struct exec_layout *l, struct wire_client_call *c,
+static int exec_client(struct wire_client_call *c, int result,
 		       struct wire_cursor *cur)
 {
+	const struct exec_layout *l = c->desc->data;
 	uint8_t *objs = u64_to_ptr(rd64(c->kx, EXEC_BUFFERS));
 	uint32_t count = rd32(c->kx, EXEC_COUNT), i, j;
 	uint8_t *vals;
@@ -474,52 +461,6 @@ static int exec_client(const struct exec_layout *l, struct wire_client_call *c,
 	return 0;
 }
 
-static int exec1_pack(const void *kx, struct strbuf *extra)
-{
-	return exec_pack(&exec1_layout, kx, extra);
-}
-
-static int exec1_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch)
-{
-	return exec_unpack(&exec1_layout, karg, cur);
-}
-
-static int exec1_reply(const struct wire_server_call *c, int result,
-		       struct wire_cursor *cur, const struct gem_location *loc,
-		       struct strbuf *out)
-{
-	return exec_reply(&exec1_layout, c, out);
-}
-
-static int exec1_client(struct wire_client_call *c, int result,
-			struct wire_cursor *cur)
-{
-	return exec_client(&exec1_layout, c, cur);
-}
-
-static int exec2_pack(const void *kx, struct strbuf *extra)
-{
-	return exec_pack(&exec2_layout, kx, extra);
-}
-
-static int exec2_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch)
-{
-	return exec_unpack(&exec2_layout, karg, cur);
-}
-
-static int exec2_reply(const struct wire_server_call *c, int result,
-		       struct wire_cursor *cur, const struct gem_location *loc,
-		       struct strbuf *out)
-{
-	return exec_reply(&exec2_layout, c, out);
-}
-
-static int exec2_client(struct wire_client_call *c, int result,
-			struct wire_cursor *cur)
-{
-	return exec_client(&exec2_layout, c, cur);
-}
-
 /* --- CREATE_EXT: the i915_user_extension chain ------------------------- */
 
 /*
@@ -545,7 +486,8 @@ static int regions_check(const struct drm_i915_gem_create_ext_memory_regions *mr
 	return mr->num_regions > WIRE_MAX_REGIONS ? -EINVAL : 0;
 }
 
-static int create_ext_pack(const void *kx, struct strbuf *extra)
+static int create_ext_pack(const struct wire_ioctl *d, const void *kx,
+			   struct strbuf *extra)
 {
 	uint64_t next = rd64(kx, CREATE_EXT_EXTENSIONS);
 	unsigned int n;
@@ -575,7 +517,8 @@ static int create_ext_pack(const void *kx, struct strbuf *extra)
 	return 0;
 }
 
-static int create_ext_unpack(void *karg, struct wire_cursor *cur, uint8_t *scratch)
+static int create_ext_unpack(const struct wire_ioctl *d, void *karg,
+			     struct wire_cursor *cur, uint8_t *scratch)
 {
 	uint64_t next = rd64(karg, CREATE_EXT_EXTENSIONS);
 	void *link = karg;			/* where the current pointer lives */
@@ -620,8 +563,7 @@ static int create_ext_unpack(void *karg, struct wire_cursor *cur, uint8_t *scrat
 /* --- PREAD, PWRITE, MMAP: the client copies or maps itself ------------ */
 
 static int loc_reply(const struct wire_server_call *c, int result,
-		     struct wire_cursor *cur, const struct gem_location *loc,
-		     struct strbuf *out)
+		     const struct gem_location *loc, struct strbuf *out)
 {
 	return loc ? add_seg(out, loc, sizeof(*loc)) : 0;
 }
@@ -658,11 +600,13 @@ static const struct wire_ioctl wire_ioctls[256] = {
 		   .nptr = 3, .ptr_off = { offsetof(struct drm_version, name),
 					   offsetof(struct drm_version, date),
 					   offsetof(struct drm_version, desc) },
-		   HOOKS(NULL, version_unpack, version_reply, version_client) },
+		   .data = &version_strings,
+		   HOOKS(NULL, strings_unpack, strings_reply, strings_client) },
 	[0x01] = { .name = "GET_UNIQUE", .kcmd = DRM_IOCTL_GET_UNIQUE,
 		   .scratch = WIRE_STRING_MAX,
 		   .nptr = 1, .ptr_off = { offsetof(struct drm_unique, unique) },
-		   HOOKS(NULL, unique_unpack, unique_reply, unique_client) },
+		   .data = &unique_strings,
+		   HOOKS(NULL, strings_unpack, strings_reply, strings_client) },
 	CORE(0x09, GEM_CLOSE),
 	CORE(0x0a, GEM_FLINK),
 	CORE(0x0b, GEM_OPEN),
@@ -675,8 +619,8 @@ static const struct wire_ioctl wire_ioctls[256] = {
 	I915(SETPARAM),
 	[DRM_COMMAND_BASE + DRM_I915_GEM_EXECBUFFER] = {
 		.name = "I915_GEM_EXECBUFFER", .kcmd = DRM_IOCTL_I915_GEM_EXECBUFFER,
-		.nptr = 1, .ptr_off = { EXEC_BUFFERS },
-		HOOKS(exec1_pack, exec1_unpack, exec1_reply, exec1_client) },
+		.nptr = 1, .ptr_off = { EXEC_BUFFERS }, .data = &exec1_layout,
+		HOOKS(exec_pack, exec_unpack, exec_reply, exec_client) },
 	I915(GEM_PIN),
 	I915(GEM_UNPIN),
 	I915(GEM_BUSY),
@@ -700,8 +644,8 @@ static const struct wire_ioctl wire_ioctls[256] = {
 	I915(GEM_MADVISE),
 	[DRM_COMMAND_BASE + DRM_I915_GEM_EXECBUFFER2] = {
 		.name = "I915_GEM_EXECBUFFER2", .kcmd = DRM_IOCTL_I915_GEM_EXECBUFFER2_WR,
-		.nptr = 1, .ptr_off = { EXEC_BUFFERS },
-		HOOKS(exec2_pack, exec2_unpack, exec2_reply, exec2_client) },
+		.nptr = 1, .ptr_off = { EXEC_BUFFERS }, .data = &exec2_layout,
+		HOOKS(exec_pack, exec_unpack, exec_reply, exec_client) },
 	I915(GEM_WAIT),
 	I915_AS(GEM_CONTEXT_CREATE, GEM_CONTEXT_CREATE_EXT),
 	I915(GEM_CONTEXT_DESTROY),
@@ -790,7 +734,7 @@ int wire_client_pack(struct wire_client_call *c, unsigned int cmd, void *arg,
 	n = MIN(MIN(kin, (uint32_t)_IOC_SIZE(d->kcmd)), (uint32_t)sizeof(c->kx));
 	memcpy(c->kx, arg, n);
 	memset((uint8_t *)c->kx + n, 0, sizeof(c->kx) - n);
-	return d->client_pack ? d->client_pack(c->kx, extra) : 0;
+	return d->client_pack ? d->client_pack(d, c->kx, extra) : 0;
 }
 
 size_t wire_client_payload_len(const struct wire_client_call *c,
@@ -804,7 +748,7 @@ int wire_client_payload(const struct wire_client_call *c,
 {
 	static const uint8_t zeros[WIRE_ALIGN];
 
-	if (strbuf_add(out, c->arg, c->in_size) ||
+	if ((c->in_size && strbuf_add(out, c->arg, c->in_size)) ||
 	    strbuf_add(out, zeros, c->in_pad) ||
 	    strbuf_add(out, extra->buf, extra->len))
 		return -ENOMEM;
@@ -827,7 +771,8 @@ int wire_client_unpack(struct wire_client_call *c, int result,
 	head = ALIGN_UP((size_t)c->out_size, (size_t)WIRE_ALIGN);
 	if (len < head)
 		return -EIO;
-	memcpy(c->arg, reply, c->out_size);
+	if (c->out_size)
+		memcpy(c->arg, reply, c->out_size);
 	cur.p = (uint8_t *)reply + head;
 	cur.left = len - head;
 	if (d->client_unpack) {
@@ -886,7 +831,7 @@ int wire_server_unpack(struct wire_server_call *c, unsigned int cmd,
 	cur.p = c->extra;
 	cur.left = c->extra_len;
 	if (d->server_unpack) {
-		ret = d->server_unpack(base, &cur, c->scratch);
+		ret = d->server_unpack(d, base, &cur, c->scratch);
 		if (ret)
 			return ret;
 	}
@@ -899,7 +844,6 @@ int wire_server_pack(const struct wire_server_call *c, int result,
 {
 	const struct wire_ioctl *d = c->desc;
 	size_t start = out->len, i;
-	struct wire_cursor cur = { c->extra, c->extra_len };
 
 	if (c->out_size) {
 		if (add_seg(out, c->karg, c->out_size))
@@ -911,7 +855,7 @@ int wire_server_pack(const struct wire_server_call *c, int result,
 				       c->korig + d->ptr_off[i], sizeof(uint64_t));
 	}
 	if (d->server_reply)
-		return d->server_reply(c, result, &cur, loc, out);
+		return d->server_reply(c, result, loc, out);
 	return 0;
 }
 

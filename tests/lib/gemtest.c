@@ -347,6 +347,8 @@ const char *gemtest_start_gemd(const char *const *extra_args)
 	argv[argc++] = bin;
 	argv[argc++] = "-D";
 	argv[argc++] = gemd.sock;
+	/* The driver tests do not need a FUSE mount (test-debugfs has its own). */
+	argv[argc++] = "--no-debugfs";
 	while (extra_args && *extra_args && argc < sizeof(argv) / sizeof(argv[0]) - 1)
 		argv[argc++] = *extra_args++;
 	argv[argc] = NULL;

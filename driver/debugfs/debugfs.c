@@ -1,0 +1,228 @@
+/*
+ * The debugfs table (i915_debugfs_list[] of Linux 3.2, plus gemkit's
+ * files) and the transport-independent entry points: lookup, read a whole
+ * file, write, list.  The FUSE export (fuse.c) and the socket fallback
+ * both go through here, so they return the same bytes.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debugfs_priv.h"
+#include "util.h"
+
+#define LIST(l)	((const void *)(uintptr_t)(l))
+
+const struct debugfs_file debugfs_files[] = {
+	/* the kernel's files (Linux 3.2 formats) */
+	{ "name", debugfs_show_name },
+	{ "i915_capabilities", debugfs_show_capabilities },
+	{ "i915_gem_objects", debugfs_show_gem_objects },
+	{ "i915_gem_gtt", debugfs_show_gem_gtt },
+	{ "i915_gem_active", debugfs_show_gem_list, NULL, LIST(GEM_LIST_ACTIVE) },
+	{ "i915_gem_flushing", debugfs_show_gem_list, NULL, LIST(GEM_LIST_FLUSHING) },
+	{ "i915_gem_inactive", debugfs_show_gem_list, NULL, LIST(GEM_LIST_INACTIVE) },
+	{ "i915_gem_pinned", debugfs_show_gem_list, NULL, LIST(GEM_LIST_PINNED) },
+	{ "i915_gem_deferred_free", debugfs_show_gem_list, NULL, LIST(GEM_LIST_COUNT) },
+	{ "i915_gem_request", debugfs_show_gem_request },
+	{ "i915_gem_seqno", debugfs_show_gem_seqno },
+	{ "i915_gem_fence_regs", debugfs_show_fence_regs },
+	{ "i915_gem_interrupt", debugfs_show_gem_interrupt },
+	{ "i915_gem_hws", debugfs_show_gem_hws },
+	{ "i915_ringbuffer_data", debugfs_show_ringbuffer_data },
+	{ "i915_ringbuffer_info", debugfs_show_ringbuffer_info },
+	{ "i915_batchbuffers", debugfs_show_batchbuffers },
+	{ "i915_error_state", debugfs_show_error_state },
+	{ "i915_wedged", debugfs_show_wedged, debugfs_write_wedged },
+	{ "i915_gem_drop_caches", debugfs_show_drop_caches, debugfs_write_drop_caches },
+	/* gemkit's structured files (debugfs/FORMAT.md) */
+	{ "gemkit_objects", debugfs_show_gemkit_objects },
+	{ "gemkit_clients", debugfs_show_gemkit_clients },
+	{ "gemkit_gtt", debugfs_show_gemkit_gtt },
+	{ "gemkit_ring", debugfs_show_gemkit_ring },
+	{ "gemkit_counters", debugfs_show_gemkit_counters },
+	{ "gemkit_events", debugfs_show_gemkit_events },
+	/* raw memory */
+	{ "gemkit_aperture", NULL, NULL, NULL, debugfs_aperture_size, debugfs_aperture_read },
+};
+const unsigned int debugfs_nfiles = ARRAY_SIZE(debugfs_files);
+
+/* The per-object raw file; data is set per lookup (see debugfs_file_for). */
+const struct debugfs_file debugfs_objdata_file = {
+	DEBUGFS_OBJDIR, NULL, NULL, NULL, debugfs_objdata_size, debugfs_objdata_read,
+};
+
+static int parse_u64(const char *s, uint64_t *out)
+{
+	uint64_t v = 0;
+
+	if (!*s)
+		return -ENOENT;
+	for (; *s; s++) {
+		if (*s < '0' || *s > '9' || v > (UINT64_MAX - 9) / 10)
+			return -ENOENT;
+		v = v * 10 + (uint64_t)(*s - '0');
+	}
+	*out = v;
+	return 0;
+}
+
+static const char *strip_prefix(const char *name)
+{
+	while (*name == '/')
+		name++;
+	if (!strncmp(name, "dri/0/", 6))
+		name += 6;
+	return name;
+}
+
+const struct debugfs_file *debugfs_lookup(const char *name, uint64_t *arg)
+{
+	size_t objdir_len = strlen(DEBUGFS_OBJDIR);
+	unsigned int i;
+
+	*arg = 0;
+	name = strip_prefix(name);
+	for (i = 0; i < debugfs_nfiles; i++)
+		if (!strcmp(name, debugfs_files[i].name))
+			return &debugfs_files[i];
+	if (!strncmp(name, DEBUGFS_EVENTS_SINCE, strlen(DEBUGFS_EVENTS_SINCE))) {
+		if (parse_u64(name + strlen(DEBUGFS_EVENTS_SINCE), arg))
+			return NULL;
+		for (i = 0; i < debugfs_nfiles; i++)
+			if (debugfs_files[i].show == debugfs_show_gemkit_events)
+				return &debugfs_files[i];
+	}
+	if (!strncmp(name, DEBUGFS_OBJDIR, objdir_len) && name[objdir_len] == '/') {
+		if (parse_u64(name + objdir_len + 1, arg) || *arg == 0 || *arg > UINT32_MAX)
+			return NULL;
+		return &debugfs_objdata_file;
+	}
+	return NULL;
+}
+
+/* Generate a show file, honouring the lookup's argument. */
+int debugfs_generate(struct gem_device *dev, const struct debugfs_file *f,
+			    uint64_t arg, struct strbuf *out)
+{
+	if (f->show == debugfs_show_gemkit_events && arg)
+		return debugfs_events_since(dev, out, arg);
+	return f->show(dev, out, f->data);
+}
+
+/* Read the whole of a raw file (object data: data = id). */
+static int debugfs_read_raw(struct gem_device *dev, const struct debugfs_file *f,
+			    const void *data, struct strbuf *out)
+{
+	uint64_t size = f->raw_size(dev, data), off = 0;
+	size_t oldlen = out->len;
+
+	if (f == &debugfs_objdata_file && !size)
+		return -ENOENT;
+	if (size > SIZE_MAX / 2)
+		return -EFBIG;
+	if (strbuf_grow(out, (size_t)size))
+		return -ENOMEM;
+	/* In 1 MiB steps, so the lock is never held for a whole large copy. */
+	while (off < size) {
+		size_t n = (size_t)MIN(size - off, (uint64_t)(1u << 20));
+		ssize_t r = f->raw_read(dev, out->buf + out->len, n, off, data);
+
+		if (r < 0) {
+			strbuf_setlen(out, oldlen);
+			return (int)r;
+		}
+		if (r == 0)
+			break;
+		strbuf_setlen(out, out->len + (size_t)r);
+		off += (uint64_t)r;
+	}
+	return 0;
+}
+
+int gem_debugfs_read(struct gem_device *dev, const char *path, struct strbuf *out)
+{
+	const struct debugfs_file *f;
+	uint64_t arg;
+	size_t oldlen = out->len;
+	int ret;
+
+	f = debugfs_lookup(path, &arg);
+	if (!f)
+		return -ENOENT;
+	if (f->raw_read)
+		return debugfs_read_raw(dev, f, (const void *)(uintptr_t)arg, out);
+	ret = debugfs_generate(dev, f, arg, out);
+	if (ret)
+		strbuf_setlen(out, oldlen);
+	return ret;
+}
+
+int gem_debugfs_read_range(struct gem_device *dev, const char *path, uint64_t off,
+			   size_t len, struct strbuf *out)
+{
+	const struct debugfs_file *f;
+	struct strbuf whole = STRBUF_INIT;
+	uint64_t arg;
+	int ret;
+
+	f = debugfs_lookup(path, &arg);
+	if (!f)
+		return -ENOENT;
+	if (f->raw_read) {
+		size_t oldlen = out->len, done = 0;
+
+		if (f == &debugfs_objdata_file && !f->raw_size(dev, (const void *)(uintptr_t)arg))
+			return -ENOENT;
+		if (strbuf_grow(out, len))
+			return -ENOMEM;
+		while (done < len) {
+			size_t n = MIN(len - done, (size_t)(1u << 20));
+			ssize_t r = f->raw_read(dev, out->buf + out->len, n, off + done,
+						(const void *)(uintptr_t)arg);
+
+			if (r < 0) {
+				strbuf_setlen(out, oldlen);
+				return (int)r;
+			}
+			if (r == 0)
+				break;
+			strbuf_setlen(out, out->len + (size_t)r);
+			done += (size_t)r;
+		}
+		return 0;
+	}
+	ret = debugfs_generate(dev, f, arg, &whole);
+	if (!ret && off < whole.len)
+		ret = strbuf_add(out, whole.buf + off, (size_t)MIN((uint64_t)len, whole.len - off));
+	strbuf_release(&whole);
+	return ret;
+}
+
+ssize_t gem_debugfs_write(struct gem_device *dev, const char *path,
+			  const char *buf, size_t len)
+{
+	const struct debugfs_file *f;
+	uint64_t arg;
+	int ret;
+
+	f = debugfs_lookup(path, &arg);
+	if (!f)
+		return -ENOENT;
+	if (!f->write)
+		return -EACCES;
+	ret = f->write(dev, buf, len, f->data);
+	return ret ? ret : (ssize_t)len;
+}
+
+int gem_debugfs_list(struct gem_device *dev, struct strbuf *out)
+{
+	unsigned int i;
+	int ret = 0;
+
+	for (i = 0; !ret && i < debugfs_nfiles; i++)
+		ret = strbuf_addf(out, "%s\n", debugfs_files[i].name);
+	if (!ret)
+		ret = strbuf_addf(out, "%s/\n", DEBUGFS_OBJDIR);
+	return ret;
+}

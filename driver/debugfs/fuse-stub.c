@@ -1,0 +1,19 @@
+/* Built when configure found no libfuse3: no mount, the socket fallback only. */
+#include <errno.h>
+
+#include "debugfs_priv.h"
+
+int gem_debugfs_start(struct gem_device *dev, const char *dir, struct gem_debugfs **out)
+{
+	*out = NULL;
+	return -ENODEV;
+}
+
+void gem_debugfs_stop(struct gem_debugfs *dfs)
+{
+}
+
+int gem_debugfs_cleanup_stale(const char *dir)
+{
+	return 0;
+}

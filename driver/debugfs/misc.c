@@ -1,0 +1,228 @@
+/*
+ * Device-wide files: name, i915_capabilities, i915_error_state,
+ * i915_wedged and i915_gem_drop_caches (the two writable ones), and
+ * gemkit_counters.
+ *
+ * i915_wedged: reading prints the 3.2 line; writing a number N (strtoul
+ * base 0, as simple_strtoul) sets the wedged flag to N != 0: execbuffer
+ * and throttle then fail with -EIO.  Writing 0 clears it (a gemd
+ * extension; 3.2 would capture an error state).  A GPU stopped on an
+ * error reads as wedged too.
+ *
+ * i915_gem_drop_caches: reading gives the mask of supported bits
+ * ("0x%08llx\n" of DROP_ALL, as igt_drop_caches_has expects); writing a
+ * mask does, in the kernel's order: DROP_ACTIVE/DROP_IDLE wait for the
+ * GPU to idle; DROP_RETIRE (and ACTIVE, IDLE, FREED) retire requests, so
+ * closed objects whose last reference was the GPU's are freed; DROP_BOUND
+ * unbinds every unpinned object (i915_gem_evict_everything: waits for the
+ * GPU first, purgeable ones lose their pages); DROP_UNBOUND drops the
+ * pages of unbound purgeable objects; DROP_SHRINK_ALL does both for
+ * purgeable objects only.  RESET_ACTIVE, RESET_SEQNO and RCU are accepted
+ * and do nothing here.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "debugfs_priv.h"
+#include "log.h"
+#include "util.h"
+
+DEBUGFS_SHOW(debugfs_show_name)
+{
+	return strbuf_addstr(sb, "i915 dev=0000:00:02.0 unique=0000:00:02.0\n");
+}
+
+DEBUGFS_SHOW(debugfs_show_capabilities)
+{
+	/* intel_945g_info */
+	static const struct { const char *name; bool yes; } caps[] = {
+		{ "is_mobile", false }, { "is_i85x", false }, { "is_i915g", false },
+		{ "is_i945gm", false }, { "is_g33", false }, { "need_gfx_hws", false },
+		{ "is_g4x", false }, { "is_pineview", false }, { "is_broadwater", false },
+		{ "is_crestline", false }, { "has_fbc", false }, { "has_pipe_cxsr", false },
+		{ "has_hotplug", true }, { "cursor_needs_physical", true },
+		{ "has_overlay", true }, { "overlay_needs_physical", true },
+		{ "supports_tv", false }, { "has_bsd_ring", false }, { "has_blt_ring", false },
+	};
+	unsigned int i;
+	int ret;
+
+	ret = strbuf_addf(sb, "gen: %d\n", 3);
+	for (i = 0; !ret && i < ARRAY_SIZE(caps); i++)
+		ret = strbuf_addf(sb, "%s: %s\n", caps[i].name, caps[i].yes ? "yes" : "no");
+	return ret;
+}
+
+DEBUGFS_SHOW(debugfs_show_error_state)
+{
+	/* Error capture belongs to the hang issue; until then, as 3.2 with
+	 * no first_error. */
+	return strbuf_addstr(sb, "no error state collected\n");
+}
+
+DEBUGFS_SHOW(debugfs_show_wedged)
+{
+	int wedged;
+
+	pthread_mutex_lock(&dev->lock);
+	wedged = dev->wedged || gpu_stopped(dev->gpu);
+	pthread_mutex_unlock(&dev->lock);
+	return strbuf_addf(sb, "wedged :  %d\n", wedged);
+}
+
+/* A number as the kernel's attribute writes take it: base 0, optional
+ * trailing whitespace, at most 31 characters. */
+static int parse_number(const char *buf, size_t len, unsigned long long *out)
+{
+	char tmp[32], *end;
+
+	while (len && (buf[len - 1] == '\n' || buf[len - 1] == ' ' ||
+		       buf[len - 1] == '\t' || buf[len - 1] == '\0'))
+		len--;
+	if (!len || len >= sizeof(tmp))
+		return -EINVAL;
+	memcpy(tmp, buf, len);
+	tmp[len] = '\0';
+	errno = 0;
+	*out = strtoull(tmp, &end, 0);
+	if (errno || *end || tmp[0] == '-')
+		return -EINVAL;
+	return 0;
+}
+
+DEBUGFS_WRITE(debugfs_write_wedged)
+{
+	unsigned long long val;
+	int ret = parse_number(buf, len, &val);
+
+	if (ret)
+		return ret;
+	log_info("debugfs: manually setting wedged to %llu", val);
+	pthread_mutex_lock(&dev->lock);
+	dev->wedged = val != 0;
+	pthread_mutex_unlock(&dev->lock);
+	/* Wake waiters so that they notice (i915_handle_error does too). */
+	pthread_mutex_lock(&dev->irq_lock);
+	pthread_cond_broadcast(&dev->irq_cond);
+	pthread_mutex_unlock(&dev->irq_lock);
+	return 0;
+}
+
+DEBUGFS_SHOW(debugfs_show_drop_caches)
+{
+	return strbuf_addf(sb, "0x%08llx\n", (unsigned long long)DROP_ALL);
+}
+
+/* Drop the pages of unbound purgeable objects (shrink I915_SHRINK_UNBOUND). */
+static void drop_unbound(struct gem_device *dev)
+{
+	struct gem_object *obj;
+
+	list_for_each_entry(obj, &dev->lists[GEM_LIST_UNBOUND], list_link) {
+		if (obj->madv != I915_MADV_DONTNEED)
+			continue;
+		gem_backing_discard(obj);
+		obj->madv = GEM_MADV_PURGED;
+		dev->stats.purges++;
+		gem_event(dev, GEM_EV_PURGE, obj->id, obj->size, 0, 0);
+	}
+}
+
+static int evict_all(struct gem_device *dev, bool purgeable_only)
+{
+	int tries, ret = 0;
+
+	/* -EAGAIN: it waited for the GPU and the lists moved; go again. */
+	for (tries = 0; tries < 4; tries++) {
+		ret = gem_evict_everything(dev, purgeable_only);
+		if (ret != -EAGAIN)
+			break;
+	}
+	return ret == -EAGAIN ? 0 : ret;
+}
+
+DEBUGFS_WRITE(debugfs_write_drop_caches)
+{
+	unsigned long long val;
+	int ret = parse_number(buf, len, &val);
+
+	if (ret)
+		return ret;
+	if (val & ~(unsigned long long)DROP_ALL)
+		return -EINVAL;
+	log_debug("debugfs: dropping caches 0x%llx", val);
+
+	pthread_mutex_lock(&dev->lock);
+	if (val & (DROP_ACTIVE | DROP_IDLE)) {
+		ret = gem_gpu_idle(dev);
+		if (ret)
+			goto out_unlock;
+	}
+	if (val & (DROP_RETIRE | DROP_ACTIVE | DROP_IDLE | DROP_FREED))
+		gem_retire_requests(dev);
+	if (val & DROP_BOUND) {
+		ret = evict_all(dev, false);
+		if (ret)
+			goto out_unlock;
+	}
+	if (val & DROP_UNBOUND)
+		drop_unbound(dev);
+	if (val & DROP_SHRINK_ALL) {
+		ret = evict_all(dev, true);
+		if (ret)
+			goto out_unlock;
+		drop_unbound(dev);
+	}
+	if (val & DROP_FREED)
+		gem_retire_requests(dev);
+out_unlock:
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}
+
+DEBUGFS_SHOW(debugfs_show_gemkit_counters)
+{
+	struct debugfs_snapshot snap;
+	const struct gem_stats *s;
+	int ret;
+
+	ret = debugfs_snapshot_take(dev, 0, &snap);
+	if (ret)
+		return ret;
+	s = &snap.stats;
+	ret = strbuf_addf(sb, "schema=gemkit_counters version=%d\n", GEMKIT_SCHEMA_VERSION);
+	if (!ret)
+		ret = strbuf_addf(sb,
+			"time_ns=%llu execbuffers=%llu relocations=%llu binds=%llu "
+			"evictions=%llu waits=%llu wait_ns=%llu domain_flushes=%llu "
+			"clflush_bytes=%llu pwrite_bytes=%llu pread_bytes=%llu "
+			"purges=%llu retires=%llu faults=%llu objects=%llu "
+			"object_bytes=%llu pinned_bytes=%llu aperture=%llu "
+			"gtt_free=%llu gtt_largest_hole=%llu interrupts=%llu "
+			"seqno=%u gpu_commands=%llu gpu_batches=%llu gpu_blits=%llu "
+			"gpu_blit_bytes=%llu gpu_interrupts=%llu gpu_busy_ns=%llu\n",
+			(unsigned long long)snap.taken_ns,
+			(unsigned long long)s->execbuffers, (unsigned long long)s->relocations,
+			(unsigned long long)s->binds, (unsigned long long)s->evictions,
+			(unsigned long long)s->waits, (unsigned long long)s->wait_ns,
+			(unsigned long long)s->domain_flushes,
+			(unsigned long long)s->clflush_bytes,
+			(unsigned long long)s->pwrite_bytes, (unsigned long long)s->pread_bytes,
+			(unsigned long long)s->purges, (unsigned long long)s->retires,
+			(unsigned long long)s->faults,
+			(unsigned long long)snap.object_count,
+			(unsigned long long)snap.object_bytes,
+			(unsigned long long)snap.pinned_bytes,
+			(unsigned long long)snap.aperture_size,
+			(unsigned long long)snap.gtt_free,
+			(unsigned long long)snap.gtt_largest_hole,
+			(unsigned long long)snap.irq_count, snap.hw_seqno,
+			(unsigned long long)snap.gpu.commands,
+			(unsigned long long)snap.gpu.batches, (unsigned long long)snap.gpu.blits,
+			(unsigned long long)snap.gpu.blit_bytes,
+			(unsigned long long)snap.gpu.interrupts,
+			(unsigned long long)snap.gpu.busy_ns);
+	debugfs_snapshot_release(&snap);
+	return ret;
+}

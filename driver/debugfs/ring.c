@@ -1,0 +1,243 @@
+/*
+ * The ring files: requests, seqnos, interrupts, the hardware status page,
+ * the ring's registers and contents, the batch buffers in flight (all in
+ * the Linux 3.2 formats; the 945G has only the render ring), and gemkit's
+ * structured gemkit_ring.  Dumps use "%08x :  %08x" so that
+ * intel_dump_decode -d 0x2772 reads them directly.
+ *
+ * i915_gem_request prints the age of a request in jiffies; gemd's jiffy
+ * is a millisecond (HZ=1000).
+ */
+#include <errno.h>
+
+#include "debugfs_priv.h"
+#include "util.h"
+
+#define RING_NAME	"render ring"
+
+int fmt_dword_dump(struct strbuf *sb, const uint32_t *dw, size_t n, bool per_page)
+{
+	size_t i, chunk = 4096;
+
+	for (i = 0; i < n; i += chunk) {
+		size_t j, end = MIN(n, i + chunk);
+		/* "%08x :  %08x\n" is 21 bytes */
+		char *p = sb_reserve(sb, (end - i) * 21 + 1);
+
+		if (!p)
+			return -ENOMEM;
+		for (j = i; j < end; j++) {
+			uint32_t off = (uint32_t)(j * 4);
+
+			p = fmt_hex8(p, per_page ? off & 4095 : off);
+			p = fmt_lit(p, " :  ");
+			p = fmt_hex8(p, dw[j]);
+			*p++ = '\n';
+		}
+		sb_commit(sb, p);
+	}
+	return 0;
+}
+
+DEBUGFS_SHOW(debugfs_show_gem_request)
+{
+	struct debugfs_snapshot snap;
+	size_t i;
+	int ret;
+
+	ret = debugfs_snapshot_take(dev, SNAP_REQUESTS, &snap);
+	if (ret)
+		return ret;
+	if (!snap.nreqs) {
+		ret = strbuf_addstr(sb, "No requests\n");
+	} else {
+		ret = strbuf_addstr(sb, "Render requests:\n");
+		for (i = 0; !ret && i < snap.nreqs; i++) {
+			uint64_t age = snap.taken_ns > snap.reqs[i].emitted_ns ?
+				       snap.taken_ns - snap.reqs[i].emitted_ns : 0;
+
+			ret = strbuf_addf(sb, "    %d @ %d\n", (int32_t)snap.reqs[i].seqno,
+					  (int)(age / 1000000));
+		}
+	}
+	debugfs_snapshot_release(&snap);
+	return ret;
+}
+
+static int emit_seqno_lines(struct strbuf *sb, const struct debugfs_snapshot *snap)
+{
+	return strbuf_addf(sb,
+			   "Current sequence (%s): %d\n"
+			   "Waiter sequence (%s):  %d\n"
+			   "IRQ sequence (%s):     %d\n",
+			   RING_NAME, (int32_t)snap->hw_seqno,
+			   RING_NAME, (int32_t)snap->waiting_seqno,
+			   RING_NAME, (int32_t)snap->irq_seqno);
+}
+
+DEBUGFS_SHOW(debugfs_show_gem_seqno)
+{
+	struct debugfs_snapshot snap;
+	int ret;
+
+	ret = debugfs_snapshot_take(dev, 0, &snap);
+	if (ret)
+		return ret;
+	ret = emit_seqno_lines(sb, &snap);
+	debugfs_snapshot_release(&snap);
+	return ret;
+}
+
+DEBUGFS_SHOW(debugfs_show_gem_interrupt)
+{
+	struct debugfs_snapshot snap;
+	int ret;
+
+	ret = debugfs_snapshot_take(dev, 0, &snap);
+	if (ret)
+		return ret;
+	ret = strbuf_addf(sb,
+			  "Interrupt enable:    %08x\n"
+			  "Interrupt identity:  %08x\n"
+			  "Interrupt mask:      %08x\n"
+			  "Pipe %c stat:         %08x\n"
+			  "Pipe %c stat:         %08x\n"
+			  "Interrupts received: %d\n",
+			  snap.ier, snap.iir, snap.imr, 'A', snap.pipea_stat,
+			  'B', snap.pipeb_stat, (int)snap.irq_count);
+	if (!ret)
+		ret = emit_seqno_lines(sb, &snap);
+	debugfs_snapshot_release(&snap);
+	return ret;
+}
+
+DEBUGFS_SHOW(debugfs_show_gem_hws)
+{
+	struct debugfs_snapshot snap;
+	unsigned int i;
+	char *p;
+	int ret;
+
+	ret = debugfs_snapshot_take(dev, SNAP_HWS, &snap);
+	if (ret)
+		return ret;
+	/* i < 4096 / sizeof(u32) / 4: only the first KiB, 64 lines of 58 bytes. */
+	p = sb_reserve(sb, 64 * 58 + 1);
+	if (!p) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	for (i = 0; i < 4096 / 4 / 4; i += 4) {
+		p = fmt_lit(p, "0x");
+		p = fmt_hex8(p, i * 4);
+		p = fmt_lit(p, ": 0x");
+		p = fmt_hex8(p, snap.hws[i]);
+		p = fmt_lit(p, " 0x");
+		p = fmt_hex8(p, snap.hws[i + 1]);
+		p = fmt_lit(p, " 0x");
+		p = fmt_hex8(p, snap.hws[i + 2]);
+		p = fmt_lit(p, " 0x");
+		p = fmt_hex8(p, snap.hws[i + 3]);
+		*p++ = '\n';
+	}
+	sb_commit(sb, p);
+out:
+	debugfs_snapshot_release(&snap);
+	return ret;
+}
+
+DEBUGFS_SHOW(debugfs_show_ringbuffer_info)
+{
+	struct debugfs_snapshot snap;
+	int ret;
+
+	ret = debugfs_snapshot_take(dev, 0, &snap);
+	if (ret)
+		return ret;
+	ret = strbuf_addf(sb,
+			  "Ring %s:\n"
+			  "  Head :    %08x\n"
+			  "  Tail :    %08x\n"
+			  "  Size :    %08x\n"
+			  "  Active :  %08x\n"
+			  "  NOPID :   %08x\n"
+			  "  Control : %08x\n"
+			  "  Start :   %08x\n",
+			  RING_NAME, snap.head & HEAD_ADDR, snap.tail & TAIL_ADDR,
+			  GEM_RING_SIZE, snap.acthd, snap.nopid, snap.ctl, snap.start);
+	debugfs_snapshot_release(&snap);
+	return ret;
+}
+
+DEBUGFS_SHOW(debugfs_show_ringbuffer_data)
+{
+	struct debugfs_snapshot snap;
+	int ret;
+
+	ret = debugfs_snapshot_take(dev, SNAP_RING, &snap);
+	if (ret)
+		return ret;
+	if (!snap.ring)
+		ret = strbuf_addstr(sb, "No ringbuffer setup\n");
+	else
+		ret = fmt_dword_dump(sb, snap.ring, snap.ring_size / 4, false);
+	debugfs_snapshot_release(&snap);
+	return ret;
+}
+
+DEBUGFS_SHOW(debugfs_show_batchbuffers)
+{
+	struct debugfs_snapshot snap;
+	size_t i;
+	int ret;
+
+	ret = debugfs_snapshot_take(dev, SNAP_BATCHES, &snap);
+	if (ret)
+		return ret;
+	for (i = 0; !ret && i < snap.nbatches; i++) {
+		const struct snap_batch *b = &snap.batches[i];
+
+		ret = strbuf_addf(sb, "--- gtt_offset = 0x%08x\n", b->gtt_offset);
+		/* i915_dump_object restarts the offset on every page. */
+		if (!ret)
+			ret = fmt_dword_dump(sb, b->data, b->size / 4, true);
+	}
+	debugfs_snapshot_release(&snap);
+	return ret;
+}
+
+#define RING_FIELDS "kind=ring:name,head,tail,acthd,start,ctl,size,emitted_seqno," \
+	"completed_seqno,waiting_seqno,irq_seqno,outstanding,idle,stopped,wedged;" \
+	"kind=request:seqno,tail,age_ns,file,pid"
+
+DEBUGFS_SHOW(debugfs_show_gemkit_ring)
+{
+	struct debugfs_snapshot snap;
+	size_t i;
+	int ret;
+
+	ret = debugfs_snapshot_take(dev, SNAP_REQUESTS, &snap);
+	if (ret)
+		return ret;
+	ret = strbuf_addf(sb, "schema=gemkit_ring version=%d fields=" RING_FIELDS "\n",
+			  GEMKIT_SCHEMA_VERSION);
+	if (!ret)
+		ret = strbuf_addf(sb, "kind=ring name=render head=0x%08x tail=0x%08x "
+				  "acthd=0x%08x start=0x%08x ctl=0x%08x size=%u "
+				  "emitted_seqno=%u completed_seqno=%u waiting_seqno=%u "
+				  "irq_seqno=%u outstanding=%zu idle=%d stopped=%d wedged=%d\n",
+				  snap.head, snap.tail, snap.acthd, snap.start, snap.ctl,
+				  GEM_RING_SIZE, snap.next_seqno - 1, snap.hw_seqno,
+				  snap.waiting_seqno, snap.irq_seqno, snap.nreqs,
+				  snap.gpu_idle, snap.gpu_stopped, snap.wedged);
+	for (i = 0; !ret && i < snap.nreqs; i++) {
+		const struct snap_request *r = &snap.reqs[i];
+		uint64_t age = snap.taken_ns > r->emitted_ns ? snap.taken_ns - r->emitted_ns : 0;
+
+		ret = strbuf_addf(sb, "kind=request seqno=%u tail=0x%08x age_ns=%llu "
+				  "file=%u pid=%d\n", r->seqno, r->tail,
+				  (unsigned long long)age, r->file_id, (int)r->pid);
+	}
+	debugfs_snapshot_release(&snap);
+	return ret;
+}

@@ -1,0 +1,709 @@
+/* gemd: the command line, daemonizing, signals and the pidfile. */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/ioctl.h>
+#include <sys/signalfd.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <drm.h>
+
+#include "debugfs.h"
+#include "gem.h"
+#include "log.h"
+#include "protocol.h"
+#include "server.h"
+#include "strbuf.h"
+#include "util.h"
+#include "wire.h"
+
+#ifndef PACKAGE_VERSION
+#define PACKAGE_VERSION "unknown"	/* built without config.h */
+#endif
+
+#define EXIT_USAGE		2
+#define APERTURE_MIN		(1ull << 20)
+#define APERTURE_MAX		(512ull << 20)
+#define APERTURE_DEFAULT	(256ull << 20)
+
+enum {
+	OPT_DAEMON = 256,
+	OPT_PIDFILE,
+	OPT_APERTURE,
+	OPT_GPU_RATE,
+	OPT_SYSLOG,
+	OPT_LOG_FILE,
+	OPT_LOG_LEVEL,
+	OPT_PING,
+	OPT_DEBUGFS,
+	OPT_NO_DEBUGFS,
+};
+
+/* The options, their help and getopt's table all come from here. */
+struct gemd_option {
+	const char *name;
+	int has_arg;
+	int id;			/* short option character, or OPT_* */
+	const char *argname;
+	const char *help;	/* NULL: hidden */
+};
+
+static const struct gemd_option gemd_options[] = {
+	{ "device", required_argument, 'D', "PATH",
+	  "serve the device socket at PATH (default: see below)" },
+	{ "daemon", no_argument, OPT_DAEMON, NULL,
+	  "run in the background; return once clients can connect" },
+	{ "pidfile", required_argument, OPT_PIDFILE, "FILE",
+	  "write gemd's pid to FILE; refuse if FILE names a live process" },
+	{ "aperture", required_argument, OPT_APERTURE, "SIZE",
+	  "GTT aperture size, a power of two from 1M to 512M (default 256M)" },
+	{ "gpu-rate", required_argument, OPT_GPU_RATE, "BYTES_PER_SEC[,NS]",
+	  "model blit throughput (e.g. 800M) and a per-command cost" },
+	{ "debugfs", required_argument, OPT_DEBUGFS, "DIR",
+	  "mount the debugfs tree at DIR/dri/0 (default <runtime dir>/debugfs)" },
+	{ "no-debugfs", no_argument, OPT_NO_DEBUGFS, NULL,
+	  "do not mount a debugfs tree" },
+	{ "syslog", no_argument, OPT_SYSLOG, NULL,
+	  "log to syslog (the default with --daemon)" },
+	{ "log-file", required_argument, OPT_LOG_FILE, "FILE",
+	  "append the log to FILE instead" },
+	{ "verbose", no_argument, 'v', NULL,
+	  "log more: info, then debug (repeatable)" },
+	{ "quiet", no_argument, 'q', NULL, "log errors only" },
+	{ "log-level", required_argument, OPT_LOG_LEVEL, "LEVEL",
+	  "error, warning, notice (default), info or debug" },
+	{ "help", no_argument, 'h', NULL, "show this help and exit" },
+	{ "version", no_argument, 'V', NULL, "show the version and exit" },
+	/* Connects to a running gemd and prints its driver name (tests). */
+	{ "ping", no_argument, OPT_PING, NULL, NULL },
+};
+
+struct gemd_opts {
+	const char *device;
+	const char *pidfile;
+	const char *log_file;
+	const char *debugfs;
+	bool no_debugfs;
+	struct gem_device_config dev;
+	int level;
+	bool daemon;
+	bool use_syslog;
+	bool ping;
+};
+
+static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("gemd: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\nTry 'gemd --help' for more information.\n", stderr);
+	exit(EXIT_USAGE);
+}
+
+static void show_help(void)
+{
+	size_t i;
+
+	printf("Usage: gemd [OPTION]...\n"
+	       "Serve a simulated Intel 945G through the i915 GEM ioctl interface.\n\n");
+	for (i = 0; i < ARRAY_SIZE(gemd_options); i++) {
+		const struct gemd_option *o = &gemd_options[i];
+		const char *arg = o->argname ? o->argname : "";
+		const char *sep = o->argname ? " " : "";
+		char left[64];
+
+		if (!o->help)
+			continue;
+		if (o->id < 256)
+			snprintf(left, sizeof(left), "-%c, --%s%s%s", o->id,
+				 o->name, sep, arg);
+		else
+			snprintf(left, sizeof(left), "    --%s%s%s", o->name, sep, arg);
+		if (strlen(left) > 32)	/* GNU style: help on the next line */
+			printf("  %s\n  %-32s %s\n", left, "", o->help);
+		else
+			printf("  %-32s %s\n", left, o->help);
+	}
+	printf("\nThe device path is -D, else $GEM_DEVICE, else $XDG_RUNTIME_DIR/gemkit/card0,\n"
+	       "else /run/gemkit/card0 for root and /tmp/gemkit-$UID/card0 for others.\n"
+	       "SIGTERM, SIGINT and SIGHUP shut gemd down cleanly.\n"
+	       "Exit status: 0 clean exit, 1 runtime failure, 2 usage error.\n");
+}
+
+static int parse_level(const char *s)
+{
+	static const struct { const char *name; int level; } levels[] = {
+		{ "error", LOG_ERR }, { "err", LOG_ERR },
+		{ "warning", LOG_WARNING }, { "warn", LOG_WARNING },
+		{ "notice", LOG_NOTICE }, { "info", LOG_INFO },
+		{ "debug", LOG_DEBUG },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(levels); i++)
+		if (!strcasecmp(s, levels[i].name))
+			return levels[i].level;
+	if (s[0] >= '0' && s[0] <= '7' && !s[1])
+		return s[0] - '0';
+	return -1;
+}
+
+static void parse_aperture(const char *s, uint64_t *out)
+{
+	uint64_t v;
+
+	if (parse_size(s, &v) || v < APERTURE_MIN || v > APERTURE_MAX ||
+	    (v & (v - 1)))
+		usage_error("invalid --aperture '%s': must be a power of two "
+			    "from 1M to 512M", s);
+	*out = v;
+}
+
+/* "800M" or "800M,2500": bytes per second, then nanoseconds per command
+ * (a bare number; "2us" and the like are accepted too). */
+static void parse_gpu_rate(const char *s, struct gem_device_config *cfg)
+{
+	char rate[64];
+	const char *comma = strchr(s, ','), *ns;
+	size_t n = comma ? (size_t)(comma - s) : strlen(s);
+	char *end;
+
+	if (n >= sizeof(rate))
+		usage_error("invalid --gpu-rate '%s'", s);
+	memcpy(rate, s, n);
+	rate[n] = '\0';
+	if (parse_size(rate, &cfg->blit_bytes_per_sec))
+		usage_error("invalid --gpu-rate '%s': '%s' is not a rate in "
+			    "bytes per second", s, rate);
+	if (!comma)
+		return;
+	ns = comma + 1;
+	if (*ns >= '0' && *ns <= '9') {
+		errno = 0;
+		cfg->cmd_cost_ns = strtoull(ns, &end, 10);
+		if (!*end && !errno)
+			return;
+		if (!parse_duration_ns(ns, &cfg->cmd_cost_ns))
+			return;
+	}
+	usage_error("invalid --gpu-rate '%s': '%s' is not a duration", s, ns);
+}
+
+static void parse_options(int argc, char **argv, struct gemd_opts *o)
+{
+	struct option longopts[ARRAY_SIZE(gemd_options) + 1];
+	char shortopts[3 * ARRAY_SIZE(gemd_options) + 2], *sp = shortopts;
+	int verbose = 0, c, level = -1;
+	bool quiet = false;
+	size_t i;
+
+	*sp++ = ':';	/* report a missing argument as ':' */
+	for (i = 0; i < ARRAY_SIZE(gemd_options); i++) {
+		const struct gemd_option *g = &gemd_options[i];
+
+		longopts[i] = (struct option){ g->name, g->has_arg, NULL, g->id };
+		if (g->id < 256) {
+			*sp++ = (char)g->id;
+			if (g->has_arg == required_argument)
+				*sp++ = ':';
+		}
+	}
+	longopts[i] = (struct option){ NULL, 0, NULL, 0 };
+	*sp = '\0';
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, shortopts, longopts, NULL)) != -1) {
+		switch (c) {
+		case 'D':
+			o->device = optarg;
+			break;
+		case OPT_DAEMON:
+			o->daemon = true;
+			break;
+		case OPT_PIDFILE:
+			o->pidfile = optarg;
+			break;
+		case OPT_APERTURE:
+			parse_aperture(optarg, &o->dev.aperture_size);
+			break;
+		case OPT_GPU_RATE:
+			parse_gpu_rate(optarg, &o->dev);
+			break;
+		case OPT_SYSLOG:
+			o->use_syslog = true;
+			break;
+		case OPT_LOG_FILE:
+			o->log_file = optarg;
+			break;
+		case 'v':
+			verbose++;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case OPT_LOG_LEVEL:
+			level = parse_level(optarg);
+			if (level < 0)
+				usage_error("invalid --log-level '%s'", optarg);
+			break;
+		case 'h':
+			show_help();
+			exit(0);
+		case 'V':
+			printf("gemd (gemkit) %s\n", PACKAGE_VERSION);
+			exit(0);
+		case OPT_PING:
+			o->ping = true;
+			break;
+		case OPT_DEBUGFS:
+			o->debugfs = optarg;
+			break;
+		case OPT_NO_DEBUGFS:
+			o->no_debugfs = true;
+			break;
+		case ':':
+			usage_error("option '%s' needs an argument", argv[optind - 1]);
+		default:
+			if (optopt && optopt < 256)
+				usage_error("unknown option '-%c'", optopt);
+			usage_error("unknown option '%s'", argv[optind - 1]);
+		}
+	}
+	if (optind < argc)
+		usage_error("unexpected argument '%s'", argv[optind]);
+	o->level = level >= 0 ? level : quiet ? LOG_ERR :
+		   MIN(LOG_NOTICE + verbose, LOG_DEBUG);
+}
+
+/* --- --ping: a raw OPEN and VERSION, without libgem -------------------- */
+
+/* Send one message and read its reply into reply (reset first). */
+static int ping_msg(int fd, uint16_t type, uint32_t request, uint64_t file,
+		    const void *payload, size_t len, struct strbuf *reply)
+{
+	struct gem_msg_hdr hdr = {
+		.magic = GEM_PROTOCOL_MAGIC, .type = type, .len = (uint32_t)len,
+		.request = request, .file = file,
+	};
+	struct iovec iov[2] = { { &hdr, sizeof(hdr) }, { (void *)payload, len } };
+	struct gem_reply_hdr rh;
+	ssize_t n;
+
+	n = wire_send(fd, iov, 2, -1);
+	if (n < 0)
+		return (int)n;
+	n = read_full(fd, &rh, sizeof(rh));
+	if (n != (ssize_t)sizeof(rh) || rh.magic != GEM_PROTOCOL_MAGIC ||
+	    rh.len > GEM_MSG_MAX_PAYLOAD)
+		return -EPROTO;
+	strbuf_reset(reply);
+	if (strbuf_grow(reply, rh.len))
+		return -ENOMEM;
+	n = read_full(fd, reply->buf, rh.len);
+	if (n != (ssize_t)rh.len)
+		return -EPROTO;
+	strbuf_setlen(reply, rh.len);
+	return rh.result;
+}
+
+static int ping_connect(const char *path, bool autobind)
+{
+	struct { sa_family_t family; } any = { AF_UNIX };
+	struct sockaddr_un sa;
+	int fd, alen = wire_path_addr(&sa, path);
+
+	if (alen < 0)
+		return alen;
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if ((autobind && bind(fd, (struct sockaddr *)&any, sizeof(any)) < 0) ||
+	    connect(fd, (struct sockaddr *)&sa, (socklen_t)alen) < 0) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	return fd;
+}
+
+/* Everything a client does first: a file, a channel, DRM_IOCTL_VERSION. */
+static int ping(const char *path)
+{
+	struct gem_msg_hello hello = { .version = GEM_PROTOCOL_VERSION,
+				       .pid = (uint32_t)getpid(), .comm = "gemd-ping" };
+	struct strbuf reply = STRBUF_INIT, extra = STRBUF_INIT, payload = STRBUF_INIT;
+	char name[64] = "";
+	struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
+	struct wire_client_call call;
+	struct gem_open_reply open_rep;
+	int file_fd = -1, ch_fd = -1, ret;
+	const char *step = "connect";
+
+	file_fd = ping_connect(path, true);
+	if (file_fd < 0) {
+		ret = file_fd;
+		goto out;
+	}
+	step = "open";
+	ret = ping_msg(file_fd, GEM_MSG_OPEN, 0, 0, &hello, sizeof(hello), &reply);
+	if (ret == 0 && reply.len != sizeof(open_rep))
+		ret = -EPROTO;
+	if (ret)
+		goto out;
+	memcpy(&open_rep, reply.buf, sizeof(open_rep));
+	step = "channel";
+	ch_fd = ping_connect(path, false);
+	if (ch_fd < 0) {
+		ret = ch_fd;
+		goto out;
+	}
+	ret = ping_msg(ch_fd, GEM_MSG_HELLO, 0, 0, &hello, sizeof(hello), &reply);
+	if (ret)
+		goto out;
+	step = "DRM_IOCTL_VERSION";
+	ret = wire_client_pack(&call, DRM_IOCTL_VERSION, &v, &extra);
+	if (!ret)
+		ret = wire_client_payload(&call, &extra, &payload);
+	if (!ret)
+		ret = ping_msg(ch_fd, GEM_MSG_IOCTL, DRM_IOCTL_VERSION,
+			       open_rep.file, payload.buf, payload.len, &reply);
+	if (ret >= 0)
+		ret = wire_client_unpack(&call, ret, reply.buf, reply.len);
+	if (ret)
+		goto out;
+	printf("%s\n", name);
+out:
+	if (ret)
+		fprintf(stderr, "gemd: ping %s: %s: %s\n", path, step, strerror(-ret));
+	if (ch_fd >= 0)
+		close(ch_fd);
+	if (file_fd >= 0)
+		close(file_fd);
+	strbuf_release(&reply);
+	strbuf_release(&extra);
+	strbuf_release(&payload);
+	return ret ? 1 : 0;
+}
+
+/* --- start-up failure reporting ---------------------------------------- */
+
+/*
+ * With --daemon the parent waits on a pipe: the child writes "ok" once
+ * clients can connect, or the reason it could not start.  Without it the
+ * reason goes to the stderr gemd was started with (user_fd), and to the
+ * log too when the log goes elsewhere.
+ */
+static int notify_fd = -1;
+static int user_fd = STDERR_FILENO;
+static bool log_elsewhere;
+
+static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+
+static void fail(const char *fmt, ...)
+{
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	if (log_elsewhere)
+		log_err("%s", msg);
+	if (notify_fd >= 0) {
+		write_full(notify_fd, msg, strlen(msg));
+	} else {
+		char line[sizeof(msg) + 8];
+		int n = snprintf(line, sizeof(line), "gemd: %s\n", msg);
+
+		write_full(user_fd, line, MIN((size_t)n, sizeof(line) - 1));
+	}
+	exit(1);
+}
+
+static void notify_ready(void)
+{
+	if (notify_fd < 0)
+		return;
+	write_full(notify_fd, "ok", 2);
+	close(notify_fd);
+	notify_fd = -1;
+}
+
+/* Fork; the parent returns only as the child's exit status says. */
+static void daemonize(void)
+{
+	char msg[512];
+	int p[2], null;
+	ssize_t n;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		fprintf(stderr, "gemd: pipe: %s\n", strerror(errno));
+		exit(1);
+	}
+	pid = fork();
+	if (pid < 0) {
+		fprintf(stderr, "gemd: fork: %s\n", strerror(errno));
+		exit(1);
+	}
+	if (pid > 0) {
+		close(p[1]);
+		n = read_full(p[0], msg, sizeof(msg) - 1);
+		if (n == 2 && !memcmp(msg, "ok", 2))
+			exit(0);
+		if (n <= 0)
+			fprintf(stderr, "gemd: the daemon exited before it could "
+				"serve (see its log)\n");
+		else
+			fprintf(stderr, "gemd: %.*s\n", (int)n, msg);
+		exit(1);
+	}
+	close(p[0]);
+	notify_fd = p[1];
+	setsid();
+	null = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (null >= 0) {
+		dup2(null, STDIN_FILENO);
+		dup2(null, STDOUT_FILENO);
+		dup2(null, STDERR_FILENO);	/* --log-file replaces it later */
+		if (null > STDERR_FILENO)
+			close(null);
+	}
+}
+
+/* --- pidfile ------------------------------------------------------------ */
+
+static char pidfile_path[PATH_MAX];
+
+/* Absolute, because the daemon leaves its working directory. */
+static int pidfile_set(const char *path)
+{
+	char cwd[PATH_MAX];
+	int n;
+
+	if (path[0] == '/') {
+		n = snprintf(pidfile_path, sizeof(pidfile_path), "%s", path);
+	} else {
+		if (!getcwd(cwd, sizeof(cwd)))
+			return -errno;
+		n = snprintf(pidfile_path, sizeof(pidfile_path), "%s/%s", cwd, path);
+	}
+	return n < 0 || (size_t)n >= sizeof(pidfile_path) ? -ENAMETOOLONG : 0;
+}
+
+static pid_t pidfile_read(void)
+{
+	char buf[32];
+	ssize_t n;
+	long pid;
+	char *end;
+	int fd = open(pidfile_path, O_RDONLY | O_CLOEXEC);
+
+	if (fd < 0)
+		return 0;
+	n = read_full(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	pid = strtol(buf, &end, 10);
+	if (end == buf || pid <= 0 || pid > INT_MAX)
+		return 0;
+	return (pid_t)pid;
+}
+
+/* 0, or -errno with the reason in err. */
+static int pidfile_write(char *err, size_t errlen)
+{
+	pid_t pid = pidfile_read();
+	char buf[32];
+	int fd, n, ret;
+
+	if (pid > 0 && pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM)) {
+		snprintf(err, errlen, "pidfile %s names a running process (pid %d)",
+			 pidfile_path, (int)pid);
+		return -EEXIST;
+	}
+	fd = open(pidfile_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		ret = -errno;
+		goto out_err;
+	}
+	n = snprintf(buf, sizeof(buf), "%d\n", (int)getpid());
+	ret = (int)write_full(fd, buf, (size_t)n);
+	close(fd);
+	if (ret >= 0)
+		return 0;
+out_err:
+	snprintf(err, errlen, "cannot write pidfile %s: %s", pidfile_path,
+		 strerror(-ret));
+	return ret;
+}
+
+/* Only our own: a successor may already have written its pid. */
+static void pidfile_remove(void)
+{
+	if (pidfile_path[0] && pidfile_read() == getpid())
+		unlink(pidfile_path);
+}
+
+/* --- main ---------------------------------------------------------------- */
+
+/* log.c writes to stderr or syslog, so a log file becomes stderr. */
+static void setup_logging(const struct gemd_opts *o)
+{
+	bool use_syslog = o->use_syslog || (o->daemon && !o->log_file);
+
+	if (o->log_file) {
+		int fd = open(o->log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+		if (fd < 0)
+			fail("cannot open log file %s: %s", o->log_file, strerror(errno));
+		user_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
+		dup2(fd, STDERR_FILENO);
+		close(fd);
+	}
+	log_elsewhere = use_syslog || o->log_file;
+	log_init("gemd", use_syslog, o->level);
+}
+
+/* The debugfs mount is a convenience: gemd serves its device without it. */
+static struct gem_debugfs *start_debugfs(const struct gemd_opts *o,
+					 struct gem_device *dev)
+{
+	struct gem_debugfs *dfs = NULL;
+	char dir[PATH_MAX];
+	int ret;
+
+	if (o->no_debugfs)
+		return NULL;
+	if (o->debugfs) {
+		snprintf(dir, sizeof(dir), "%s", o->debugfs);
+	} else {
+		char rt[PATH_MAX - 16];
+
+		ret = gem_runtime_dir(rt, sizeof(rt));
+		if (ret) {
+			log_warn("debugfs: no runtime directory: %s", strerror(-ret));
+			return NULL;
+		}
+		snprintf(dir, sizeof(dir), "%s/debugfs", rt);
+	}
+	ret = gem_debugfs_start(dev, dir, &dfs);
+	if (ret == -ENODEV)
+		log_notice("debugfs: FUSE unavailable; not mounted at %s", dir);
+	else if (ret)
+		log_err("debugfs: cannot mount at %s: %s", dir, strerror(-ret));
+	else
+		log_info("debugfs mounted at %s/dri/0", dir);
+	return ret ? NULL : dfs;
+}
+
+/* Signals are taken synchronously from a signalfd, never in a handler. */
+static int block_signals(void)
+{
+	sigset_t set;
+
+	signal(SIGPIPE, SIG_IGN);
+	sigemptyset(&set);
+	sigaddset(&set, SIGTERM);
+	sigaddset(&set, SIGINT);
+	sigaddset(&set, SIGHUP);
+	/* Before any thread exists, so every thread inherits the mask. */
+	sigprocmask(SIG_BLOCK, &set, NULL);
+	return signalfd(-1, &set, SFD_CLOEXEC);
+}
+
+static int wait_for_signal(int sfd)
+{
+	struct signalfd_siginfo si;
+	ssize_t n = read_full(sfd, &si, sizeof(si));
+
+	return n == (ssize_t)sizeof(si) ? (int)si.ssi_signo : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct gemd_opts o = { .dev.aperture_size = APERTURE_DEFAULT };
+	struct server_config scfg = { 0 };
+	struct gem_debugfs *dfs;
+	struct gem_device *dev;
+	struct server *srv;
+	char err[PATH_MAX + 256];
+	int sfd, sig, ret;
+
+	parse_options(argc, argv, &o);
+	scfg.path = gem_device_path(o.device);
+	if (!scfg.path) {
+		fprintf(stderr, "gemd: cannot work out the device path: %s\n",
+			strerror(errno));
+		return 1;
+	}
+	if (o.ping)
+		return ping(scfg.path);
+	if (o.pidfile && pidfile_set(o.pidfile)) {
+		fprintf(stderr, "gemd: pidfile path too long: %s\n", o.pidfile);
+		return 1;
+	}
+
+	sfd = block_signals();
+	if (sfd < 0) {
+		fprintf(stderr, "gemd: signalfd: %s\n", strerror(errno));
+		return 1;
+	}
+	if (o.daemon)
+		daemonize();
+	setup_logging(&o);
+
+	ret = gem_device_create(&o.dev, &dev);
+	if (ret)
+		fail("cannot create the device: %s", strerror(-ret));
+	scfg.dev = dev;
+	ret = server_start(&scfg, &srv, err, sizeof(err));
+	if (ret)
+		fail("%s", err);
+	dfs = start_debugfs(&o, dev);
+	/* After the socket, whose error says more when both would fail. */
+	if (o.pidfile && pidfile_write(err, sizeof(err))) {
+		gem_debugfs_stop(dfs);
+		if (server_stop(srv) == 0)
+			gem_device_destroy(dev);
+		fail("%s", err);
+	}
+	if (o.daemon && chdir("/") < 0)
+		log_warn("chdir /: %m");
+	log_notice("gemkit %s serving %s (aperture %llu MiB)", PACKAGE_VERSION,
+		   server_path(srv), (unsigned long long)(o.dev.aperture_size >> 20));
+	notify_ready();
+
+	sig = wait_for_signal(sfd);
+	log_notice("%s: shutting down", sig ? strsignal(sig) : "signalfd");
+	gem_debugfs_stop(dfs);
+	ret = server_stop(srv);
+	pidfile_remove();
+	if (ret == -EBUSY)
+		_exit(0);	/* threads still in the driver: no teardown under them */
+	gem_device_destroy(dev);
+	close(sfd);
+	return 0;
+}

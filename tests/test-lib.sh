@@ -1,0 +1,212 @@
+# A small git-style TAP harness for gemkit's shell tests.
+#
+# A test script sets test_description, sources this file, then runs
+#
+#	test_expect_success 'what it checks' '
+#		command && command
+#	'
+#
+# and ends with test_done, which prints the plan.  Each script runs in its
+# own empty trash directory, tests/trash-<script> under the build
+# directory, kept when a test fails and removed otherwise.  start_gemd
+# starts a private gemd on $GEMD_SOCK (in --daemon mode, so it returns only
+# once clients can connect); every gemd a script starts is killed when
+# the script exits, however it exits.
+
+: "${GEMKIT_SRC_DIR:=$(cd "$(dirname "$0")/.." && pwd)}"
+: "${GEMKIT_BUILD_DIR:=$GEMKIT_SRC_DIR}"
+GEMD="$GEMKIT_BUILD_DIR/gemd"
+
+this_test=$(basename "$0" .sh)
+TRASH="$GEMKIT_BUILD_DIR/tests/trash-$this_test"
+
+test_count=0
+test_failures=0
+test_fixed=0
+test_broken=0
+
+# Nothing from the caller's environment may pick the device.
+unset GEM_DEVICE
+LC_ALL=C
+export LC_ALL
+
+if ! test -x "$GEMD"; then
+	echo "1..0 # SKIP $GEMD is not built"
+	exit 0
+fi
+
+# Detach FUSE mounts a gemd left under the trash directory (kill -9 leaves
+# one behind, and rm cannot cross it).
+test_unmount_trash_ () {
+	awk -v t="$TRASH/" 'index($2, t) == 1 { print $2 }' /proc/mounts 2>/dev/null |
+	while read -r m; do
+		fusermount3 -uz "$m" 2>/dev/null || umount -l "$m" 2>/dev/null
+	done
+}
+
+test_unmount_trash_
+rm -rf "$TRASH" && mkdir -p "$TRASH" || {
+	echo "Bail out! cannot create $TRASH"
+	exit 1
+}
+cd "$TRASH" || exit 1
+# A default path (no -D, no $GEM_DEVICE) lands here, never in /run.
+XDG_RUNTIME_DIR="$TRASH/xdg"
+export XDG_RUNTIME_DIR
+
+# sockaddr_un holds 108 bytes; a deep build directory gets a short one.
+GEMD_SOCK_DIR="$TRASH"
+if test ${#TRASH} -gt 80; then
+	GEMD_SOCK_DIR=$(mktemp -d /tmp/gemkit-test.XXXXXX) || exit 1
+fi
+GEMD_SOCK="$GEMD_SOCK_DIR/card0"
+GEMD_PIDFILE="$TRASH/gemd.pid"
+GEMD_LOG="$TRASH/gemd.log"
+
+# Pids to kill at exit: daemons (from their pidfiles) and background gemds.
+test_pids=
+test_pidfiles=
+
+test_register_pid () {
+	test_pids="$test_pids $1"
+}
+
+test_cleanup_ () {
+	test_unmount_trash_
+	for f in $test_pidfiles; do
+		test -f "$f" && kill -9 "$(cat "$f")" 2>/dev/null
+	done
+	for p in $test_pids; do
+		kill -9 "$p" 2>/dev/null
+	done
+	if test "$GEMD_SOCK_DIR" != "$TRASH"; then
+		rm -rf "$GEMD_SOCK_DIR"
+	fi
+}
+trap 'test_cleanup_' EXIT
+
+say_comment_ () {
+	sed -e 's/^/# /'
+}
+
+# Run the commands in this shell (so variables carry over between tests),
+# with their output kept for the failure report.
+test_run_ () {
+	eval "$1" >"$TRASH/.test-output" 2>&1
+}
+
+test_expect_success () {
+	test_count=$((test_count + 1))
+	if test_run_ "$2"; then
+		echo "ok $test_count - $1"
+	else
+		test_failures=$((test_failures + 1))
+		echo "not ok $test_count - $1"
+		printf '%s\n' "$2" | say_comment_
+		say_comment_ <"$TRASH/.test-output"
+	fi
+}
+
+# A known breakage: it should fail; say so loudly if it starts passing.
+test_expect_failure () {
+	test_count=$((test_count + 1))
+	if test_run_ "$2"; then
+		test_fixed=$((test_fixed + 1))
+		echo "ok $test_count - $1 # TODO known breakage vanished"
+	else
+		test_broken=$((test_broken + 1))
+		echo "not ok $test_count - $1 # TODO known breakage"
+	fi
+}
+
+# The command must fail normally: not succeed, not die of a signal, and
+# exist (127 is "command not found").
+test_must_fail () {
+	"$@"
+	code=$?
+	if test $code -eq 0; then
+		echo >&2 "test_must_fail: command succeeded: $*"
+		return 1
+	elif test $code -gt 128; then
+		echo >&2 "test_must_fail: died of signal $((code - 128)): $*"
+		return 1
+	elif test $code -eq 127; then
+		echo >&2 "test_must_fail: command not found: $*"
+		return 1
+	fi
+	return 0
+}
+
+# test_expect_code CODE command...: the exit status must be exactly CODE.
+test_expect_code () {
+	want=$1
+	shift
+	"$@"
+	code=$?
+	if test $code -ne "$want"; then
+		echo >&2 "test_expect_code: expected $want, got $code: $*"
+		return 1
+	fi
+	return 0
+}
+
+test_cmp () {
+	diff -u "$1" "$2"
+}
+
+test_must_be_empty () {
+	if test -s "$1"; then
+		echo >&2 "'$1' is not empty, it contains:"
+		cat >&2 "$1"
+		return 1
+	fi
+}
+
+# test_wait_for SECONDS command...: poll until the command succeeds.
+test_wait_for () {
+	tries=$(($1 * 20))
+	shift
+	while test $tries -gt 0; do
+		"$@" && return 0
+		sleep 0.05
+		tries=$((tries - 1))
+	done
+	echo >&2 "timed out waiting for: $*"
+	return 1
+}
+
+test_pid_gone_ () {
+	! kill -0 "$1" 2>/dev/null
+}
+
+# Start a private gemd on $GEMD_SOCK as a daemon: it returns once clients
+# can connect.  Extra arguments are passed to gemd.
+start_gemd () {
+	test_pidfiles="$test_pidfiles $GEMD_PIDFILE"
+	"$GEMD" -D "$GEMD_SOCK" --daemon --pidfile "$GEMD_PIDFILE" \
+		--log-file "$GEMD_LOG" "$@"
+}
+
+gemd_pid () {
+	cat "$GEMD_PIDFILE"
+}
+
+# SIGTERM the private gemd and wait until it has gone.
+stop_gemd () {
+	pid=$(gemd_pid) &&
+	kill -TERM "$pid" &&
+	test_wait_for 10 test_pid_gone_ "$pid"
+}
+
+test_done () {
+	echo "1..$test_count"
+	if test $test_fixed -gt 0; then
+		echo "# $test_fixed known breakage(s) vanished; mark them fixed"
+	fi
+	if test $test_failures -gt 0; then
+		echo "# failed $test_failures of $test_count; keeping $TRASH"
+		exit 1
+	fi
+	cd / && rm -rf "$TRASH"
+	exit 0
+}
