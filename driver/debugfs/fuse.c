@@ -52,9 +52,13 @@ struct gem_debugfs {
 	pthread_t thread;
 	bool thread_running;
 	time_t start_time;
+	/* Open files: an unmount can come before their release. */
+	pthread_mutex_t handles_lock;
+	struct dfs_handle *handles;
 };
 
 struct dfs_handle {
+	struct dfs_handle *prev, *next;
 	const struct debugfs_file *f;
 	uint64_t arg;
 	pthread_mutex_t lock;
@@ -216,6 +220,12 @@ static int dfs_open(const char *path, struct fuse_file_info *fi)
 			return ret;
 		}
 	}
+	pthread_mutex_lock(&dfs->handles_lock);
+	h->next = dfs->handles;
+	if (h->next)
+		h->next->prev = h;
+	dfs->handles = h;
+	pthread_mutex_unlock(&dfs->handles_lock);
 	fi->fh = (uintptr_t)h;
 	fi->direct_io = 1;
 	fi->keep_cache = 0;
@@ -310,15 +320,27 @@ static int dfs_truncate(const char *path, off_t size, struct fuse_file_info *fi)
 	return f->write || f->show == debugfs_show_gemkit_events ? 0 : -EACCES;
 }
 
+static void handle_free(struct gem_debugfs *dfs, struct dfs_handle *h)
+{
+	pthread_mutex_lock(&dfs->handles_lock);
+	if (h->prev)
+		h->prev->next = h->next;
+	else
+		dfs->handles = h->next;
+	if (h->next)
+		h->next->prev = h->prev;
+	pthread_mutex_unlock(&dfs->handles_lock);
+	strbuf_release(&h->buf);
+	pthread_mutex_destroy(&h->lock);
+	free(h);
+}
+
 static int dfs_release(const char *path, struct fuse_file_info *fi)
 {
 	struct dfs_handle *h = (struct dfs_handle *)(uintptr_t)fi->fh;
 
-	if (h) {
-		strbuf_release(&h->buf);
-		pthread_mutex_destroy(&h->lock);
-		free(h);
-	}
+	if (h)
+		handle_free(dfs_of_context(), h);
 	return 0;
 }
 
@@ -455,6 +477,7 @@ int gem_debugfs_start(struct gem_device *dev, const char *dir, struct gem_debugf
 	if (!dfs)
 		return -ENOMEM;
 	dfs->dev = dev;
+	pthread_mutex_init(&dfs->handles_lock, NULL);
 	dfs->start_time = time(NULL);
 	dfs->dir = realpath(dir, NULL);
 	if (!dfs->dir) {
@@ -513,6 +536,9 @@ void gem_debugfs_stop(struct gem_debugfs *dfs)
 		pthread_join(dfs->thread, NULL);
 	fuse_unmount(dfs->fuse);	/* closes /dev/fuse; the mount is gone */
 	fuse_destroy(dfs->fuse);
+	while (dfs->handles)
+		handle_free(dfs, dfs->handles);
+	pthread_mutex_destroy(&dfs->handles_lock);
 	log_info("debugfs: unmounted %s", dfs->dir);
 	free(dfs->dir);
 	free(dfs);
