@@ -60,16 +60,23 @@ static int flush_gpu_write_domain(struct gem_object *obj)
 	return 0;
 }
 
+/* What any CPU access needs first: the GPU's writes flushed and, for a
+ * writer, the GPU's reads finished too. */
+static int wait_for_cpu_access(struct gem_object *obj, bool write)
+{
+	int ret = flush_gpu_write_domain(obj);
+
+	if (ret)
+		return ret;
+	return gem_object_wait_rendering(obj, !write);
+}
+
 int gem_object_set_to_gtt_domain(struct gem_object *obj, bool write)
 {
 	uint32_t old_read = obj->read_domains, old_write = obj->write_domain;
 	int ret;
 
-	ret = flush_gpu_write_domain(obj);
-	if (ret)
-		return ret;
-	/* Writers must also wait for the GPU's reads to finish. */
-	ret = gem_object_wait_rendering(obj, !write);
+	ret = wait_for_cpu_access(obj, write);
 	if (ret)
 		return ret;
 	gem_object_flush_cpu_write_domain(obj);
@@ -88,10 +95,7 @@ int gem_object_set_to_cpu_domain(struct gem_object *obj, bool write)
 	uint32_t old_read = obj->read_domains, old_write = obj->write_domain;
 	int ret;
 
-	ret = flush_gpu_write_domain(obj);
-	if (ret)
-		return ret;
-	ret = gem_object_wait_rendering(obj, !write);
+	ret = wait_for_cpu_access(obj, write);
 	if (ret)
 		return ret;
 	if (obj->write_domain == I915_GEM_DOMAIN_GTT)
