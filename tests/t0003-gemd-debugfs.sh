@@ -1,0 +1,40 @@
+#!/bin/sh
+# gemd's debugfs mount: where it appears, what it holds, and that it goes.
+test_description='gemd mounts its debugfs at the default place and removes it'
+. "$(dirname "$0")/test-lib.sh"
+
+DFS="$XDG_RUNTIME_DIR/gemkit/debugfs"
+
+if ! test -c /dev/fuse || ! grep -q '^#define HAVE_FUSE3 1' "$GEMKIT_BUILD_DIR/config.h"; then
+	echo "1..0 # SKIP no /dev/fuse or gemd built without libfuse3"
+	exit 0
+fi
+
+test_expect_success 'the tree appears under <runtime dir>/debugfs/dri/0' '
+	start_gemd &&
+	test_wait_for 10 test -f "$DFS/dri/0/name" &&
+	echo "i915 dev=0000:00:02.0 unique=0000:00:02.0" >expect &&
+	test_cmp expect "$DFS/dri/0/name"
+'
+
+test_expect_success 'i915_gem_drop_caches is writable, as IGT needs' '
+	printf 0x5c >"$DFS/dri/0/i915_gem_drop_caches"
+'
+
+test_expect_success 'i915_error_state starts empty' '
+	echo "no error state collected" >expect &&
+	test_cmp expect "$DFS/dri/0/i915_error_state"
+'
+
+test_expect_success 'shutdown removes the mount' '
+	stop_gemd &&
+	! grep -q " $DFS " /proc/mounts
+'
+
+test_expect_success '--no-debugfs mounts nothing' '
+	start_gemd --no-debugfs &&
+	! grep -q " $DFS " /proc/mounts &&
+	stop_gemd
+'
+
+test_done
