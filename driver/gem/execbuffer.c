@@ -228,8 +228,8 @@ static int eb_relocate_object(struct eb *eb, struct gem_object *obj)
 		/* Validate the target's domains (i915_gem_execbuffer_relocate_entry). */
 		if (r->write_domain & (r->write_domain - 1))
 			return -EINVAL;
-		if ((r->write_domain | r->read_domains) & I915_GEM_DOMAIN_CPU)
-			return -EINVAL;
+		if ((r->write_domain | r->read_domains) & ~I915_GEM_GPU_DOMAINS)
+			return -EINVAL;	/* CPU and GTT are no GPU domains */
 		if (r->write_domain && target->pending_write_domain &&
 		    r->write_domain != target->pending_write_domain)
 			return -EINVAL;

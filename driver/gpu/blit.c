@@ -195,7 +195,11 @@ static void span_apply(uint8_t *d, const uint8_t *s, uint32_t n, uint64_t k,
 	}
 }
 
-/* A tiled surface needs a fence to tell X from Y, as on gen3 hardware. */
+/*
+ * On gen3 the fence covering a surface detiles it: the X.org driver sets
+ * the tiled bits only on gen4+, so a fence alone makes a surface tiled
+ * (the fence also tells X from Y).  A tiled bit with no fence is an error.
+ */
 static enum cs_status surf_init(struct gpu *gpu, struct surf *s, uint32_t base,
 				int32_t pitch, bool tiled)
 {
@@ -204,10 +208,10 @@ static enum cs_status surf_init(struct gpu *gpu, struct surf *s, uint32_t base,
 	s->base = base;
 	s->pitch = pitch;
 	s->tiling = GPU_TILING_NONE;
-	if (!tiled)
-		return CS_OK;
-	if (gpu_fence_lookup(gpu, base, &s->tiling, &stride) < 0)
-		return CS_INVALID;
+	if (gpu_fence_lookup(gpu, base, &s->tiling, &stride) < 0) {
+		s->tiling = GPU_TILING_NONE;
+		return tiled ? CS_INVALID : CS_OK;
+	}
 	if (pitch <= 0 || pitch % gpu_tile_width(s->tiling) ||
 	    base & (GTT_PAGE_SIZE - 1))
 		return CS_INVALID;

@@ -1045,7 +1045,8 @@ static uint32_t fence_val(uint32_t start, enum gpu_tiling t, uint32_t stride)
 	return start | (t == GPU_TILING_Y ? 1u << 12 : 0) | pv << 4 | 1;
 }
 
-static void tiled_case(enum gpu_tiling tiling, bool tiled_dst)
+/* bits: set the XY_ tiled bits; without them the fence alone detiles (gen3). */
+static void tiled_case(enum gpu_tiling tiling, bool tiled_dst, bool bits)
 {
 	const uint32_t stride = tiling == GPU_TILING_X ? 1024 : 256, rows = 64;
 	const uint32_t size = stride * rows, cpp = 4;
@@ -1068,7 +1069,7 @@ static void tiled_case(enum gpu_tiling tiling, bool tiled_dst)
 	memcpy(lref, lmem, size);
 
 	/* Fill a rect of the tiled surface. */
-	hdr = XY_COLOR_BLT | BLT_WRITE_ALPHA | BLT_WRITE_RGB | BLT_DST_TILED;
+	hdr = XY_COLOR_BLT | BLT_WRITE_ALPHA | BLT_WRITE_RGB | (bits ? BLT_DST_TILED : 0);
 	{
 		uint32_t blt[] = { hdr, 3u << 24 | 0xf0u << 16 | stride,
 				   3 << 16 | 10, 45 << 16 | 50, FENCED_GTT, 0x11223344 };
@@ -1080,7 +1081,7 @@ static void tiled_case(enum gpu_tiling tiling, bool tiled_dst)
 	}
 	/* Copy between the tiled and the linear surface. */
 	hdr = XY_SRC_COPY_BLT | BLT_WRITE_ALPHA | BLT_WRITE_RGB |
-	      (tiled_dst ? BLT_DST_TILED : BLT_SRC_TILED);
+	      (!bits ? 0 : tiled_dst ? BLT_DST_TILED : BLT_SRC_TILED);
 	{
 		uint32_t blt[] = { hdr, 3u << 24 | 0xccu << 16 | stride,
 				   5 << 16 | 7, 60 << 16 | 61,
@@ -1114,10 +1115,16 @@ static void tiled_case(enum gpu_tiling tiling, bool tiled_dst)
 
 static void test_tiled_blits(void)
 {
-	tiled_case(GPU_TILING_X, true);
-	tiled_case(GPU_TILING_X, false);
-	tiled_case(GPU_TILING_Y, true);
-	tiled_case(GPU_TILING_Y, false);
+	tiled_case(GPU_TILING_X, true, true);
+	tiled_case(GPU_TILING_X, false, true);
+	tiled_case(GPU_TILING_Y, true, true);
+	tiled_case(GPU_TILING_Y, false, true);
+}
+
+static void test_fence_alone_detiles(void)
+{
+	tiled_case(GPU_TILING_X, true, false);
+	tiled_case(GPU_TILING_Y, false, false);
 }
 
 static void test_tiled_without_fence(void)
@@ -1189,6 +1196,7 @@ int main(int argc, char **argv)
 	gemtest_subtest("legacy-and-scanline-blts") test_legacy_blts();
 	gemtest_subtest("tile-geometry") test_tile_geometry();
 	gemtest_subtest("tiled-blits") test_tiled_blits();
+	gemtest_subtest("fence-alone-detiles") test_fence_alone_detiles();
 	gemtest_subtest("tiled-without-fence") test_tiled_without_fence();
 	gemtest_subtest("3d-parse-skip") test_3d_parse();
 	return gemtest_exit();
