@@ -41,16 +41,6 @@ static struct gt_surf make_surf(int fd, uint32_t cpp, uint32_t extra_pitch)
 	return s;
 }
 
-static uint8_t *upload_pattern(int fd, const struct gt_surf *s, uint32_t seed)
-{
-	uint8_t *mem = malloc(s->size);
-
-	gt_assert(mem);
-	gt_fill_pattern(mem, s->size, seed);
-	gt_write(fd, s->handle, 0, mem, s->size);
-	return mem;
-}
-
 /* Compare the whole object with the reference, naming the first pixel off. */
 static void check_surface(int fd, const struct gt_surf *s, const uint8_t *ref)
 {
@@ -84,7 +74,7 @@ static void test_fill(int fd, uint32_t cpp)
 	};
 	struct gt_surf dst = make_surf(fd, cpp, 64);
 	uint32_t batch = gt_create(fd, 4096);
-	uint8_t *ref = upload_pattern(fd, &dst, 100 + cpp);
+	uint8_t *ref = gt_upload_pattern(fd, dst.handle, dst.size, 100 + cpp);
 	struct gt_batch b;
 	size_t i;
 
@@ -116,8 +106,8 @@ static void test_copy(int fd, uint32_t cpp)
 	struct gt_surf src = make_surf(fd, cpp, 0);
 	struct gt_surf dst = make_surf(fd, cpp, 128);
 	uint32_t batch = gt_create(fd, 4096), handles[2] = { dst.handle, src.handle };
-	uint8_t *sref = upload_pattern(fd, &src, 200 + cpp);
-	uint8_t *dref = upload_pattern(fd, &dst, 300 + cpp);
+	uint8_t *sref = gt_upload_pattern(fd, src.handle, src.size, 200 + cpp);
+	uint8_t *dref = gt_upload_pattern(fd, dst.handle, dst.size, 300 + cpp);
 	size_t i;
 
 	/* One copy per batch, checked each time: the last covers all. */
@@ -152,7 +142,7 @@ static void test_write_enables(int fd)
 	};
 	struct gt_surf dst = make_surf(fd, 4, 0);
 	uint32_t batch = gt_create(fd, 4096);
-	uint8_t *ref = upload_pattern(fd, &dst, 77);
+	uint8_t *ref = gt_upload_pattern(fd, dst.handle, dst.size, 77);
 	size_t i;
 
 	for (i = 0; i < sizeof(we) / sizeof(we[0]); i++) {
@@ -177,7 +167,7 @@ static void test_many_fills(int fd)
 {
 	struct gt_surf dst = make_surf(fd, 4, 0);
 	uint32_t batch = gt_create(fd, 8192), seed = 4242;
-	uint8_t *ref = upload_pattern(fd, &dst, 5);
+	uint8_t *ref = gt_upload_pattern(fd, dst.handle, dst.size, 5);
 	struct gt_batch b;
 	int i;
 
@@ -211,8 +201,9 @@ static void test_chain(int fd)
 	struct gt_surf a = make_surf(fd, 2, 0), bs = make_surf(fd, 2, 64);
 	struct gt_surf c = make_surf(fd, 2, 128);
 	uint32_t batch[3], h[2];
-	uint8_t *ra = upload_pattern(fd, &a, 1), *rb = upload_pattern(fd, &bs, 2);
-	uint8_t *rc = upload_pattern(fd, &c, 3);
+	uint8_t *ra = gt_upload_pattern(fd, a.handle, a.size, 1);
+	uint8_t *rb = gt_upload_pattern(fd, bs.handle, bs.size, 2);
+	uint8_t *rc = gt_upload_pattern(fd, c.handle, c.size, 3);
 	struct gt_rect all = { 0, 0, W, H };
 	struct gt_batch b;
 	int i;

@@ -135,16 +135,6 @@ static struct gt_surf tiled_surf(int fd, uint32_t tiling, uint32_t stride,
 	return s;
 }
 
-static uint8_t *upload(int fd, const struct gt_surf *s, uint32_t seed)
-{
-	uint8_t *mem = malloc(s->size);
-
-	gt_assert(mem);
-	gt_fill_pattern(mem, s->size, seed);
-	gt_write(fd, s->handle, 0, mem, s->size);
-	return mem;
-}
-
 /* PREAD sees the raw (tiled) bytes: compare them all with the reference. */
 static void check_raw(int fd, const struct gt_surf *s, const uint8_t *ref)
 {
@@ -174,7 +164,7 @@ static void test_fill_tiled(int fd, uint32_t tiling, uint32_t stride, uint32_t r
 {
 	struct gt_surf dst = tiled_surf(fd, tiling, stride, rows);
 	uint32_t w = stride / 4, batch = gt_create(fd, 4096);
-	uint8_t *ref = upload(fd, &dst, tiling * 1000 + stride);
+	uint8_t *ref = gt_upload_pattern(fd, dst.handle, dst.size, tiling * 1000 + stride);
 	struct gt_rect r[3] = {
 		{ 1, 1, (int)w - 3, (int)rows - 2 },
 		{ 0, 0, 1, 1 },
@@ -221,8 +211,9 @@ static void test_copy_tiled(int fd, uint32_t tiling, uint32_t stride, uint32_t r
 	struct gt_surf til = tiled_surf(fd, tiling, stride, rows);
 	struct gt_surf out = tiled_surf(fd, I915_TILING_NONE, stride, rows);
 	uint32_t batch = gt_create(fd, 4096), w = stride / 4, h[2];
-	uint8_t *rlin = upload(fd, &lin, 1), *rtil = upload(fd, &til, 2);
-	uint8_t *rout = upload(fd, &out, 3);
+	uint8_t *rlin = gt_upload_pattern(fd, lin.handle, lin.size, 1);
+	uint8_t *rtil = gt_upload_pattern(fd, til.handle, til.size, 2);
+	uint8_t *rout = gt_upload_pattern(fd, out.handle, out.size, 3);
 	uint64_t flags[2] = { 0, 0 };
 	struct gt_batch b;
 

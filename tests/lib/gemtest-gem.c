@@ -198,3 +198,13 @@ void gt_exec_batch(int fd, uint32_t batch, const uint32_t *extra_handles, int n)
 	free(objs);
 	gt_assert_eq(ret, 0);
 }
+
+uint8_t *gt_upload_pattern(int fd, uint32_t handle, uint64_t size, uint32_t seed)
+{
+	uint8_t *mem = malloc(size);
+
+	gt_assert(mem);
+	gt_fill_pattern(mem, size, seed);
+	gt_write(fd, handle, 0, mem, size);
+	return mem;
+}

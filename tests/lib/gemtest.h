@@ -96,6 +96,10 @@ int gt_getparam(int fd, int param);
 /* Submit a batch object (whole object) with no relocations, ring 0. */
 void gt_exec_batch(int fd, uint32_t batch, const uint32_t *extra_handles, int n);
 
+/* Fill the first size bytes of an object with gt_fill_pattern(seed) and
+ * return a malloc'd copy of what was written (the reference). */
+uint8_t *gt_upload_pattern(int fd, uint32_t handle, uint64_t size, uint32_t seed);
+
 /* Deterministic pseudo random data. */
 uint32_t gt_rand(uint32_t *state);
 void gt_fill_pattern(void *buf, size_t len, uint32_t seed);

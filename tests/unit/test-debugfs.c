@@ -19,6 +19,7 @@
 #include "debugfs.h"
 #include "debugfs_priv.h"
 #include "gem_priv.h"
+#include "gemtest-inproc.h"
 #include "gemtest.h"
 #include "strbuf.h"
 #include "util.h"
@@ -26,116 +27,11 @@
 #define MI_BATCH_BUFFER_END	0x05000000
 #define MI_NOOP			0x00000000
 
-static struct gem_device *dev;
-static struct gem_file *file;
-
-static void setup_cfg(uint64_t aperture, uint64_t cmd_cost_ns)
-{
-	struct gem_device_config cfg = { .aperture_size = aperture,
-					 .cmd_cost_ns = cmd_cost_ns };
-
-	gt_assert_eq(gem_device_create(&cfg, &dev), 0);
-	gt_assert_eq(gem_file_open(dev, 4242, "test", &file), 0);
-}
-
-static void setup(uint64_t aperture)
-{
-	setup_cfg(aperture, 0);
-}
-
-static void teardown(void)
-{
-	gem_file_release(file);
-	gem_device_destroy(dev);
-	file = NULL;
-	dev = NULL;
-}
-
-static int ioctl_(unsigned long cmd, void *arg)
-{
-	struct gem_call call;
-
-	return gem_ioctl(file, (unsigned int)cmd, arg, &call);
-}
-
-static uint32_t create(uint64_t size)
-{
-	struct drm_i915_gem_create c = { .size = size };
-
-	gt_assert_eq(ioctl_(DRM_IOCTL_I915_GEM_CREATE, &c), 0);
-	return c.handle;
-}
-
-static struct gem_object *obj_of(uint32_t handle)
-{
-	struct gem_object *obj;
-
-	pthread_mutex_lock(&dev->lock);
-	obj = gem_handle_lookup(file, handle);
-	if (obj)
-		gem_object_put(obj);
-	pthread_mutex_unlock(&dev->lock);
-	gt_assert(obj);
-	return obj;
-}
-
-static int exec_flags(uint32_t batch, const uint32_t *handles, unsigned int n,
-		      uint32_t write_handle, uint64_t extra_flags)
-{
-	struct drm_i915_gem_exec_object2 objs[16];
-	struct drm_i915_gem_execbuffer2 eb;
-	unsigned int i;
-
-	memset(objs, 0, sizeof(objs));
-	for (i = 0; i < n; i++) {
-		objs[i].handle = handles[i];
-		objs[i].flags = extra_flags;
-		if (handles[i] == write_handle)
-			objs[i].flags |= EXEC_OBJECT_WRITE;
-	}
-	objs[n].handle = batch;
-	memset(&eb, 0, sizeof(eb));
-	eb.buffers_ptr = (uintptr_t)objs;
-	eb.buffer_count = n + 1;
-	eb.flags = I915_EXEC_RENDER;
-	return ioctl_(DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb);
-}
-
-static int exec(uint32_t batch, const uint32_t *handles, unsigned int n, uint32_t w)
-{
-	return exec_flags(batch, handles, n, w, 0);
-}
-
-static uint32_t make_batch_n(unsigned int noops)
-{
-	uint32_t h = create(4096);
-	uint32_t *p = (uint32_t *)obj_of(h)->vaddr;
-	unsigned int i;
-
-	for (i = 0; i < noops; i++)
-		p[i] = MI_NOOP;
-	p[noops] = MI_BATCH_BUFFER_END;
-	return h;
-}
-
-static uint32_t make_batch(void)
-{
-	return make_batch_n(0);
-}
-
-static void idle(void)
-{
-	pthread_mutex_lock(&dev->lock);
-	gt_assert_eq(gem_gpu_idle(dev), 0);
-	gem_retire_requests(dev);
-	pthread_mutex_unlock(&dev->lock);
-}
-
 /* The whole file, via the socket path; the caller frees. */
 static char *render(const char *name)
 {
 	struct strbuf sb = STRBUF_INIT;
-	int ret = gem_debugfs_read(dev, name, &sb);
+	int ret = gem_debugfs_read(gti_dev, name, &sb);
 
 	gt_assert_f(ret == 0, "reading %s: %s", name, strerror(-ret));
 	return strbuf_detach(&sb, NULL);
@@ -236,7 +132,7 @@ static long long record_value(const char *text, const char *match, const char *k
 
 static ssize_t write_file(const char *name, const char *s)
 {
-	return gem_debugfs_write(dev, name, s, strlen(s));
+	return gem_debugfs_write(gti_dev, name, s, strlen(s));
 }
 
 static bool have_fuse(void)
@@ -264,14 +160,14 @@ int main(int argc, char **argv)
 		uint32_t batch, a;
 		struct gem_object *oa, *ob, *ring;
 
-		setup(16u << 20);
-		batch = make_batch();
-		a = create(8192);
-		gt_assert_eq(exec(batch, &a, 1, a), 0);
-		idle();
-		oa = obj_of(a);
-		ob = obj_of(batch);
-		ring = dev->ring;
+		gti_setup(16u << 20);
+		batch = gti_make_batch();
+		a = gti_create(8192);
+		gt_assert_eq(gti_exec(batch, &a, 1, a), 0);
+		gti_idle();
+		oa = gti_obj(a);
+		ob = gti_obj(batch);
+		ring = gti_dev->ring;
 
 		objects = render("i915_gem_objects");
 		gt_assert_eq(count_lines(objects), 9);
@@ -315,7 +211,7 @@ int main(int argc, char **argv)
 		free(inactive);
 		free(pinned);
 		free(gtt);
-		teardown();
+		gti_teardown();
 	}
 
 	gemtest_subtest("counts-agree-across-files") {
@@ -327,11 +223,11 @@ int main(int argc, char **argv)
 			"i915_gem_pinned",
 		};
 
-		setup(16u << 20);
-		batch = make_batch();
+		gti_setup(16u << 20);
+		batch = gti_make_batch();
 		for (i = 0; i < 8; i++)
-			h[i] = create(4096 * (i + 1));
-		gt_assert_eq(exec(batch, h, 5, h[0]), 0);	/* 3 stay unbound */
+			h[i] = gti_create(4096 * (i + 1));
+		gt_assert_eq(gti_exec(batch, h, 5, h[0]), 0);	/* 3 stay unbound */
 		for (i = 0; i < ARRAY_SIZE(lists); i++) {
 			f = render(lists[i]);
 			/* header + objects + footer */
@@ -358,7 +254,7 @@ int main(int argc, char **argv)
 		gt_assert_eq(list_total(f), in_lists);
 		free(f);
 		free(objs);
-		teardown();
+		gti_teardown();
 	}
 
 	gemtest_subtest("active-request-and-batchbuffers") {
@@ -367,11 +263,11 @@ int main(int argc, char **argv)
 		struct gem_object *ob;
 
 		/* 2 ms per command: the batch stays busy while we look. */
-		setup_cfg(16u << 20, 2000000);
-		batch = make_batch_n(200);
-		a = create(4096);
-		gt_assert_eq(exec(batch, &a, 1, 0), 0);
-		ob = obj_of(batch);
+		gti_setup_cfg(16u << 20, 2000000);
+		batch = gti_make_batch_n(200);
+		a = gti_create(4096);
+		gt_assert_eq(gti_exec(batch, &a, 1, 0), 0);
+		ob = gti_obj(batch);
 		active = render("i915_gem_active");
 		req = render("i915_gem_request");
 		bb = render("i915_batchbuffers");
@@ -413,11 +309,11 @@ int main(int argc, char **argv)
 		free(req);
 		free(bb);
 		free(seq);
-		idle();
+		gti_idle();
 		req = render("i915_gem_request");
 		gt_assert(!strcmp(req, "No requests\n"));
 		free(req);
-		teardown();
+		gti_teardown();
 	}
 
 	gemtest_subtest("seqno-interrupt-hws-ring") {
@@ -425,11 +321,11 @@ int main(int argc, char **argv)
 		char *seq, *irq, *hws, *info, *data, expect[128];
 		int i;
 
-		setup(16u << 20);
-		batch = make_batch();
+		gti_setup(16u << 20);
+		batch = gti_make_batch();
 		for (i = 0; i < 5; i++)
-			gt_assert_eq(exec(batch, NULL, 0, 0), 0);
-		idle();
+			gt_assert_eq(gti_exec(batch, NULL, 0, 0), 0);
+		gti_idle();
 		seq = render("i915_gem_seqno");
 		gt_assert_eq(count_lines(seq), 3);
 		assert_line(seq, 0, "Current sequence (render ring): 5");
@@ -445,7 +341,7 @@ int main(int argc, char **argv)
 		assert_line(hws, 8, "0x00000080: 0x00000005 0x00000000 0x00000000 0x00000000");
 		info = render("i915_ringbuffer_info");
 		assert_line(info, 0, "Ring render ring:");
-		snprintf(expect, sizeof(expect), "  Tail :    %08x", dev->ring_tail);
+		snprintf(expect, sizeof(expect), "  Tail :    %08x", gti_dev->ring_tail);
 		assert_line(info, 2, expect);
 		assert_line(info, 3, "  Size :    00020000");
 		gt_assert_eq(count_lines(info), 8);
@@ -457,7 +353,7 @@ int main(int argc, char **argv)
 		free(hws);
 		free(info);
 		free(data);
-		teardown();
+		gti_teardown();
 	}
 
 	gemtest_subtest("fence-regs") {
@@ -466,16 +362,16 @@ int main(int argc, char **argv)
 		uint32_t batch, t;
 		char *f, expect[600], want[700];
 
-		setup(16u << 20);
-		batch = make_batch();
-		t = create(256u << 10);
+		gti_setup(16u << 20);
+		batch = gti_make_batch();
+		t = gti_create(256u << 10);
 		st.handle = t;
 		st.tiling_mode = I915_TILING_X;
 		st.stride = 2048;
-		gt_assert_eq(ioctl_(DRM_IOCTL_I915_GEM_SET_TILING, &st), 0);
-		gt_assert_eq(exec_flags(batch, &t, 1, 0, EXEC_OBJECT_NEEDS_FENCE), 0);
-		idle();
-		obj = obj_of(t);
+		gt_assert_eq(gti_ioctl(DRM_IOCTL_I915_GEM_SET_TILING, &st), 0);
+		gt_assert_eq(gti_exec_flags(batch, &t, 1, 0, EXEC_OBJECT_NEEDS_FENCE), 0);
+		gti_idle();
+		obj = gti_obj(t);
 		gt_assert(obj->fence_reg >= 0);
 		f = render("i915_gem_fence_regs");
 		gt_assert_eq(count_lines(f), 2 + 16);
@@ -491,7 +387,7 @@ int main(int argc, char **argv)
 						  "Fenced object[ 0] = unused");
 		assert_line(f, 17, "Fenced object[15] = unused");
 		free(f);
-		teardown();
+		gti_teardown();
 	}
 
 	gemtest_subtest("drop-caches") {
@@ -499,52 +395,52 @@ int main(int argc, char **argv)
 		uint32_t batch, a, junk;
 		char *f;
 
-		setup(16u << 20);
+		gti_setup(16u << 20);
 		f = render("i915_gem_drop_caches");
 		gt_assert(!strcmp(f, "0x000003ff\n"));
 		free(f);
-		batch = make_batch();
-		a = create(8192);
-		junk = create(4096);
-		gt_assert_eq(exec(batch, &a, 1, 0), 0);
+		batch = gti_make_batch();
+		a = gti_create(8192);
+		junk = gti_create(4096);
+		gt_assert_eq(gti_exec(batch, &a, 1, 0), 0);
 		/* IGT's gem_quiescent_gpu: ACTIVE | RETIRE | IDLE | FREED */
 		gt_assert_eq(write_file("i915_gem_drop_caches", "0x5c\n"), 5);
 		f = render("i915_gem_request");
 		gt_assert(!strcmp(f, "No requests\n"));
 		free(f);
-		gt_assert(gem_object_bound(obj_of(a)));
+		gt_assert(gem_object_bound(gti_obj(a)));
 		/* DROP_BOUND: everything unpinned leaves the GTT */
 		gt_assert_eq(write_file("i915_gem_drop_caches", "0x2"), 3);
-		gt_assert(!gem_object_bound(obj_of(a)));
-		gt_assert(!gem_object_bound(obj_of(batch)));
+		gt_assert(!gem_object_bound(gti_obj(a)));
+		gt_assert(!gem_object_bound(gti_obj(batch)));
 		f = render("i915_gem_objects");
 		assert_line(f, 1, "1 [1] objects, 131072 [131072] bytes in gtt");
 		free(f);
 		/* DROP_UNBOUND: unbound purgeable objects lose their pages */
-		memset(obj_of(junk)->vaddr, 0x77, 4096);
+		memset(gti_obj(junk)->vaddr, 0x77, 4096);
 		madv.handle = junk;
 		madv.madv = I915_MADV_DONTNEED;
-		gt_assert_eq(ioctl_(DRM_IOCTL_I915_GEM_MADVISE, &madv), 0);
+		gt_assert_eq(gti_ioctl(DRM_IOCTL_I915_GEM_MADVISE, &madv), 0);
 		f = render("gemkit_objects");
 		gt_assert(strstr(f, " madv=dontneed "));
 		free(f);
 		gt_assert_eq(write_file("i915_gem_drop_caches", "1"), 1);
-		gt_assert_eq(obj_of(junk)->madv, GEM_MADV_PURGED);
-		gt_assert_eq(((uint8_t *)obj_of(junk)->vaddr)[100], 0);
-		gt_assert_eq(obj_of(a)->madv, I915_MADV_WILLNEED);
+		gt_assert_eq(gti_obj(junk)->madv, GEM_MADV_PURGED);
+		gt_assert_eq(((uint8_t *)gti_obj(junk)->vaddr)[100], 0);
+		gt_assert_eq(gti_obj(a)->madv, I915_MADV_WILLNEED);
 		/* malformed and out-of-range masks */
 		gt_assert_eq(write_file("i915_gem_drop_caches", "bogus"), -EINVAL);
 		gt_assert_eq(write_file("i915_gem_drop_caches", "0x400"), -EINVAL);
 		gt_assert_eq(write_file("i915_gem_drop_caches", ""), -EINVAL);
-		teardown();
+		gti_teardown();
 	}
 
 	gemtest_subtest("wedged-read-write") {
 		uint32_t batch;
 		char *f;
 
-		setup(16u << 20);
-		batch = make_batch();
+		gti_setup(16u << 20);
+		batch = gti_make_batch();
 		f = render("i915_wedged");
 		gt_assert(!strcmp(f, "wedged :  0\n"));
 		free(f);
@@ -552,21 +448,21 @@ int main(int argc, char **argv)
 		f = render("i915_wedged");
 		gt_assert(!strcmp(f, "wedged :  1\n"));
 		free(f);
-		gt_assert_eq(exec(batch, NULL, 0, 0), -EIO);
+		gt_assert_eq(gti_exec(batch, NULL, 0, 0), -EIO);
 		gt_assert_eq(write_file("i915_wedged", "0"), 1);
-		gt_assert_eq(exec(batch, NULL, 0, 0), 0);
+		gt_assert_eq(gti_exec(batch, NULL, 0, 0), 0);
 		f = render("i915_error_state");
 		gt_assert(!strcmp(f, "no error state collected\n"));
 		free(f);
 		gt_assert_eq(write_file("i915_gem_objects", "1"), -EACCES);
 		gt_assert_eq(write_file("no_such_file", "1"), -ENOENT);
-		teardown();
+		gti_teardown();
 	}
 
 	gemtest_subtest("name-and-capabilities") {
 		char *f;
 
-		setup(16u << 20);
+		gti_setup(16u << 20);
 		f = render("name");
 		gt_assert(!strcmp(f, "i915 dev=0000:00:02.0 unique=0000:00:02.0\n"));
 		free(f);
@@ -577,7 +473,7 @@ int main(int argc, char **argv)
 		assert_line(f, 19, "has_blt_ring: no");
 		gt_assert_eq(count_lines(f), 20);
 		free(f);
-		teardown();
+		gti_teardown();
 	}
 
 	gemtest_subtest("structured-objects-clients-gtt") {
@@ -586,14 +482,14 @@ int main(int argc, char **argv)
 		char *objs, *clients, *gtt, *counters, match[64];
 		struct gem_object *oa;
 
-		setup(16u << 20);
-		batch = make_batch();
-		a = create(8192);
+		gti_setup(16u << 20);
+		batch = gti_make_batch();
+		a = gti_create(8192);
 		fl.handle = a;
-		gt_assert_eq(ioctl_(DRM_IOCTL_GEM_FLINK, &fl), 0);
-		gt_assert_eq(exec(batch, &a, 1, a), 0);
-		idle();
-		oa = obj_of(a);
+		gt_assert_eq(gti_ioctl(DRM_IOCTL_GEM_FLINK, &fl), 0);
+		gt_assert_eq(gti_exec(batch, &a, 1, a), 0);
+		gti_idle();
+		oa = gti_obj(a);
 		objs = render("gemkit_objects");
 		gt_assert(!strncmp(objs, "schema=gemkit_objects version=1 count=3 fields=id,size,", 55));
 		snprintf(match, sizeof(match), "id=%u size=8192 ", oa->id);
@@ -605,7 +501,7 @@ int main(int argc, char **argv)
 		gt_assert_eq(record_value(objs, match, "binds"), 1);
 		gt_assert_eq(record_value(objs, match, "last_write_seqno"), 1);
 		gt_assert_eq(record_value(objs, match, "creator_pid"), 4242);
-		snprintf(match, sizeof(match), " owners=%u:4242:test:%u\n", file->id, a);
+		snprintf(match, sizeof(match), " owners=%u:4242:test:%u\n", gti_file->id, a);
 		gt_assert_f(strstr(objs, match), "no '%s'", match);
 		clients = render("gemkit_clients");
 		assert_line(clients, 1, "file=1 pid=4242 comm=test handles=2 handle_bytes=12288 "
@@ -624,7 +520,7 @@ int main(int argc, char **argv)
 		free(clients);
 		free(gtt);
 		free(counters);
-		teardown();
+		gti_teardown();
 	}
 
 	gemtest_subtest("event-log-order-and-incremental") {
@@ -633,11 +529,11 @@ int main(int argc, char **argv)
 		long long next, last_seq = 0;
 		const char *p;
 
-		setup(16u << 20);
-		batch = make_batch();
-		a = create(8192);
-		gt_assert_eq(exec(batch, &a, 1, a), 0);
-		idle();
+		gti_setup(16u << 20);
+		batch = gti_make_batch();
+		a = gti_create(8192);
+		gt_assert_eq(gti_exec(batch, &a, 1, a), 0);
+		gti_idle();
 		ev = render("gemkit_events");
 		gt_assert(!strncmp(ev, "schema=gemkit_events version=1 first_seq=1 ", 43));
 		next = record_value(ev, "schema=", "next_seq");
@@ -655,10 +551,10 @@ int main(int argc, char **argv)
 		{
 			const char *bind_a, *dom_a, *submit, *retire;
 
-			snprintf(name, sizeof(name), " type=bind obj=%u ", obj_of(a)->id);
+			snprintf(name, sizeof(name), " type=bind obj=%u ", gti_obj(a)->id);
 			bind_a = strstr(ev, name);
 			snprintf(name, sizeof(name), " type=domain obj=%u old_read=0x01 "
-				 "old_write=0x01 read=0x02 write=0x02", obj_of(a)->id);
+				 "old_write=0x01 read=0x02 write=0x02", gti_obj(a)->id);
 			dom_a = strstr(ev, name);
 			submit = strstr(ev, " type=submit seqno=1 file=1\n");
 			retire = strstr(ev, " type=retire seqno=1\n");
@@ -681,7 +577,7 @@ int main(int argc, char **argv)
 		gt_assert(!strstr(ev2, " type=submit"));
 		free(ev2);
 		free(ev);
-		teardown();
+		gti_teardown();
 	}
 
 	gemtest_subtest("raw-object-and-aperture") {
@@ -691,38 +587,38 @@ int main(int argc, char **argv)
 		char name[64];
 		uint64_t off;
 
-		setup(16u << 20);
-		batch = make_batch();
-		a = create(8192);
-		oa = obj_of(a);
+		gti_setup(16u << 20);
+		batch = gti_make_batch();
+		a = gti_create(8192);
+		oa = gti_obj(a);
 		gt_fill_pattern(oa->vaddr, 8192, 7);
 		snprintf(name, sizeof(name), "gemkit_object_data/%u", oa->id);
-		gt_assert_eq(gem_debugfs_read(dev, name, &sb), 0);
+		gt_assert_eq(gem_debugfs_read(gti_dev, name, &sb), 0);
 		gt_assert_eq(sb.len, 8192);
 		gt_assert(!memcmp(sb.buf, oa->vaddr, 8192));
 		strbuf_release(&sb);
-		gt_assert_eq(gem_debugfs_read_range(dev, name, 4096, 100, &sb), 0);
+		gt_assert_eq(gem_debugfs_read_range(gti_dev, name, 4096, 100, &sb), 0);
 		gt_assert_eq(sb.len, 100);
 		gt_assert(!memcmp(sb.buf, oa->vaddr + 4096, 100));
 		strbuf_release(&sb);
-		gt_assert_eq(gem_debugfs_read_range(dev, "name", 5, 100, &sb), 0);
+		gt_assert_eq(gem_debugfs_read_range(gti_dev, "name", 5, 100, &sb), 0);
 		gt_assert(!strcmp(sb.buf, "dev=0000:00:02.0 unique=0000:00:02.0\n"));
 		strbuf_release(&sb);
-		gt_assert_eq(gem_debugfs_read(dev, "gemkit_object_data/999999", &sb), -ENOENT);
-		gt_assert_eq(gem_debugfs_read(dev, "gemkit_object_data/x", &sb), -ENOENT);
-		gt_assert_eq(exec(batch, &a, 1, 0), 0);
-		idle();
+		gt_assert_eq(gem_debugfs_read(gti_dev, "gemkit_object_data/999999", &sb), -ENOENT);
+		gt_assert_eq(gem_debugfs_read(gti_dev, "gemkit_object_data/x", &sb), -ENOENT);
+		gt_assert_eq(gti_exec(batch, &a, 1, 0), 0);
+		gti_idle();
 		off = oa->gtt_node.start;
 		{
 			uint8_t buf[8192];
 
-			gt_assert_eq(debugfs_aperture_read(dev, buf, sizeof(buf), off, NULL), 8192);
+			gt_assert_eq(debugfs_aperture_read(gti_dev, buf, sizeof(buf), off, NULL), 8192);
 			gt_assert(!memcmp(buf, oa->vaddr, 8192));
 			/* an unbound page reads as zeros */
-			gt_assert_eq(debugfs_aperture_read(dev, buf, 4096, (15u << 20), NULL), 4096);
+			gt_assert_eq(debugfs_aperture_read(gti_dev, buf, 4096, (15u << 20), NULL), 4096);
 			gt_assert_eq(buf[0] | buf[4095], 0);
 		}
-		teardown();
+		gti_teardown();
 	}
 
 	gemtest_subtest("fuse-round-trip") {
@@ -735,15 +631,15 @@ int main(int argc, char **argv)
 
 		if (!have_fuse())
 			gemtest_skip("no usable /dev/fuse");
-		setup(16u << 20);
-		batch = make_batch();
-		a = create(8192);
-		gt_assert_eq(exec(batch, &a, 1, a), 0);
-		idle();
+		gti_setup(16u << 20);
+		batch = gti_make_batch();
+		a = gti_create(8192);
+		gt_assert_eq(gti_exec(batch, &a, 1, a), 0);
+		gti_idle();
 		gt_assert(mkdtemp(dir));
-		ret = gem_debugfs_start(dev, dir, &dfs);
+		ret = gem_debugfs_start(gti_dev, dir, &dfs);
 		if (ret == -ENODEV) {
-			teardown();
+			gti_teardown();
 			rmdir(dir);
 			gemtest_skip("FUSE mount not permitted here");
 		}
@@ -768,7 +664,7 @@ int main(int argc, char **argv)
 		gt_assert(fd >= 0);
 		gt_assert_eq(write(fd, "0x1ff", 5), 5);
 		close(fd);
-		gt_assert(!gem_object_bound(obj_of(a)));
+		gt_assert(!gem_object_bound(gti_obj(a)));
 		snprintf(path, sizeof(path), "%s/dri/0/i915_gem_objects", dir);
 		fd = open(path, O_WRONLY);
 		gt_assert_eq(fd, -1);
@@ -789,20 +685,20 @@ int main(int argc, char **argv)
 		gt_assert_eq(write(fd, "since x", 7), -1);
 		close(fd);
 		/* raw object data */
-		snprintf(path, sizeof(path), "%s/dri/0/gemkit_object_data/%u", dir, obj_of(a)->id);
+		snprintf(path, sizeof(path), "%s/dri/0/gemkit_object_data/%u", dir, gti_obj(a)->id);
 		gt_assert_eq(stat(path, &st), 0);
 		gt_assert_eq(st.st_size, 8192);
 		{
 			char *data = read_path(path);
 
-			gt_assert(!memcmp(data, obj_of(a)->vaddr, 8192));
+			gt_assert(!memcmp(data, gti_obj(a)->vaddr, 8192));
 			free(data);
 		}
 		gem_debugfs_stop(dfs);
 		snprintf(path, sizeof(path), "%s/dri", dir);
 		gt_assert_eq(stat(path, &st), -1);	/* unmounted */
 		gt_assert_eq(rmdir(dir), 0);
-		teardown();
+		gti_teardown();
 	}
 
 	gemtest_subtest("generation-100k-objects") {
@@ -815,22 +711,22 @@ int main(int argc, char **argv)
 		char *floor_buf;
 		size_t floor_len = 0;
 
-		setup(256u << 20);
+		gti_setup(256u << 20);
 		for (i = 0; i < n; i++)
-			(void)create(4096);
+			(void)gti_create(4096);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		gt_assert_eq(gem_debugfs_read(dev, "gemkit_objects", &sb), 0);
+		gt_assert_eq(gem_debugfs_read(gti_dev, "gemkit_objects", &sb), 0);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		gt_assert_eq(count_lines(sb.buf), n + 2);
 		gen_len = sb.len;
 		/* the floor: snprintf of the same kind of line per object */
 		floor_buf = malloc(sb.len + 4096);
 		gt_assert(floor_buf);
-		pthread_mutex_lock(&dev->lock);
+		pthread_mutex_lock(&gti_dev->lock);
 		{
 			struct gem_object *obj;
 
-			list_for_each_entry(obj, &dev->lists[GEM_LIST_UNBOUND], list_link)
+			list_for_each_entry(obj, &gti_dev->lists[GEM_LIST_UNBOUND], list_link)
 				floor_len += (size_t)snprintf(floor_buf + floor_len, 400,
 					"id=%u size=%llu list=%s gtt_offset=0x%08llx gtt_size=%llu read=0x%02x "
 					"write=0x%02x pin=%u user_pin=%u fence=%d tiling=%s stride=%u "
@@ -846,19 +742,19 @@ int main(int argc, char **argv)
 					(unsigned long long)obj->bind_count,
 					(unsigned long long)obj->evict_count, 1u, 4242, "test", obj->id);
 		}
-		pthread_mutex_unlock(&dev->lock);
+		pthread_mutex_unlock(&gti_dev->lock);
 		clock_gettime(CLOCK_MONOTONIC, &t2);
 		gen_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 		floor_ms = (double)(t2.tv_sec - t1.tv_sec) * 1e3 + (double)(t2.tv_nsec - t1.tv_nsec) / 1e6;
 		strbuf_release(&sb);
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		gt_assert_eq(gem_debugfs_read(dev, "i915_gem_gtt", &sb), 0);
-		gt_assert_eq(gem_debugfs_read(dev, "i915_gem_objects", &sb), 0);
+		gt_assert_eq(gem_debugfs_read(gti_dev, "i915_gem_gtt", &sb), 0);
+		gt_assert_eq(gem_debugfs_read(gti_dev, "i915_gem_objects", &sb), 0);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		era_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
 		/* what the lock is held for: the snapshot alone */
 		clock_gettime(CLOCK_MONOTONIC, &t0);
-		gt_assert_eq(debugfs_snapshot_take(dev, SNAP_OWNERS, &snap), 0);
+		gt_assert_eq(debugfs_snapshot_take(gti_dev, SNAP_OWNERS, &snap), 0);
 		clock_gettime(CLOCK_MONOTONIC, &t1);
 		debugfs_snapshot_release(&snap);
 		snap_ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
@@ -869,7 +765,7 @@ int main(int argc, char **argv)
 			     gen_ms / floor_ms, era_ms);
 		free(floor_buf);
 		strbuf_release(&sb);
-		teardown();
+		gti_teardown();
 	}
 
 	return gemtest_exit();
