@@ -8,12 +8,14 @@
 # Functions return non-zero on failure and never exit the caller's shell.
 
 # What a fresh Debian 12 with only git lacks.  The second list is what the
-# optional parts (debugfs over FUSE, the curses, readline and libelf
-# tools) use; configure builds them when they are there.
+# optional parts use (debugfs over FUSE, the curses, readline, json-c and
+# libelf tools, and what their tests drive: tmux, bash-completion, zsh,
+# readelf, clang's libFuzzer); configure builds them when they are there.
 GEMKIT_PACKAGES="build-essential autoconf automake libtool pkg-config \
 libdrm-dev libdrm-intel1 intel-gpu-tools valgrind"
 GEMKIT_OPTIONAL_PACKAGES="libfuse3-dev fuse3 libncurses-dev libreadline-dev \
-libelf-dev"
+libelf-dev elfutils libjson-c-dev tmux bash-completion zsh clang \
+libclang-rt-dev"
 
 GEMKIT_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 

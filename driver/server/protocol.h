@@ -32,7 +32,7 @@
 
 #include <stdint.h>
 
-#define GEM_PROTOCOL_VERSION	1
+#define GEM_PROTOCOL_VERSION	2
 #define GEM_PROTOCOL_MAGIC	0x474d4431u	/* "GMD1" */
 #define GEM_MSG_MAX_PAYLOAD	(64u << 20)	/* sanity bound on len */
 
@@ -44,7 +44,36 @@ enum gem_msg_type {
 	GEM_MSG_IOCTL = 16,	/* request = ioctl code, payload = marshalled arg (wire.c) */
 	GEM_MSG_ARENA = 17,	/* request = arena id; reply: struct gem_arena_reply + 1 fd */
 	GEM_MSG_MMAP = 18,	/* payload struct gem_mmap_req; reply struct gem_location */
-	/* 64-127: reserved for debugfs, events and hang notification */
+	/* 64-127: debugfs, events, hang notification and driver control;
+	 * valid on a channel without a file (hdr.file 0): tools that only
+	 * look at the driver need not open a drm_file. */
+	GEM_MSG_DEBUGFS = 64,	/* request = enum gem_debugfs_op; see below */
+	GEM_MSG_HANG_WAIT = 65,	/* wait for the next hang capture (issue: hangs) */
+	GEM_MSG_CONTROL = 66,	/* driver control: suspend/resume (gemctl) */
+};
+
+/*
+ * GEM_MSG_DEBUGFS: the debugfs files without FUSE.  The payload starts
+ * with the file's path relative to dri/0, NUL-terminated; then
+ *   READ:  nothing; the reply is the whole file (-EFBIG beyond
+ *          GEM_MSG_MAX_PAYLOAD: use READ_RANGE);
+ *   RANGE: struct gem_debugfs_range; the reply is those bytes (fewer at EOF);
+ *   WRITE: the bytes to write; result = bytes taken;
+ *   LIST:  empty path; the reply is one name per line.
+ * result is 0 / a count or -errno (ENOENT: no such file, EACCES: not
+ * writable).
+ */
+enum gem_debugfs_op {
+	GEM_DEBUGFS_READ = 0,
+	GEM_DEBUGFS_WRITE = 1,
+	GEM_DEBUGFS_LIST = 2,
+	GEM_DEBUGFS_RANGE = 3,
+};
+
+struct gem_debugfs_range {
+	uint64_t offset;
+	uint32_t length;	/* <= GEM_MSG_MAX_PAYLOAD */
+	uint32_t pad;
 };
 
 struct gem_msg_hdr {
@@ -92,6 +121,37 @@ struct gem_arena_reply {
 struct gem_mmap_req {
 	uint64_t offset;	/* fake offset from MMAP_GTT / MMAP_OFFSET */
 	uint64_t length;
+};
+
+/*
+ * GEM_MSG_HANG_WAIT: block until a hang capture with sequence number
+ * greater than 'after' exists (after = GEM_HANG_NEXT: the next one from
+ * now), or timeout_ms passes (0: wait forever; the reply is then
+ * -ETIMEDOUT).  The reply is struct gem_hang_event.
+ */
+#define GEM_HANG_NEXT	UINT64_MAX
+struct gem_hang_wait {
+	uint64_t after;
+	uint32_t timeout_ms;
+	uint32_t pad;
+};
+struct gem_hang_event {
+	uint64_t seq;		/* 1, 2, ...: hangs since gemd started */
+	uint64_t time_ns;	/* CLOCK_REALTIME of the detection */
+	uint64_t detect_ns;	/* guilty request's submission to detection */
+	uint32_t seqno;		/* the guilty request */
+	uint32_t pid;		/* its client, 0 if none */
+	uint32_t file;		/* its drm_file id, 0 if none */
+	uint32_t acthd;
+	uint32_t ipehr;
+	uint32_t recovered;	/* 1: ring reset and running; 0: wedged */
+	char kind[16];		/* "hangcheck", "fault", "badop", "wedged" (forced) */
+};
+
+/* GEM_MSG_CONTROL: request = enum gem_control_op, empty payload. */
+enum gem_control_op {
+	GEM_CONTROL_SUSPEND = 1,	/* idle the GPU, unbind all, refuse new work */
+	GEM_CONTROL_RESUME = 2,		/* restore and accept work again */
 };
 
 #endif

@@ -1,0 +1,406 @@
+/*
+ * libgemdebugfs: read a GEM driver's debugfs, whatever holds it.
+ *
+ * A *source* is where the dri/0 files come from:
+ *   - a directory with the kernel's layout: a live gemd mount
+ *     (<runtime dir>/debugfs), a real kernel's /sys/kernel/debug, or a saved
+ *     copy (gdfs_save, or a tarball a test rig unpacked).  DIR may name the
+ *     debugfs root (holding dri/0), dri/ or dri/0 itself;
+ *   - a gemd socket (GEM_MSG_DEBUGFS), for hosts without /dev/fuse or a
+ *     gemd started with --no-debugfs.
+ *
+ * Then parse what was read: the structured gemkit_* files (debugfs/FORMAT.md)
+ * into plain structs, and the era files the tools present (describe_obj
+ * lines, i915_gem_seqno, i915_ringbuffer_info, i915_error_state).
+ *
+ * gemtop, gemdump and gemctl read driver state through this library only.
+ * Every function returns 0 (or a count) or -errno; parsers return -EINVAL
+ * on malformed input and, when err is not NULL, describe the first problem
+ * there ("gemkit_objects line 17: bad value for key 'size'").  Parsers never
+ * crash or loop on any input, and their allocations are bounded by the
+ * input's size.
+ */
+#ifndef GEMKIT_GEMDEBUGFS_H
+#define GEMKIT_GEMDEBUGFS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+#include "strbuf.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* --- sources ------------------------------------------------------------ */
+
+struct gdfs;
+
+enum gdfs_kind {
+	GDFS_DIR,		/* a directory tree (live mount, kernel, saved copy) */
+	GDFS_SOCKET,		/* a gemd socket */
+};
+
+/* DIR: root, dri/ or dri/0.  -ENOENT if no dri/0 is found under it. */
+int gdfs_open_dir(const char *dir, struct gdfs **out);
+/* A gemd socket path (NULL: the device path rule, GEM_DEVICE and the
+ * runtime default).  -ENOENT/-ECONNREFUSED when no gemd listens. */
+int gdfs_open_socket(const char *path, struct gdfs **out);
+/*
+ * What the tools do by default: with debugfs_dir set, that directory;
+ * else the gemd at device (NULL: the device path rule) through its FUSE
+ * mount when one is live at <runtime dir>/debugfs (the device's
+ * directory's "debugfs" sibling), else through its socket.
+ */
+int gdfs_open_auto(const char *device, const char *debugfs_dir, struct gdfs **out);
+void gdfs_close(struct gdfs *src);
+
+enum gdfs_kind gdfs_kind(const struct gdfs *src);
+/* "/run/gemkit/debugfs/dri/0" or "socket /run/gemkit/card0", for messages. */
+const char *gdfs_describe(const struct gdfs *src);
+
+/*
+ * Read a whole file (name relative to dri/0: "i915_gem_objects",
+ * "gemkit_events.since.42", "gemkit_object_data/17"), appending to out.
+ * A directory source keeps the file open and rereads it from offset 0 on
+ * later calls (which regenerates it, as seq_file does), so sampling the
+ * same file repeatedly costs one pread per call.  -ENOENT when the file
+ * does not exist in this source.
+ */
+int gdfs_read(struct gdfs *src, const char *name, struct strbuf *out);
+/* Bytes [off, off + len) of a raw file (gemkit_aperture, object data). */
+int gdfs_read_range(struct gdfs *src, const char *name, uint64_t off, size_t len,
+		    struct strbuf *out);
+/* Write buf to a writable file (i915_wedged, i915_gem_drop_caches,
+ * i915_error_state); returns len or -errno. */
+ssize_t gdfs_write(struct gdfs *src, const char *name, const void *buf, size_t len);
+/* Does the source have this file? */
+bool gdfs_has(struct gdfs *src, const char *name);
+/* The names in dri/0, one per line (what readdir shows). */
+int gdfs_list(struct gdfs *src, struct strbuf *out);
+
+/*
+ * Save every file of the source's dri/0 (plus gemkit_object_data/ when
+ * with_data) under dir/dri/0, creating dir.  Files are written to a
+ * temporary name and renamed, so a partial save is never mistaken for a
+ * whole one.  Returns the number of files saved.  Files that fail to read
+ * (EACCES on a real kernel, for instance) are skipped and counted in
+ * *skipped when it is not NULL.
+ */
+int gdfs_save(struct gdfs *src, const char *dir, bool with_data, unsigned int *skipped);
+
+/* --- structured files: common ------------------------------------------ */
+
+struct gdfs_schema {
+	char file[32];		/* schema=... */
+	unsigned int version;
+	uint64_t count;		/* count= when present, else 0 */
+};
+
+/*
+ * Low-level record iteration, for files or fields the typed parsers below
+ * do not cover.  Split buf (len bytes, need not be NUL-terminated) at '\n';
+ * each line at ' '; each token at its first '='.
+ */
+struct gdfs_kv {
+	const char *key, *val;
+	size_t klen, vlen;
+};
+struct gdfs_cursor {
+	const char *p, *end;
+	unsigned int line;	/* 1-based number of the line last returned */
+};
+void gdfs_cursor_init(struct gdfs_cursor *c, const char *buf, size_t len);
+/* Next record into kv[0..max): returns the number of tokens (0 for an
+ * empty line), -1 at the end, or -EINVAL when a token has no '=' or more
+ * than max tokens are on the line. */
+int gdfs_next_record(struct gdfs_cursor *c, struct gdfs_kv *kv, int max);
+/* Value helpers: 0 or -EINVAL (not a number of that kind, or overflow). */
+int gdfs_kv_u64(const struct gdfs_kv *kv, uint64_t *out);	/* decimal or 0x hex */
+int gdfs_kv_i64(const struct gdfs_kv *kv, int64_t *out);
+/* Percent-decode a free-text value into out (NUL-terminated, truncated to
+ * size - 1). */
+void gdfs_kv_text(const struct gdfs_kv *kv, char *out, size_t size);
+/* Parse a schema line (line 1 of every structured file). */
+int gdfs_parse_schema(const char *buf, size_t len, struct gdfs_schema *out,
+		      struct strbuf *err);
+
+/* --- gemkit_objects ----------------------------------------------------- */
+
+enum gdfs_list {
+	GDFS_LIST_UNBOUND, GDFS_LIST_INACTIVE, GDFS_LIST_ACTIVE,
+	GDFS_LIST_FLUSHING, GDFS_LIST_PINNED, GDFS_LIST_COUNT,
+};
+enum gdfs_tiling { GDFS_TILING_NONE, GDFS_TILING_X, GDFS_TILING_Y };
+enum gdfs_madv { GDFS_MADV_WILLNEED, GDFS_MADV_DONTNEED, GDFS_MADV_PURGED };
+enum gdfs_cache { GDFS_CACHE_NONE, GDFS_CACHE_CACHED, GDFS_CACHE_DISPLAY };
+
+const char *gdfs_list_name(enum gdfs_list l);	/* "active", ... */
+
+struct gdfs_owner {
+	uint32_t file;
+	uint32_t handle;
+	pid_t pid;
+	char comm[16];
+};
+
+struct gdfs_object {
+	uint32_t id;
+	uint64_t size;
+	enum gdfs_list list;
+	uint32_t gtt_offset;
+	uint64_t gtt_size;		/* 0: not bound */
+	uint32_t read, write;		/* I915_GEM_DOMAIN_* masks */
+	uint32_t pin, user_pin;
+	int32_t fence;			/* -1: none */
+	enum gdfs_tiling tiling;
+	uint32_t stride;
+	enum gdfs_madv madv;
+	enum gdfs_cache cache;
+	bool dirty, active;
+	uint32_t last_read_seqno, last_write_seqno;
+	uint32_t name;			/* flink name, 0 = none */
+	uint32_t handles;
+	pid_t creator_pid;
+	uint64_t created_ns;		/* CLOCK_REALTIME */
+	uint64_t binds, evicts;
+	struct gdfs_owner *owners;	/* into gdfs_objects.owner_pool */
+	uint32_t nowners;
+};
+
+struct gdfs_objects {
+	struct gdfs_schema schema;
+	struct gdfs_object *v;
+	size_t n;
+	struct gdfs_owner *owner_pool;
+	size_t nowner_pool;
+};
+int gdfs_parse_objects(const char *buf, size_t len, struct gdfs_objects *out,
+		       struct strbuf *err);
+void gdfs_objects_release(struct gdfs_objects *objs);
+/* The object with id, or NULL (binary search: records are not sorted by
+ * id, so this builds an index on first use). */
+const struct gdfs_object *gdfs_objects_find(struct gdfs_objects *objs, uint32_t id);
+
+/* --- gemkit_clients ----------------------------------------------------- */
+
+struct gdfs_client {
+	uint32_t file;
+	pid_t pid;
+	char comm[16];
+	uint32_t handles;
+	uint64_t handle_bytes, bound_bytes;
+	uint32_t requests;
+};
+struct gdfs_clients {
+	struct gdfs_schema schema;
+	struct gdfs_client *v;
+	size_t n;
+};
+int gdfs_parse_clients(const char *buf, size_t len, struct gdfs_clients *out,
+		       struct strbuf *err);
+void gdfs_clients_release(struct gdfs_clients *c);
+
+/* --- gemkit_gtt --------------------------------------------------------- */
+
+struct gdfs_gtt_range {
+	bool hole;
+	uint64_t start, size;
+	/* ranges only: */
+	uint32_t obj;
+	uint64_t obj_size;
+	uint32_t pin;
+	enum gdfs_list list;
+	int32_t fence;
+};
+struct gdfs_gtt {
+	struct gdfs_schema schema;
+	struct gdfs_gtt_range *v;	/* ranges and holes, in address order */
+	size_t n;
+	uint64_t total, used, free, largest_hole, pinned, evictable;
+	uint64_t ranges, holes;
+};
+int gdfs_parse_gtt(const char *buf, size_t len, struct gdfs_gtt *out,
+		   struct strbuf *err);
+void gdfs_gtt_release(struct gdfs_gtt *g);
+/* The range or hole containing GTT address addr, or NULL. */
+const struct gdfs_gtt_range *gdfs_gtt_lookup(const struct gdfs_gtt *g, uint64_t addr);
+
+/* --- gemkit_ring -------------------------------------------------------- */
+
+struct gdfs_request {
+	uint32_t seqno;
+	uint32_t tail;
+	uint64_t age_ns;
+	uint32_t file;
+	pid_t pid;
+};
+struct gdfs_ring {
+	struct gdfs_schema schema;
+	char name[16];
+	uint32_t head, tail, acthd, start, ctl;
+	uint64_t size;
+	uint32_t emitted_seqno, completed_seqno, waiting_seqno, irq_seqno;
+	uint32_t outstanding;
+	bool idle, stopped, wedged;
+	struct gdfs_request *requests;	/* oldest first */
+	size_t nrequests;
+};
+int gdfs_parse_ring(const char *buf, size_t len, struct gdfs_ring *out,
+		    struct strbuf *err);
+void gdfs_ring_release(struct gdfs_ring *r);
+
+/* --- gemkit_counters ---------------------------------------------------- */
+
+/*
+ * Every key=value of the record, in file order (so a new counter is never
+ * lost), plus the ones the tools use by name.
+ */
+struct gdfs_counter {
+	char key[32];
+	uint64_t value;
+};
+struct gdfs_counters {
+	struct gdfs_schema schema;
+	struct gdfs_counter *v;
+	size_t n;
+};
+int gdfs_parse_counters(const char *buf, size_t len, struct gdfs_counters *out,
+			struct strbuf *err);
+void gdfs_counters_release(struct gdfs_counters *c);
+/* The counter named key; 0 and false when absent. */
+bool gdfs_counter(const struct gdfs_counters *c, const char *key, uint64_t *value);
+
+/* --- gemkit_events ------------------------------------------------------ */
+
+enum gdfs_event_type {
+	GDFS_EV_BIND, GDFS_EV_UNBIND, GDFS_EV_EVICT, GDFS_EV_DOMAIN,
+	GDFS_EV_SUBMIT, GDFS_EV_WAIT, GDFS_EV_RETIRE, GDFS_EV_PURGE,
+	GDFS_EV_OTHER,		/* a type this library does not know yet */
+};
+const char *gdfs_event_type_name(enum gdfs_event_type t);
+
+struct gdfs_event {
+	uint64_t seq;
+	uint64_t ts_ns;		/* CLOCK_MONOTONIC */
+	enum gdfs_event_type type;
+	char type_name[16];	/* as in the file, for GDFS_EV_OTHER */
+	uint32_t obj;		/* bind, unbind, evict, domain, purge */
+	uint64_t offset, size;	/* bind, unbind, evict; size for purge */
+	uint32_t old_read, old_write, read, write;	/* domain */
+	uint32_t seqno;		/* submit, wait, retire */
+	uint32_t file;		/* submit */
+	uint64_t wait_ns;	/* wait */
+	int32_t result;		/* wait */
+};
+struct gdfs_events {
+	struct gdfs_schema schema;
+	uint64_t first_seq, next_seq, since, dropped;
+	struct gdfs_event *v;
+	size_t n;
+};
+int gdfs_parse_events(const char *buf, size_t len, struct gdfs_events *out,
+		      struct strbuf *err);
+void gdfs_events_release(struct gdfs_events *e);
+/* Read the events after seq 'since' (0: all held) from src and parse them. */
+int gdfs_read_events(struct gdfs *src, uint64_t since, struct gdfs_events *out,
+		     struct strbuf *err);
+
+/* --- era files ---------------------------------------------------------- */
+
+/*
+ * One describe_obj line of Linux 3.2 (i915_gem_active, _inactive, _pinned,
+ * _gtt, and the buffer lists of the error state):
+ *   "   0xffff880000400000: *p   16384 0002 0002 1 0 dirty (name: 3)
+ *    (fence: 2) (gtt offset: 00040000, size: 00004000) (p mappable)"
+ */
+struct gdfs_era_obj {
+	uint64_t ptr;		/* the %p; gemd's ids: (ptr - 0xffff880000000000) >> 10 */
+	bool active;		/* '*' */
+	char pin;		/* 'p' (user pin), 'P' (kernel pin) or ' ' */
+	uint64_t size;
+	uint32_t read, write;
+	uint32_t last_read_seqno, last_write_seqno;
+	bool dirty, purgeable, purged;
+	uint32_t name;		/* 0: none */
+	int32_t fence;		/* -1: none */
+	bool bound;
+	uint32_t gtt_offset, gtt_size;
+	bool mappable;
+	char ring[16];		/* "render ring" or "" */
+};
+/* Parse one line (without its '\n'); -EINVAL if it is not one. */
+int gdfs_parse_era_obj(const char *line, size_t len, struct gdfs_era_obj *out);
+/* gemd's object id for an era line's pointer, or 0 if it is not gemd's. */
+uint32_t gdfs_era_obj_id(uint64_t ptr);
+
+/* i915_gem_seqno: "Current sequence (render ring): %d" ... */
+struct gdfs_era_seqno {
+	uint32_t current;
+	bool has_waiter;
+	uint32_t waiter;	/* "Waiter sequence" */
+	uint32_t irq;		/* "IRQ sequence" */
+};
+int gdfs_parse_era_seqno(const char *buf, size_t len, struct gdfs_era_seqno *out,
+			 struct strbuf *err);
+
+/* i915_ringbuffer_info: the "Ring render ring:" block. */
+struct gdfs_era_ringinfo {
+	uint32_t head, tail, size, active, nopid, ctl, start;
+};
+int gdfs_parse_era_ringinfo(const char *buf, size_t len, struct gdfs_era_ringinfo *out,
+			    struct strbuf *err);
+
+/*
+ * i915_error_state (Linux 3.2-3.4 layouts, gemd's extra lines, and the
+ * later "no error state collected").  The parser lives in errstate.c.
+ */
+struct gdfs_err_buffer {
+	char name[32];		/* "render ring --- gtt_offset = 0x%08x" kind: "batch", "ring", ... */
+	uint32_t gtt_offset;
+	uint32_t *dwords;	/* into gdfs_error_state.dword_pool */
+	size_t ndwords;
+};
+struct gdfs_err_request {
+	uint32_t seqno;
+	uint64_t jiffies;
+	uint32_t tail;
+};
+struct gdfs_error_state {
+	bool present;		/* false: "no error state collected" */
+	char time[64];		/* "Time: 1234 s 567 us" as text */
+	uint32_t pci_id;
+	uint32_t eir, pgtbl_er;
+	uint32_t fences[16];
+	unsigned int nfences;
+	/* render command stream */
+	uint32_t head, tail, acthd, ipeir, ipehr, instdone, instpm, seqno;
+	uint32_t ring_head, ring_tail;
+	bool has_ring_regs;
+	/* gemd's extra lines (0 / "" when absent) */
+	pid_t guilty_pid;
+	char guilty_comm[16];
+	uint32_t guilty_file;
+	uint32_t guilty_seqno;
+	uint64_t detect_ns;	/* submission to detection */
+	char hang_kind[32];
+	/* buffer lists */
+	struct gdfs_era_obj *active, *pinned;
+	size_t nactive, npinned;
+	struct gdfs_err_request *requests;
+	size_t nrequests;
+	struct gdfs_err_buffer *buffers;	/* batch(es) then the ring */
+	size_t nbuffers;
+	uint32_t *dword_pool;
+	size_t ndword_pool;
+};
+int gdfs_parse_error_state(const char *buf, size_t len, struct gdfs_error_state *out,
+			   struct strbuf *err);
+void gdfs_error_state_release(struct gdfs_error_state *e);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,58 @@
+/*
+ * gemctl: one verb per file (cmd-<verb>.c), registered in the table in
+ * commands.c.  That table drives dispatch, `help`, `--help`, the shell's
+ * tab completion and the generated bash/zsh completions.
+ *
+ * A verb gets the session (handles and variables outlive one verb inside
+ * one gemctl process: `gemctl -c`, `-f SCRIPT`, the shell) and its own
+ * argv (argv[0] is the verb).  It returns one of the documented exit codes.
+ */
+#ifndef GEMKIT_GEMCTL_H
+#define GEMKIT_GEMCTL_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+/* Exit codes (gemctl.1, --help). */
+enum gemctl_exit {
+	GEMCTL_OK = 0,
+	GEMCTL_FAILED = 1,		/* the operation failed */
+	GEMCTL_USAGE = 2,		/* bad arguments */
+	GEMCTL_NODEV = 3,		/* device unreachable */
+	GEMCTL_HUNG = 4,		/* GPU hung or wedged (EIO) */
+	GEMCTL_TIMEOUT = 124,		/* --timeout expired */
+};
+
+struct gemctl;				/* the session; see session.h */
+
+struct gemctl_cmd {
+	const char *name;
+	const char *args;		/* synopsis after the verb, for usage lines */
+	const char *summary;		/* one line, for `help` */
+	/* Long options the verb takes ("--offset=", "--hex"; '=' when it
+	 * takes a value), NULL-terminated: completion reads these. */
+	const char *const *options;
+	/* What positional arguments complete to: 0 none, or GEMCTL_COMPLETE_*. */
+	unsigned int complete;
+	int (*fn)(struct gemctl *ctl, int argc, char **argv);
+	/* true: the verb needs no device connection (help, run, bench --compare). */
+	bool no_device;
+};
+
+#define GEMCTL_COMPLETE_HANDLE	(1u << 0)
+#define GEMCTL_COMPLETE_FILE	(1u << 1)
+#define GEMCTL_COMPLETE_FLINK	(1u << 2)
+#define GEMCTL_COMPLETE_VERB	(1u << 3)
+#define GEMCTL_COMPLETE_COMMAND	(1u << 4)	/* a program (run) */
+
+extern const struct gemctl_cmd gemctl_cmds[];
+extern const unsigned int gemctl_ncmds;
+const struct gemctl_cmd *gemctl_cmd_find(const char *name);
+
+/* The device path this session uses (-D, GEM_DEVICE, or the default). */
+const char *gemctl_device(const struct gemctl *ctl);
+
+/* `run` (cmd-run.c, the interposer issue). */
+int cmd_run(struct gemctl *ctl, int argc, char **argv);
+
+#endif
