@@ -176,6 +176,7 @@ struct gdfs_objects {
 	size_t n;
 	struct gdfs_owner *owner_pool;
 	size_t nowner_pool;
+	struct gdfs_object **index;	/* by id, built by gdfs_objects_find */
 };
 int gdfs_parse_objects(const char *buf, size_t len, struct gdfs_objects *out,
 		       struct strbuf *err);
@@ -312,23 +313,25 @@ int gdfs_read_events(struct gdfs *src, uint64_t since, struct gdfs_events *out,
 
 /*
  * One describe_obj line of Linux 3.2 (i915_gem_active, _inactive, _pinned,
- * _gtt, and the buffer lists of the error state):
- *   "   0xffff880000400000: *p   16384 0002 0002 1 0 dirty (name: 3)
- *    (fence: 2) (gtt offset: 00040000, size: 00004000) (p mappable)"
+ * _gtt), with or without its leading spaces:
+ *   "ffff880000400000: pX    16384 0002 0002 7 0 dirty (name: 3)
+ *    (fence: 2) (gtt offset: 00040000, size: 00004000) (p mappable)
+ *    (render ring)"
  */
 struct gdfs_era_obj {
-	uint64_t ptr;		/* the %p; gemd's ids: (ptr - 0xffff880000000000) >> 10 */
-	bool active;		/* '*' */
-	char pin;		/* 'p' (user pin), 'P' (kernel pin) or ' ' */
+	uint64_t ptr;		/* the %p */
+	char pin;		/* 'P' (user pin), 'p' (kernel pin) or ' ' */
+	char tiling;		/* 'X', 'Y' or ' ' */
 	uint64_t size;
 	uint32_t read, write;
-	uint32_t last_read_seqno, last_write_seqno;
-	bool dirty, purgeable, purged;
-	uint32_t name;		/* 0: none */
+	uint32_t last_rendering_seqno, last_fenced_seqno;
+	char cache[16];		/* "" or the cache level word (" snooped" ...) */
+	bool dirty, purgeable;
+	uint32_t name;		/* flink name, 0: none */
 	int32_t fence;		/* -1: none */
 	bool bound;
 	uint32_t gtt_offset, gtt_size;
-	bool mappable;
+	bool pin_mappable, fault_mappable;
 	char ring[16];		/* "render ring" or "" */
 };
 /* Parse one line (without its '\n'); -EINVAL if it is not one. */

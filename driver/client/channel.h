@@ -9,6 +9,7 @@
 
 #include "protocol.h"
 #include "strbuf.h"
+#include "connect.h"
 
 /*
  * One gemd this process has talked to, named by the socket path gemd
@@ -61,15 +62,5 @@ int channel_call(struct gem_channel *ch, struct iovec *iov, int iovcnt,
 		 struct gem_reply_hdr *rh, void **reply, int *fd);
 /* Drop ch's connection (after a reply that made no sense). */
 void channel_reset(struct gem_channel *ch);
-
-/*
- * Connect to path and exchange an OPEN or HELLO (type); autobind gives the
- * socket the abstract name gemd uses as the file token.  Returns the
- * socket, or -errno: the connect error as is (ENOENT, ECONNREFUSED), or
- * gemd's answer (-EPROTO on version skew).  reply gets gemd's payload,
- * which must be exactly replylen bytes.
- */
-int channel_connect(const char *path, uint16_t type, bool autobind,
-		    bool cloexec, void *reply, size_t replylen);
 
 #endif

@@ -223,6 +223,6 @@ int gem_debugfs_list(struct gem_device *dev, struct strbuf *out)
 	for (i = 0; !ret && i < debugfs_nfiles; i++)
 		ret = strbuf_addf(out, "%s\n", debugfs_files[i].name);
 	if (!ret)
-		ret = strbuf_addf(out, "%s/\n", DEBUGFS_OBJDIR);
+		ret = strbuf_addf(out, "%s\n", DEBUGFS_OBJDIR);
 	return ret;
 }

@@ -63,6 +63,7 @@ struct dfs_handle {
 	uint64_t arg;
 	pthread_mutex_t lock;
 	struct strbuf buf;		/* show files: the generated text */
+	bool read_once;			/* a read since buf was generated */
 };
 
 static struct gem_debugfs *dfs_of_context(void)
@@ -247,7 +248,26 @@ static int dfs_read(const char *path, char *buf, size_t size, off_t off,
 
 		return r < 0 ? (int)r : (int)r;
 	}
+	/*
+	 * Reading from offset 0 again regenerates the file, as the kernel's
+	 * seq_file does: a tool keeps the file open and preads it each
+	 * refresh instead of opening it anew.
+	 */
+	if (off == 0 && h->read_once) {
+		struct strbuf fresh = STRBUF_INIT;
+		int ret = debugfs_generate(dfs->dev, h->f, h->arg, &fresh);
+
+		if (ret) {
+			strbuf_release(&fresh);
+			return ret;
+		}
+		pthread_mutex_lock(&h->lock);
+		strbuf_release(&h->buf);
+		h->buf = fresh;
+		pthread_mutex_unlock(&h->lock);
+	}
 	pthread_mutex_lock(&h->lock);
+	h->read_once = true;
 	if ((uint64_t)off >= h->buf.len) {
 		n = 0;
 	} else {
@@ -287,6 +307,8 @@ static int events_since_write(struct gem_device *dev, struct dfs_handle *h,
 	pthread_mutex_lock(&h->lock);
 	strbuf_release(&h->buf);
 	h->buf = sb;
+	h->arg = n;		/* later regenerations keep "since N" */
+	h->read_once = false;
 	pthread_mutex_unlock(&h->lock);
 	return 0;
 }

@@ -21,6 +21,7 @@
 
 #include <drm.h>
 
+#include "debugfs.h"
 #include "gem.h"
 #include "log.h"
 #include "protocol.h"
@@ -467,6 +468,60 @@ static int handle_mmap(struct conn *c, const struct gem_msg_hdr *hdr,
 }
 
 /*
+ * GEM_MSG_DEBUGFS: the debugfs files without FUSE, byte-identical to a
+ * read through the mount (both go through gem_debugfs_*).  No drm_file is
+ * needed: tools that only look at the driver open none.
+ */
+static int handle_debugfs(struct conn *c, const struct gem_msg_hdr *hdr,
+			  uint8_t *payload)
+{
+	const char *path = (const char *)payload;
+	const uint8_t *nul = hdr->len ? memchr(payload, '\0', hdr->len) : NULL;
+	const uint8_t *extra;
+	struct gem_debugfs_range r;
+	size_t extralen;
+	ssize_t n;
+	int ret;
+
+	if (!nul) {
+		conn_error(c, "DEBUGFS without a NUL-terminated path");
+		return -EPROTO;
+	}
+	extra = nul + 1;
+	extralen = hdr->len - (size_t)(extra - payload);
+	strbuf_reset(&c->out);
+	switch (hdr->request) {
+	case GEM_DEBUGFS_READ:
+		ret = gem_debugfs_read(c->srv->dev, path, &c->out);
+		if (!ret && c->out.len > GEM_MSG_MAX_PAYLOAD)
+			ret = -EFBIG;	/* raw files: use GEM_DEBUGFS_RANGE */
+		break;
+	case GEM_DEBUGFS_RANGE:
+		if (extralen != sizeof(r)) {
+			conn_error(c, "DEBUGFS range of %zu bytes", extralen);
+			return -EPROTO;
+		}
+		memcpy(&r, extra, sizeof(r));
+		ret = r.length > GEM_MSG_MAX_PAYLOAD ? -EINVAL :
+		      gem_debugfs_read_range(c->srv->dev, path, r.offset, r.length, &c->out);
+		break;
+	case GEM_DEBUGFS_WRITE:
+		n = gem_debugfs_write(c->srv->dev, path, (const char *)extra, extralen);
+		ret = n < 0 ? (int)n : (int)MIN((size_t)n, (size_t)INT_MAX);
+		break;
+	case GEM_DEBUGFS_LIST:
+		ret = gem_debugfs_list(c->srv->dev, &c->out);
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	if (ret < 0)
+		strbuf_reset(&c->out);
+	return conn_reply(c, ret, c->out.buf, c->out.len, -1);
+}
+
+/*
  * Every message gemd understands, and the connection kind it is valid on:
  * OPEN and HELLO only as the first message, requests only on channels.
  * A handler returns 0 to keep the connection, -errno to close it.
@@ -484,6 +539,7 @@ static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_IOCTL, "IOCTL", CONN_CHANNEL, handle_ioctl },
 	{ GEM_MSG_ARENA, "ARENA", CONN_CHANNEL, handle_arena },
 	{ GEM_MSG_MMAP,  "MMAP",  CONN_CHANNEL, handle_mmap },
+	{ GEM_MSG_DEBUGFS, "DEBUGFS", CONN_CHANNEL, handle_debugfs },
 };
 
 static const struct msg_handler *msg_handler_find(uint16_t type)

@@ -328,7 +328,7 @@ const char *gemtest_start_gemd(const char *const *extra_args)
 	const char *argv[64];
 	char bin[PATH_MAX];
 	const char *dir;
-	size_t argc = 0;
+	size_t argc = 0, i;
 
 	if (gemd.pid)
 		return gemd.sock;
@@ -347,8 +347,12 @@ const char *gemtest_start_gemd(const char *const *extra_args)
 	argv[argc++] = bin;
 	argv[argc++] = "-D";
 	argv[argc++] = gemd.sock;
-	/* The driver tests do not need a FUSE mount (test-debugfs has its own). */
-	argv[argc++] = "--no-debugfs";
+	/* Most driver tests need no FUSE mount; those that do pass --debugfs. */
+	for (i = 0; extra_args && extra_args[i]; i++)
+		if (!strcmp(extra_args[i], "--debugfs"))
+			break;
+	if (!extra_args || !extra_args[i])
+		argv[argc++] = "--no-debugfs";
 	while (extra_args && *extra_args && argc < sizeof(argv) / sizeof(argv[0]) - 1)
 		argv[argc++] = *extra_args++;
 	argv[argc] = NULL;

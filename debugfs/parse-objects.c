@@ -1,0 +1,298 @@
+/*
+ * gemkit_objects and gemkit_clients into structs.  The owners field is a
+ * comma-separated list of file:pid:comm:handle, all owners of one file
+ * go into one pool so 100,000 objects cost two allocations, not 100,000.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gemdebugfs.h"
+#include "record.h"
+#include "util.h"
+
+const char *const gdfs_list_names[] = {
+	"unbound", "inactive", "active", "flushing", "pinned", NULL,
+};
+const char *const gdfs_tiling_names[] = { "none", "x", "y", NULL };
+const char *const gdfs_madv_names[] = { "willneed", "dontneed", "purged", NULL };
+const char *const gdfs_cache_names[] = { "none", "cached", "display", NULL };
+
+const char *gdfs_list_name(enum gdfs_list l)
+{
+	return (unsigned int)l < GDFS_LIST_COUNT ? gdfs_list_names[l] : "?";
+}
+
+void *gdfs_vec_push(void **v, size_t *n, size_t *alloc, size_t size)
+{
+	char *slot;
+
+	if (*n == *alloc) {
+		size_t want = *alloc ? *alloc * 2 : 64;
+		void *nv;
+
+		if (want > SIZE_MAX / size)
+			return NULL;
+		nv = realloc(*v, want * size);
+		if (!nv)
+			return NULL;
+		*v = nv;
+		*alloc = want;
+	}
+	slot = (char *)*v + *n * size;
+	memset(slot, 0, size);
+	(*n)++;
+	return slot;
+}
+
+#define OBJ(k, t, m)	GDFS_FIELD(k, t, struct gdfs_object, m)
+static const struct gdfs_field object_fields[] = {
+	OBJ("id", U32, id),
+	OBJ("size", U64, size),
+	GDFS_FIELD_ENUM("list", struct gdfs_object, list, gdfs_list_names),
+	OBJ("gtt_offset", U32, gtt_offset),
+	OBJ("gtt_size", U64, gtt_size),
+	OBJ("read", U32, read),
+	OBJ("write", U32, write),
+	OBJ("pin", U32, pin),
+	OBJ("user_pin", U32, user_pin),
+	OBJ("fence", I32, fence),
+	GDFS_FIELD_ENUM("tiling", struct gdfs_object, tiling, gdfs_tiling_names),
+	OBJ("stride", U32, stride),
+	GDFS_FIELD_ENUM("madv", struct gdfs_object, madv, gdfs_madv_names),
+	GDFS_FIELD_ENUM("cache", struct gdfs_object, cache, gdfs_cache_names),
+	OBJ("dirty", BOOL, dirty),
+	OBJ("active", BOOL, active),
+	OBJ("last_read_seqno", U32, last_read_seqno),
+	OBJ("last_write_seqno", U32, last_write_seqno),
+	OBJ("name", U32, name),
+	OBJ("handles", U32, handles),
+	OBJ("creator_pid", I32, creator_pid),
+	OBJ("created_ns", U64, created_ns),
+	OBJ("binds", U64, binds),
+	OBJ("evicts", U64, evicts),
+};
+#undef OBJ
+
+/* One owner "file:pid:comm:handle". */
+static int parse_owner(const char *s, size_t n, struct gdfs_owner *o)
+{
+	const char *part[4];
+	size_t plen[4];
+	struct gdfs_kv kv;
+	uint64_t v;
+	int i = 0;
+	size_t start = 0, k;
+
+	for (k = 0; k <= n; k++) {
+		if (k == n || s[k] == ':') {
+			if (i == 4)
+				return -EINVAL;
+			part[i] = s + start;
+			plen[i] = k - start;
+			i++;
+			start = k + 1;
+		}
+	}
+	if (i != 4)
+		return -EINVAL;
+	if (gdfs_parse_u64(part[0], plen[0], &v) || v > UINT32_MAX)
+		return -EINVAL;
+	o->file = (uint32_t)v;
+	if (gdfs_parse_u64(part[1], plen[1], &v) || v > INT32_MAX)
+		return -EINVAL;
+	o->pid = (pid_t)v;
+	kv.val = part[2];
+	kv.vlen = plen[2];
+	gdfs_kv_text(&kv, o->comm, sizeof(o->comm));
+	if (gdfs_parse_u64(part[3], plen[3], &v) || v > UINT32_MAX)
+		return -EINVAL;
+	o->handle = (uint32_t)v;
+	return 0;
+}
+
+static int parse_owners(struct gdfs_objects *objs, size_t *pool_alloc,
+			const struct gdfs_kv *kv, uint32_t *first, uint32_t *count)
+{
+	const char *s = kv->val, *end = kv->val + kv->vlen, *comma;
+	struct gdfs_owner *o;
+
+	*first = (uint32_t)objs->nowner_pool;
+	*count = 0;
+	while (s < end) {
+		comma = memchr(s, ',', (size_t)(end - s));
+		if (!comma)
+			comma = end;
+		o = gdfs_vec_push((void **)&objs->owner_pool, &objs->nowner_pool,
+				  pool_alloc, sizeof(*o));
+		if (!o)
+			return -ENOMEM;
+		if (parse_owner(s, (size_t)(comma - s), o))
+			return -EINVAL;
+		(*count)++;
+		s = comma + 1;
+	}
+	return 0;
+}
+
+struct objects_ctx {
+	struct gdfs_objects *out;
+	size_t alloc, pool_alloc;
+	uint32_t *firsts;		/* owner_pool index per object */
+	size_t nfirsts, firsts_alloc;
+};
+
+static int object_record(void *arg, const struct gdfs_kv *kv, int n,
+			 unsigned int line, struct strbuf *err)
+{
+	struct objects_ctx *ctx = arg;
+	const struct gdfs_kv *owners;
+	struct gdfs_object *o;
+	uint32_t *first;
+	int ret;
+
+	o = gdfs_vec_push((void **)&ctx->out->v, &ctx->out->n, &ctx->alloc, sizeof(*o));
+	first = gdfs_vec_push((void **)&ctx->firsts, &ctx->nfirsts, &ctx->firsts_alloc,
+			      sizeof(*first));
+	if (!o || !first)
+		return -ENOMEM;
+	o->fence = -1;
+	ret = gdfs_fill_fields(object_fields, ARRAY_SIZE(object_fields), o, kv, n,
+			       "gemkit_objects", line, err);
+	if (ret)
+		return ret;
+	if (!gdfs_kv_find(kv, n, "id")) {
+		gdfs_err(err, "gemkit_objects", line, "record without id");
+		return -EINVAL;
+	}
+	owners = gdfs_kv_find(kv, n, "owners");
+	if (owners) {
+		ret = parse_owners(ctx->out, &ctx->pool_alloc, owners, first, &o->nowners);
+		if (ret) {
+			gdfs_err(err, "gemkit_objects", line, "bad owners '%.*s'",
+				 (int)(owners->vlen > 60 ? 60 : owners->vlen), owners->val);
+			return ret;
+		}
+	}
+	return 0;
+}
+
+int gdfs_parse_objects(const char *buf, size_t len, struct gdfs_objects *out,
+		       struct strbuf *err)
+{
+	struct objects_ctx ctx = { .out = out };
+	size_t i;
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = gdfs_parse_file(buf, len, "gemkit_objects", &out->schema,
+			      object_record, &ctx, err);
+	if (ret) {
+		free(ctx.firsts);
+		gdfs_objects_release(out);
+		return ret;
+	}
+	/* The pool moved while it grew: point into it now. */
+	for (i = 0; i < out->n; i++)
+		out->v[i].owners = out->v[i].nowners ? out->owner_pool + ctx.firsts[i] : NULL;
+	free(ctx.firsts);
+	return 0;
+}
+
+void gdfs_objects_release(struct gdfs_objects *objs)
+{
+	free(objs->v);
+	free(objs->owner_pool);
+	free(objs->index);
+	memset(objs, 0, sizeof(*objs));
+}
+
+static int cmp_index(const void *a, const void *b)
+{
+	const struct gdfs_object *x = *(const struct gdfs_object *const *)a;
+	const struct gdfs_object *y = *(const struct gdfs_object *const *)b;
+
+	return x->id < y->id ? -1 : x->id > y->id;
+}
+
+const struct gdfs_object *gdfs_objects_find(struct gdfs_objects *objs, uint32_t id)
+{
+	size_t lo = 0, hi, i;
+
+	if (!objs->index && objs->n) {
+		objs->index = malloc(objs->n * sizeof(*objs->index));
+		if (!objs->index) {
+			for (i = 0; i < objs->n; i++)
+				if (objs->v[i].id == id)
+					return &objs->v[i];
+			return NULL;
+		}
+		for (i = 0; i < objs->n; i++)
+			objs->index[i] = &objs->v[i];
+		qsort(objs->index, objs->n, sizeof(*objs->index), cmp_index);
+	}
+	hi = objs->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (objs->index[mid]->id == id)
+			return objs->index[mid];
+		if (objs->index[mid]->id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
+/* --- gemkit_clients ----------------------------------------------------- */
+
+#define CLI(k, t, m)	GDFS_FIELD(k, t, struct gdfs_client, m)
+static const struct gdfs_field client_fields[] = {
+	CLI("file", U32, file),
+	CLI("pid", I32, pid),
+	GDFS_FIELD_TEXT("comm", struct gdfs_client, comm),
+	CLI("handles", U32, handles),
+	CLI("handle_bytes", U64, handle_bytes),
+	CLI("bound_bytes", U64, bound_bytes),
+	CLI("requests", U32, requests),
+};
+#undef CLI
+
+struct clients_ctx {
+	struct gdfs_clients *out;
+	size_t alloc;
+};
+
+static int client_record(void *arg, const struct gdfs_kv *kv, int n,
+			 unsigned int line, struct strbuf *err)
+{
+	struct clients_ctx *ctx = arg;
+	struct gdfs_client *cl;
+
+	cl = gdfs_vec_push((void **)&ctx->out->v, &ctx->out->n, &ctx->alloc, sizeof(*cl));
+	if (!cl)
+		return -ENOMEM;
+	return gdfs_fill_fields(client_fields, ARRAY_SIZE(client_fields), cl, kv, n,
+				"gemkit_clients", line, err);
+}
+
+int gdfs_parse_clients(const char *buf, size_t len, struct gdfs_clients *out,
+		       struct strbuf *err)
+{
+	struct clients_ctx ctx = { .out = out };
+	int ret;
+
+	memset(out, 0, sizeof(*out));
+	ret = gdfs_parse_file(buf, len, "gemkit_clients", &out->schema,
+			      client_record, &ctx, err);
+	if (ret)
+		gdfs_clients_release(out);
+	return ret;
+}
+
+void gdfs_clients_release(struct gdfs_clients *c)
+{
+	free(c->v);
+	memset(c, 0, sizeof(*c));
+}

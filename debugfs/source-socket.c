@@ -1,0 +1,150 @@
+/*
+ * A gemd socket source: the debugfs files through GEM_MSG_DEBUGFS, for
+ * hosts without /dev/fuse and gemds started with --no-debugfs.  One
+ * connection per source, a channel with no drm_file (protocol.h).
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "connect.h"
+#include "protocol.h"
+#include "source.h"
+#include "util.h"
+#include "wire.h"
+
+/* One request: op on name with extra payload bytes; the reply is appended
+ * to out (if not NULL).  Returns gemd's result (>= 0) or -errno. */
+static int sock_call(struct gdfs *src, uint32_t op, const char *name,
+		     const void *extra, size_t extralen, struct strbuf *out)
+{
+	size_t nlen = strlen(name) + 1;
+	struct gem_msg_hdr hdr = {
+		.magic = GEM_PROTOCOL_MAGIC,
+		.type = GEM_MSG_DEBUGFS,
+		.request = op,
+	};
+	struct iovec iov[3] = {
+		{ &hdr, sizeof(hdr) },
+		{ (void *)name, nlen },
+		{ (void *)extra, extralen },
+	};
+	struct gem_reply_hdr rh;
+	ssize_t n;
+
+	if (nlen + extralen > GEM_MSG_MAX_PAYLOAD)
+		return -E2BIG;
+	if (src->fd < 0)
+		return -ENOTCONN;
+	hdr.len = (uint32_t)(nlen + extralen);
+	n = wire_send(src->fd, iov, extralen ? 3 : 2, -1);
+	if (n < 0)
+		goto out_lost;
+	n = read_full(src->fd, &rh, sizeof(rh));
+	if (n != (ssize_t)sizeof(rh))
+		goto out_lost;
+	if (rh.magic != GEM_PROTOCOL_MAGIC || rh.len > GEM_MSG_MAX_PAYLOAD || rh.nfds)
+		goto out_proto;
+	if (rh.len) {
+		if (!out || strbuf_grow(out, rh.len))
+			goto out_proto;
+		n = read_full(src->fd, out->buf + out->len, rh.len);
+		if (n != (ssize_t)rh.len)
+			goto out_lost;
+		strbuf_setlen(out, out->len + rh.len);
+	}
+	return rh.result;
+
+out_proto:
+	close(src->fd);
+	src->fd = -1;
+	return -EPROTO;
+out_lost:
+	/* gemd went away mid-request: this source is done. */
+	close(src->fd);
+	src->fd = -1;
+	return -ENOTCONN;
+}
+
+static int sock_read(struct gdfs *src, const char *name, struct strbuf *out)
+{
+	int ret = sock_call(src, GEM_DEBUGFS_READ, name, NULL, 0, out);
+
+	return ret < 0 ? ret : 0;
+}
+
+static int sock_read_range(struct gdfs *src, const char *name, uint64_t off, size_t len,
+			   struct strbuf *out)
+{
+	struct gem_debugfs_range r = { .offset = off };
+	size_t done = 0, before;
+	int ret;
+
+	while (done < len) {
+		size_t want = len - done;
+
+		if (want > GEM_MSG_MAX_PAYLOAD)
+			want = GEM_MSG_MAX_PAYLOAD;
+		r.offset = off + done;
+		r.length = (uint32_t)want;
+		before = out->len;
+		ret = sock_call(src, GEM_DEBUGFS_RANGE, name, &r, sizeof(r), out);
+		if (ret < 0)
+			return ret;
+		done += out->len - before;
+		if (out->len - before < want)
+			break;	/* EOF */
+	}
+	return 0;
+}
+
+static ssize_t sock_write(struct gdfs *src, const char *name, const void *buf, size_t len)
+{
+	if (!len)
+		return 0;
+	return sock_call(src, GEM_DEBUGFS_WRITE, name, buf, len, NULL);
+}
+
+static int sock_list(struct gdfs *src, struct strbuf *out)
+{
+	int ret = sock_call(src, GEM_DEBUGFS_LIST, "", NULL, 0, out);
+
+	return ret < 0 ? ret : 0;
+}
+
+static void sock_close(struct gdfs *src)
+{
+	if (src->fd >= 0)
+		close(src->fd);
+}
+
+static const struct gdfs_ops sock_ops = {
+	.read = sock_read,
+	.read_range = sock_read_range,
+	.write = sock_write,
+	.list = sock_list,
+	.close = sock_close,
+};
+
+int gdfs_open_socket(const char *path, struct gdfs **out)
+{
+	struct gdfs *src;
+	int fd;
+
+	path = gem_device_path(path);
+	if (!path)
+		return -ENOENT;
+	fd = channel_connect(path, GEM_MSG_HELLO, false, true, NULL, 0);
+	if (fd < 0)
+		return fd;
+	src = gdfs_alloc(&sock_ops, GDFS_SOCKET, fd);
+	if (!src) {
+		close(fd);
+		return -ENOMEM;
+	}
+	strbuf_addf(&src->desc, "socket %s", path);
+	*out = src;
+	return 0;
+}

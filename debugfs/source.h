@@ -1,0 +1,36 @@
+/*
+ * libgemdebugfs internals: a source is a table of operations (a directory
+ * tree or a gemd socket) behind the gdfs_* calls of gemdebugfs.h.
+ */
+#ifndef GEMKIT_DEBUGFS_SOURCE_H
+#define GEMKIT_DEBUGFS_SOURCE_H
+
+#include "gemdebugfs.h"
+
+struct gdfs_ops {
+	int (*read)(struct gdfs *src, const char *name, struct strbuf *out);
+	int (*read_range)(struct gdfs *src, const char *name, uint64_t off,
+			  size_t len, struct strbuf *out);
+	ssize_t (*write)(struct gdfs *src, const char *name, const void *buf, size_t len);
+	int (*list)(struct gdfs *src, struct strbuf *out);
+	void (*close)(struct gdfs *src);
+};
+
+/* Files a directory source keeps open, to pread them again from 0. */
+#define GDFS_OPEN_FILES	32
+
+struct gdfs {
+	const struct gdfs_ops *ops;
+	enum gdfs_kind kind;
+	struct strbuf desc;
+	int fd;				/* dri/0 (O_PATH) or the socket */
+	struct {
+		char name[48];
+		int fd;
+	} open[GDFS_OPEN_FILES];
+	unsigned int nopen, next_evict;
+};
+
+struct gdfs *gdfs_alloc(const struct gdfs_ops *ops, enum gdfs_kind kind, int fd);
+
+#endif

@@ -1,0 +1,23 @@
+/*
+ * Opening a connection to gemd: shared by libgem's channels and file
+ * connections and by the tools' debugfs reader (libgemdebugfs), which
+ * talk to gemd without a drm_file.
+ */
+#ifndef GEMKIT_CONNECT_H
+#define GEMKIT_CONNECT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/*
+ * Connect to path and exchange an OPEN or HELLO (type); autobind gives the
+ * socket the abstract name gemd uses as the file token.  Returns the
+ * socket, or -errno: the connect error as is (ENOENT, ECONNREFUSED), or
+ * gemd's answer (-EPROTO on version skew).  reply gets gemd's payload,
+ * which must be exactly replylen bytes.
+ */
+int channel_connect(const char *path, uint16_t type, bool autobind,
+		    bool cloexec, void *reply, size_t replylen);
+
+#endif
