@@ -365,6 +365,7 @@ struct gdfs_err_buffer {
 	uint32_t gtt_offset;
 	uint32_t *dwords;	/* into gdfs_error_state.dword_pool */
 	size_t ndwords;
+	char ring[24];		/* text before " ---": "render ring", "" */
 };
 struct gdfs_err_request {
 	uint32_t seqno;
@@ -389,6 +390,9 @@ struct gdfs_error_state {
 	uint32_t guilty_seqno;
 	uint64_t detect_ns;	/* submission to detection */
 	char hang_kind[32];
+	uint64_t hang_seq;	/* "gemd hang number", 0: absent */
+	bool has_gemd;		/* any gemd line was seen */
+	int64_t time_sec, time_usec;	/* the Time: line's values */
 	/* buffer lists */
 	struct gdfs_era_obj *active, *pinned;
 	size_t nactive, npinned;

@@ -37,7 +37,7 @@ static int gtt_record(void *arg, const struct gdfs_kv *kv, int n,
 		      unsigned int line, struct strbuf *err)
 {
 	struct gtt_ctx *ctx = arg;
-	const struct gdfs_kv *kind = gdfs_kv_find(kv, n, "kind");
+	const struct gdfs_kv *kind = gdfs_kv_find(kv, n, "kind", 0);
 	struct gdfs_gtt_range *r, *prev;
 
 	if (!kind) {

@@ -23,22 +23,28 @@ const char *gdfs_list_name(enum gdfs_list l)
 	return (unsigned int)l < GDFS_LIST_COUNT ? gdfs_list_names[l] : "?";
 }
 
+int gdfs_vec_reserve(void **v, size_t *alloc, size_t want, size_t size)
+{
+	void *nv;
+
+	if (want <= *alloc)
+		return 0;
+	if (want > SIZE_MAX / size)
+		return -ENOMEM;
+	nv = realloc(*v, want * size);
+	if (!nv)
+		return -ENOMEM;
+	*v = nv;
+	*alloc = want;
+	return 0;
+}
+
 void *gdfs_vec_push(void **v, size_t *n, size_t *alloc, size_t size)
 {
 	char *slot;
 
-	if (*n == *alloc) {
-		size_t want = *alloc ? *alloc * 2 : 64;
-		void *nv;
-
-		if (want > SIZE_MAX / size)
-			return NULL;
-		nv = realloc(*v, want * size);
-		if (!nv)
-			return NULL;
-		*v = nv;
-		*alloc = want;
-	}
+	if (*n == *alloc && gdfs_vec_reserve(v, alloc, *alloc ? *alloc * 2 : 64, size))
+		return NULL;
 	slot = (char *)*v + *n * size;
 	memset(slot, 0, size);
 	(*n)++;
@@ -161,11 +167,11 @@ static int object_record(void *arg, const struct gdfs_kv *kv, int n,
 			       "gemkit_objects", line, err);
 	if (ret)
 		return ret;
-	if (!gdfs_kv_find(kv, n, "id")) {
+	if (!gdfs_kv_find(kv, n, "id", 0)) {
 		gdfs_err(err, "gemkit_objects", line, "record without id");
 		return -EINVAL;
 	}
-	owners = gdfs_kv_find(kv, n, "owners");
+	owners = gdfs_kv_find(kv, n, "owners", -1);
 	if (owners) {
 		ret = parse_owners(ctx->out, &ctx->pool_alloc, owners, first, &o->nowners);
 		if (ret) {
@@ -185,6 +191,21 @@ int gdfs_parse_objects(const char *buf, size_t len, struct gdfs_objects *out,
 	int ret;
 
 	memset(out, 0, sizeof(*out));
+	/* Size the arrays once from the schema's count, but never beyond
+	 * what len bytes can hold: a hostile count allocates nothing big. */
+	if (!gdfs_parse_schema(buf, len, &out->schema, NULL) && out->schema.count) {
+		size_t want = MIN(out->schema.count, len / 32 + 1);
+
+		if (gdfs_vec_reserve((void **)&out->v, &ctx.alloc, want, sizeof(*out->v)) ||
+		    gdfs_vec_reserve((void **)&ctx.firsts, &ctx.firsts_alloc, want,
+				     sizeof(*ctx.firsts)) ||
+		    gdfs_vec_reserve((void **)&out->owner_pool, &ctx.pool_alloc, want,
+				     sizeof(*out->owner_pool))) {
+			free(ctx.firsts);
+			gdfs_objects_release(out);
+			return -ENOMEM;
+		}
+	}
 	ret = gdfs_parse_file(buf, len, "gemkit_objects", &out->schema,
 			      object_record, &ctx, err);
 	if (ret) {

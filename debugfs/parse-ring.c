@@ -39,7 +39,7 @@ static int ring_record(void *arg, const struct gdfs_kv *kv, int n,
 		       unsigned int line, struct strbuf *err)
 {
 	struct ring_ctx *ctx = arg;
-	const struct gdfs_kv *kind = gdfs_kv_find(kv, n, "kind");
+	const struct gdfs_kv *kind = gdfs_kv_find(kv, n, "kind", 0);
 	struct gdfs_request *rq;
 
 	if (!kind) {

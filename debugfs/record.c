@@ -21,33 +21,39 @@ void gdfs_cursor_init(struct gdfs_cursor *c, const char *buf, size_t len)
 
 int gdfs_next_record(struct gdfs_cursor *c, struct gdfs_kv *kv, int max)
 {
-	const char *p = c->p, *end, *nl, *tok, *eq;
+	const char *p = c->p, *end = c->end, *tok;
 	int n = 0;
 
-	if (p >= c->end)
+	if (p >= end)
 		return -1;
-	nl = memchr(p, '\n', (size_t)(c->end - p));
-	end = nl ? nl : c->end;
-	c->p = nl ? nl + 1 : c->end;
 	c->line++;
-	while (p < end) {
-		if (*p == ' ') {
+	/* One pass over the line: key up to '=', value up to ' ' or '\n'. */
+	for (;;) {
+		while (p < end && *p == ' ')
 			p++;
-			continue;
-		}
+		if (p == end || *p == '\n')
+			break;
 		tok = p;
-		while (p < end && *p != ' ')
+		while (p < end && *p != '=' && *p != ' ' && *p != '\n')
 			p++;
-		eq = memchr(tok, '=', (size_t)(p - tok));
-		if (!eq || eq == tok || n >= max)
-			return -EINVAL;
+		if (p == end || *p != '=' || p == tok || n >= max)
+			goto bad;
 		kv[n].key = tok;
-		kv[n].klen = (size_t)(eq - tok);
-		kv[n].val = eq + 1;
-		kv[n].vlen = (size_t)(p - eq - 1);
+		kv[n].klen = (size_t)(p - tok);
+		kv[n].val = ++p;
+		while (p < end && *p != ' ' && *p != '\n')
+			p++;
+		kv[n].vlen = (size_t)(p - kv[n].val);
 		n++;
 	}
+	c->p = p < end ? p + 1 : end;
 	return n;
+
+bad:
+	/* Skip the rest of the line, so a caller may go on past it. */
+	p = memchr(p, '\n', (size_t)(end - p));
+	c->p = p ? p + 1 : end;
+	return -EINVAL;
 }
 
 int gdfs_kv_u64(const struct gdfs_kv *kv, uint64_t *out)
@@ -188,6 +194,19 @@ int gdfs_parse_schema(const char *buf, size_t len, struct gdfs_schema *out,
 	return 0;
 }
 
+/* Keys are short: compare by hand rather than calling memcmp. */
+static inline bool key_eq(const struct gdfs_field *f, const struct gdfs_kv *kv)
+{
+	size_t i;
+
+	if (f->klen != kv->klen)
+		return false;
+	for (i = 0; i < kv->klen; i++)
+		if (f->key[i] != kv->key[i])
+			return false;
+	return true;
+}
+
 /* Where the field table expects key kv: try the slot after the previous
  * match first (records keep their order), then search. */
 static const struct gdfs_field *field_find(const struct gdfs_field *tab, size_t n,
@@ -195,12 +214,12 @@ static const struct gdfs_field *field_find(const struct gdfs_field *tab, size_t 
 {
 	size_t i = *hint;
 
-	if (i < n && tab[i].klen == kv->klen && !memcmp(tab[i].key, kv->key, kv->klen)) {
+	if (i < n && key_eq(&tab[i], kv)) {
 		*hint = i + 1;
 		return &tab[i];
 	}
 	for (i = 0; i < n; i++)
-		if (tab[i].klen == kv->klen && !memcmp(tab[i].key, kv->key, kv->klen)) {
+		if (key_eq(&tab[i], kv)) {
 			*hint = i + 1;
 			return &tab[i];
 		}
@@ -275,10 +294,15 @@ bad:
 }
 
 /* A find for a key outside the table (kind=, owners=). */
-const struct gdfs_kv *gdfs_kv_find(const struct gdfs_kv *kv, int n, const char *key)
+const struct gdfs_kv *gdfs_kv_find(const struct gdfs_kv *kv, int n, const char *key,
+				   int likely)
 {
 	int i;
 
+	if (likely < 0)
+		likely += n;
+	if (likely >= 0 && likely < n && gdfs_kv_is(&kv[likely], key))
+		return &kv[likely];
 	for (i = 0; i < n; i++)
 		if (gdfs_kv_is(&kv[i], key))
 			return &kv[i];

@@ -52,7 +52,10 @@ typedef int (*gdfs_record_fn)(void *ctx, const struct gdfs_kv *kv, int n,
 int gdfs_parse_file(const char *buf, size_t len, const char *schema,
 		    struct gdfs_schema *out, gdfs_record_fn fn, void *ctx,
 		    struct strbuf *err);
-const struct gdfs_kv *gdfs_kv_find(const struct gdfs_kv *kv, int n, const char *key);
+/* The token with key, looking at index likely first (negative: from the
+ * end; -1 is the last token). */
+const struct gdfs_kv *gdfs_kv_find(const struct gdfs_kv *kv, int n, const char *key,
+				   int likely);
 
 static inline bool gdfs_kv_is(const struct gdfs_kv *kv, const char *key)
 {
@@ -80,6 +83,8 @@ void gdfs_err(struct strbuf *err, const char *what, unsigned int line,
  * NULL (-ENOMEM).  Growth is geometric, so n records cost O(n).
  */
 void *gdfs_vec_push(void **v, size_t *n, size_t *alloc, size_t size);
+/* Room for want records at once: 0 or -ENOMEM. */
+int gdfs_vec_reserve(void **v, size_t *alloc, size_t want, size_t size);
 
 /* The enum word tables (same order as the enums in gemdebugfs.h). */
 extern const char *const gdfs_list_names[];
