@@ -405,17 +405,53 @@ static void test_save(int fd)
 	strbuf_release(&saved);
 }
 
-/* intel_dump_decode, the real peer, decodes i915_batchbuffers mid-batch. */
-static void test_batchbuffers_decode(int fd)
+/*
+ * Run intel_dump_decode -d 0x2772 on text; every string of want must
+ * appear in its output, and no line may be ignored but a buffer header.
+ */
+static void peer_decodes(const struct strbuf *text, const char *what,
+			 const char *const *want)
 {
+	char file[512], cmd[1200], line[512];
+	struct strbuf output = STRBUF_INIT;
+	FILE *f;
+	int i;
+
+	snprintf(file, sizeof(file), "%s/%s.txt", gemtest_tmpdir(), what);
+	f = fopen(file, "w");
+	gt_assert(f);
+	gt_assert_eq(fwrite(text->buf, 1, text->len, f), text->len);
+	gt_assert_eq(fclose(f), 0);
+	snprintf(cmd, sizeof(cmd), "intel_dump_decode -d 0x2772 %s 2>&1", file);
+	f = popen(cmd, "r");
+	gt_assert(f);
+	while (fgets(line, sizeof(line), f)) {
+		gt_assert_f(!strstr(line, "ignoring line") || strstr(line, "gtt_offset"),
+			    "%s: %s", what, line);
+		strbuf_addstr(&output, line);
+	}
+	gt_assert_eq(WEXITSTATUS(pclose(f)), 0);
+	for (i = 0; want[i]; i++)
+		gt_assert_f(output.buf && strstr(output.buf, want[i]),
+			    "%s: no %s in the decode of:\n%.2000s", what, want[i], text->buf);
+	strbuf_release(&output);
+}
+
+/* intel_dump_decode, the real peer, decodes i915_batchbuffers mid-batch,
+ * and the ring that started it. */
+static void test_peer_decode(int fd)
+{
+	static const char *const batch_cmds[] = {
+		"MI_STORE_DATA_IMM", "MI_BATCH_BUFFER_START", NULL,
+	};
+	static const char *const ring_cmds[] = {
+		"MI_BATCH_BUFFER_START", "MI_FLUSH", "MI_STORE_DATA_INDEX",
+		"MI_USER_INTERRUPT", NULL,
+	};
 	uint32_t batch = gt_create(fd, 4096), target = gt_create(fd, 4096);
-	uint32_t *map;
+	struct strbuf bb = STRBUF_INIT, ring = STRBUF_INIT;
 	struct gt_batch b;
-	struct strbuf sb = STRBUF_INIT;
-	char file[512], cmd[1200];
-	FILE *out;
-	char line[512];
-	bool saw_start = false, saw_store = false, ignored = false;
+	uint32_t *map;
 
 	if (access("/usr/bin/intel_dump_decode", X_OK))
 		gemtest_skip("intel_dump_decode is not installed (intel-gpu-tools)");
@@ -429,39 +465,25 @@ static void test_batchbuffers_decode(int fd)
 	gt_assert_eq(gt_batch_submit(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
 	gt_assert_eq(gt_spin_watchdog(fd, batch, 10000), 0);
 	gt_assert(gt_busy(fd, batch));
-	gt_assert_eq(gdfs_read(fuse_src, "i915_batchbuffers", &sb), 0);
+	gt_assert_eq(gdfs_read(fuse_src, "i915_batchbuffers", &bb), 0);
+	gt_assert_eq(gdfs_read(fuse_src, "i915_ringbuffer_data", &ring), 0);
 	__atomic_store_n(&map[8], MI_BATCH_BUFFER_END, __ATOMIC_SEQ_CST);
 	gt_sync(fd, batch);
 
-	snprintf(file, sizeof(file), "%s/batchbuffers.txt", gemtest_tmpdir());
-	out = fopen(file, "w");
-	gt_assert(out);
-	fwrite(sb.buf, 1, sb.len, out);
-	fclose(out);
-	snprintf(cmd, sizeof(cmd), "intel_dump_decode -d 0x2772 %s 2>&1", file);
-	out = popen(cmd, "r");
-	gt_assert(out);
-	while (fgets(line, sizeof(line), out)) {
-		if (strstr(line, "MI_BATCH_BUFFER_START"))
-			saw_start = true;
-		if (strstr(line, "MI_STORE_DATA_IMM"))
-			saw_store = true;
-		if (strstr(line, "ignoring line") && !strstr(line, "gtt_offset"))
-			ignored = true;
-	}
-	gt_assert_eq(WEXITSTATUS(pclose(out)), 0);
-	gt_assert_f(saw_start && saw_store, "decode lacks the batch's commands:\n%s", sb.buf);
-	gt_assert(!ignored);
+	peer_decodes(&bb, "i915_batchbuffers", batch_cmds);
+	peer_decodes(&ring, "i915_ringbuffer_data", ring_cmds);
 	munmap(map, 4096);
 	gt_close(fd, batch);
 	gt_close(fd, target);
-	strbuf_release(&sb);
+	strbuf_release(&bb);
+	strbuf_release(&ring);
 }
 
 int main(int argc, char **argv)
 {
 	char dfs[512], aperture[16];
 	const char *args[] = { "--debugfs", dfs, "--aperture", aperture, NULL };
+	struct gdfs *auto_src;
 	int fd;
 
 	gemtest_init(argc, argv);
@@ -472,6 +494,10 @@ int main(int argc, char **argv)
 		gemtest_skip("no FUSE mount (no /dev/fuse here?)");
 	gt_assert_eq(gdfs_open_socket(NULL, &sock_src), 0);
 	gt_assert_eq(gdfs_kind(sock_src), GDFS_SOCKET);
+	/* By default a tool takes the live mount next to the socket. */
+	gt_assert_eq(gdfs_open_auto(NULL, NULL, &auto_src), 0);
+	gt_assert_eq(gdfs_kind(auto_src), GDFS_DIR);
+	gdfs_close(auto_src);
 	gt_assert(strstr(gdfs_describe(sock_src), "socket "));
 	fd = gt_open();
 
@@ -489,8 +515,8 @@ int main(int argc, char **argv)
 		test_drop_caches(fd);
 	gemtest_subtest("save-and-read-offline")
 		test_save(fd);
-	gemtest_subtest("batchbuffers-decode-with-intel_dump_decode")
-		test_batchbuffers_decode(fd);
+	gemtest_subtest("intel_dump_decode-reads-batchbuffers-and-ring")
+		test_peer_decode(fd);
 
 	gem_close(fd);
 	gdfs_close(fuse_src);
