@@ -7,7 +7,9 @@
  *   parsing      gdfs_parse_objects                  vs  splitting the same
  *                text and strtoul on every value            goal <= 2x
  *   end to end   open + read + parse through the FUSE mount  goal <= 100 ms
- *                (first open, and a kept-open pread resample)
+ *                (first open, and a kept-open pread resample); the goal
+ *                was set where the floors summed to 80 ms, so the run
+ *                also prints it against the sum of its own floors (1.25x)
  *
  * The driver runs in this process (tests/lib/gemtest-inproc.c), so 100k
  * objects take a second to create rather than 100k socket round trips.
@@ -108,7 +110,7 @@ static double min_d(double a, double b)
 
 static void ratio_line(const char *what, double v, double floor, double goal)
 {
-	printf("%-34s %8.1f ms   floor %8.1f ms   ratio %5.2f   goal <= %.1f  %s\n",
+	printf("%-34s %8.1f ms   floor %8.1f ms   ratio %5.2f   goal <= %.2f  %s\n",
 	       what, v, floor, v / floor, goal, v / floor <= goal ? "met" : "MISSED");
 }
 
@@ -190,6 +192,9 @@ int main(int argc, char **argv)
 		       e2e_open, e2e_open <= 100 ? "met" : "MISSED");
 		printf("%-34s %8.1f ms   goal <= 100 ms  %s\n", "end to end: kept-open resample",
 		       e2e_resample, e2e_resample <= 100 ? "met" : "MISSED");
+		/* 100 ms was set where the two floors took 60 + 20 ms: on a slower
+		 * or busier machine, compare with the floors of this run. */
+		ratio_line("end to end vs both floors", e2e_open, gen_floor + parse_floor, 1.25);
 		gem_debugfs_stop(dfs);
 	}
 	strbuf_release(&text);
