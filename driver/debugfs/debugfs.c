@@ -32,7 +32,7 @@ const struct debugfs_file debugfs_files[] = {
 	{ "i915_ringbuffer_data", debugfs_show_ringbuffer_data },
 	{ "i915_ringbuffer_info", debugfs_show_ringbuffer_info },
 	{ "i915_batchbuffers", debugfs_show_batchbuffers },
-	{ "i915_error_state", debugfs_show_error_state },
+	{ "i915_error_state", debugfs_show_error_state, debugfs_write_error_state },
 	{ "i915_wedged", debugfs_show_wedged, debugfs_write_wedged },
 	{ "i915_gem_drop_caches", debugfs_show_drop_caches, debugfs_write_drop_caches },
 	/* gemkit's structured files (debugfs/FORMAT.md) */

@@ -195,6 +195,7 @@ ssize_t debugfs_objdata_read(struct gem_device *dev, void *buf, size_t len,
 DEBUGFS_SHOW(debugfs_show_name);
 DEBUGFS_SHOW(debugfs_show_capabilities);
 DEBUGFS_SHOW(debugfs_show_error_state);
+DEBUGFS_WRITE(debugfs_write_error_state);	/* clears it */
 DEBUGFS_SHOW(debugfs_show_wedged);
 DEBUGFS_WRITE(debugfs_write_wedged);
 DEBUGFS_SHOW(debugfs_show_drop_caches);

@@ -3,11 +3,12 @@
  * i915_wedged and i915_gem_drop_caches (the two writable ones), and
  * gemkit_counters.
  *
- * i915_wedged: reading prints the 3.2 line; writing a number N (strtoul
- * base 0, as simple_strtoul) sets the wedged flag to N != 0: execbuffer
- * and throttle then fail with -EIO.  Writing 0 clears it (a gemd
- * extension; 3.2 would capture an error state).  A GPU stopped on an
- * error reads as wedged too.
+ * i915_wedged: reading prints the 3.2 line; writing a number (strtoul
+ * base 0, as simple_strtoul) forces error handling as 3.x did: an error
+ * capture (kind "wedged"), then a ring reset that blames the running
+ * request (driver/gem/hangcheck.c).  Only if the reset fails does the
+ * device stay wedged: execbuffer and throttle fail with -EIO.  A GPU
+ * stopped on an error reads as wedged until it is recovered.
  *
  * i915_gem_drop_caches: reading gives the mask of supported bits
  * ("0x%08llx\n" of DROP_ALL, as igt_drop_caches_has expects); writing a
@@ -25,6 +26,7 @@
 #include <string.h>
 
 #include "debugfs_priv.h"
+#include "error.h"
 #include "log.h"
 #include "util.h"
 
@@ -54,11 +56,20 @@ DEBUGFS_SHOW(debugfs_show_capabilities)
 	return ret;
 }
 
+/* The first capture since the last clear (driver/gem/error.c). */
 DEBUGFS_SHOW(debugfs_show_error_state)
 {
-	/* Error capture belongs to the hang issue; until then, as 3.2 with
-	 * no first_error. */
-	return strbuf_addstr(sb, "no error state collected\n");
+	return gem_error_state_show(dev, sb);
+}
+
+/* Any write clears the kept capture, as i915_error_state_write of 3.5+. */
+DEBUGFS_WRITE(debugfs_write_error_state)
+{
+	(void)buf;
+	(void)len;
+	log_info("debugfs: error state cleared");
+	gem_error_state_clear(dev);
+	return 0;
 }
 
 DEBUGFS_SHOW(debugfs_show_wedged)
@@ -98,15 +109,10 @@ DEBUGFS_WRITE(debugfs_write_wedged)
 
 	if (ret)
 		return ret;
-	log_info("debugfs: manually setting wedged to %llu", val);
-	pthread_mutex_lock(&dev->lock);
-	dev->wedged = val != 0;
-	pthread_mutex_unlock(&dev->lock);
-	/* Wake waiters so that they notice (i915_handle_error does too). */
-	pthread_mutex_lock(&dev->irq_lock);
-	pthread_cond_broadcast(&dev->irq_cond);
-	pthread_mutex_unlock(&dev->irq_lock);
-	return 0;
+	/* As 3.x: i915_handle_error(dev, val): capture, then reset the ring
+	 * (hangcheck.c); the device stays wedged only if that fails. */
+	log_notice("debugfs: manually setting wedged to %llu", val);
+	return gem_handle_error_forced(dev);
 }
 
 DEBUGFS_SHOW(debugfs_show_drop_caches)
@@ -201,7 +207,8 @@ DEBUGFS_SHOW(debugfs_show_gemkit_counters)
 			"object_bytes=%llu pinned_bytes=%llu aperture=%llu "
 			"gtt_free=%llu gtt_largest_hole=%llu interrupts=%llu "
 			"seqno=%u gpu_commands=%llu gpu_batches=%llu gpu_blits=%llu "
-			"gpu_blit_bytes=%llu gpu_interrupts=%llu gpu_busy_ns=%llu\n",
+			"gpu_blit_bytes=%llu gpu_interrupts=%llu gpu_busy_ns=%llu "
+			"hangs=%llu resets=%llu\n",
 			(unsigned long long)snap.taken_ns,
 			(unsigned long long)s->execbuffers, (unsigned long long)s->relocations,
 			(unsigned long long)s->binds, (unsigned long long)s->evictions,
@@ -222,7 +229,8 @@ DEBUGFS_SHOW(debugfs_show_gemkit_counters)
 			(unsigned long long)snap.gpu.batches, (unsigned long long)snap.gpu.blits,
 			(unsigned long long)snap.gpu.blit_bytes,
 			(unsigned long long)snap.gpu.interrupts,
-			(unsigned long long)snap.gpu.busy_ns);
+			(unsigned long long)snap.gpu.busy_ns,
+			(unsigned long long)s->hangs, (unsigned long long)s->resets);
 	debugfs_snapshot_release(&snap);
 	return ret;
 }

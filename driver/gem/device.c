@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "error.h"
 #include "gem_priv.h"
 #include "log.h"
 #include "util.h"
@@ -28,14 +29,9 @@ static void gem_user_interrupt(void *data)
 static void gem_error_interrupt(void *data)
 {
 	struct gem_device *dev = data;
-	struct gpu *gpu = dev->gpu;
 
-	log_err("GPU error: EIR 0x%08x IPEHR 0x%08x ACTHD 0x%08x PGTBL_ER 0x%08x; "
-		"render ring stopped",
-		gpu_read(gpu, EIR), gpu_read(gpu, IPEHR), gpu_read(gpu, ACTHD),
-		gpu_read(gpu, PGTBL_ER));
-	/* Waiters must notice that their seqno will not come. */
-	gem_user_interrupt(data);
+	/* Hangcheck captures, logs and recovers at once (not on its timer). */
+	gem_hangcheck_error_irq(dev);
 }
 
 static const struct gpu_ops gem_gpu_ops = {
@@ -121,10 +117,15 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	ret = gem_retire_worker_start(dev);
 	if (ret)
 		goto out_ring;
+	ret = gem_hangcheck_start(dev, cfg->hangcheck_ms);
+	if (ret)
+		goto out_retire;
 
 	*out = dev;
 	return 0;
 
+out_retire:
+	gem_retire_worker_stop(dev);
 out_ring:
 	pthread_mutex_lock(&dev->lock);
 	gem_object_unpin(dev->ring);
@@ -144,6 +145,7 @@ void gem_device_destroy(struct gem_device *dev)
 	struct gem_file *file;
 	int64_t timeout = 2000000000;
 
+	gem_hangcheck_stop(dev);
 	gem_retire_worker_stop(dev);
 
 	while (!list_empty(&dev->files)) {
@@ -171,9 +173,7 @@ void gem_device_destroy(struct gem_device *dev)
 		struct gem_request *rq =
 			list_first_entry(&dev->requests, struct gem_request, link);
 
-		list_del_init(&rq->link);
-		list_del_init(&rq->file_link);
-		free(rq);
+		gem_request_free(dev, rq);
 	}
 	while (!list_empty(&dev->lists[GEM_LIST_ACTIVE])) {
 		struct gem_object *obj = list_first_entry(&dev->lists[GEM_LIST_ACTIVE],

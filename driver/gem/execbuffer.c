@@ -149,11 +149,10 @@ static int eb_reserve(struct eb *eb)
 	uint64_t total = 0;
 	bool evicted_all = false;
 	unsigned int i;
-	int ret;
+	int ret = 0;
 
 	for (i = 0; i < eb->count; i++) {
 		struct gem_object *obj = eb->objs[i];
-
 		uint64_t size = eb_needs_fence(obj) ? gem_fence_size(obj) : obj->size;
 
 		if (obj->madv != I915_MADV_WILLNEED)
@@ -261,10 +260,22 @@ static int eb_relocate(struct eb *eb)
 	unsigned int i;
 	int ret;
 
+	bool moved = false;
+
 	for (i = 0; i < eb->count; i++) {
 		eb->objs[i]->pending_read_domains = 0;
 		eb->objs[i]->pending_write_domain = 0;
+		if (eb->objs[i]->exec_entry->offset !=
+		    gem_object_gtt_offset(eb->objs[i]))
+			moved = true;
 	}
+	/*
+	 * With NO_RELOC the kernel reads no relocation at all while every
+	 * object is where the caller says (__EXEC_HAS_RELOC): IGT's gem_busy
+	 * passes stale LUT relocations that would otherwise be -ENOENT.
+	 */
+	if ((eb->args->flags & I915_EXEC_NO_RELOC) && !moved)
+		return 0;
 	for (i = 0; i < eb->count; i++) {
 		ret = eb_relocate_object(eb, eb->objs[i]);
 		if (ret)
@@ -331,6 +342,7 @@ static int eb_submit(struct eb *eb)
 	struct gem_device *dev = eb->file->dev;
 	struct gem_object *batch = eb->objs[eb->batch];
 	uint32_t start = eb->args->batch_start_offset;
+	struct gem_request *rq;
 	uint32_t seqno;
 	int ret;
 
@@ -344,6 +356,10 @@ static int eb_submit(struct eb *eb)
 	ret = gem_add_request(dev, eb->file, &seqno);
 	if (ret)
 		return ret;
+	/* The error state dumps the batch of a request that hangs. */
+	rq = list_last_entry(&dev->requests, struct gem_request, link);
+	rq->batch = batch;
+	gem_object_get(batch);
 	eb_move_to_active(eb, seqno);
 	dev->stats.execbuffers++;
 	return 0;
@@ -363,8 +379,12 @@ static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *ar
 	ret = eb_check_args(args);
 	if (ret)
 		return ret;
-	if (gpu_stopped(dev->gpu) || dev->wedged)
-		return -EIO;		/* wedged until reset */
+	if (dev->wedged)
+		return -EIO;		/* recovery failed: until gemd restarts */
+	if (dev->suspended)
+		return -EBUSY;		/* suspend.c: until resume */
+	if (file->banned)
+		return -EIO;		/* hung the GPU too often (hangcheck.c) */
 	eb.batch = args->flags & I915_EXEC_BATCH_FIRST ? 0 : eb.count - 1;
 	gem_retire_requests(dev);
 	ret = eb_lookup(&eb);

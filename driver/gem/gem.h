@@ -22,6 +22,8 @@ struct gem_device_config {
 	uint64_t aperture_size;		/* default 256 MiB */
 	uint64_t blit_bytes_per_sec;	/* --gpu-rate model, 0 = fast */
 	uint64_t cmd_cost_ns;
+	uint32_t hangcheck_ms;		/* hangcheck period, 0: off (faults are
+					 * still caught); gemd's default 1500 */
 };
 
 int gem_device_create(const struct gem_device_config *cfg, struct gem_device **out);
@@ -55,6 +57,22 @@ int gem_ioctl(struct gem_file *file, unsigned int cmd, void *arg,
 	      struct gem_call *call);
 /* The kernel-side struct size for cmd's _IOC_NR, or -EINVAL if unknown. */
 int gem_ioctl_size(unsigned int cmd);
+
+/*
+ * GEM_MSG_HANG_WAIT: wait up to wait_ms for a hang capture with a sequence
+ * number above after (GEM_HANG_NEXT: above the current one, fetched with
+ * gem_hang_seq first) and fill ev with the oldest such one still kept.
+ * Returns 0, or -ETIMEDOUT.  Callers that wait long poll in slices.
+ */
+uint64_t gem_hang_seq(struct gem_device *dev);
+int gem_hang_wait(struct gem_device *dev, uint64_t after, uint32_t wait_ms,
+		  struct gem_hang_event *ev);
+
+/* GEM_MSG_CONTROL (suspend.c): idle the GPU and unbind every unpinned
+ * object, refusing execbuffer (-EBUSY) until resume; -EALREADY when
+ * already in that state. */
+int gem_device_suspend(struct gem_device *dev);
+int gem_device_resume(struct gem_device *dev);
 
 /* The memfd of arena id (borrowed: do not close) and its size, or -ENOENT. */
 int gem_arena_fd(struct gem_device *dev, uint32_t arena, uint64_t *size);

@@ -117,6 +117,11 @@ struct gem_request {
 	uint32_t tail;			/* ring offset after the request */
 	uint64_t emitted_ns;
 	struct gem_file *file;		/* NULL once the file is gone */
+	/* for the error state: who submitted it, and its batch (a ref) */
+	struct gem_object *batch;
+	uint32_t file_id;
+	pid_t pid;
+	char comm[16];
 	struct list_head link;		/* dev->requests, oldest first */
 	struct list_head file_link;	/* file->requests */
 };
@@ -132,6 +137,11 @@ struct gem_file {
 	uint32_t handle_count;
 	struct list_head requests;
 	struct list_head link;		/* dev->files */
+	/* GPU hangs (GET_RESET_STATS, the ban rule): hangcheck.c */
+	uint32_t batch_active;		/* its batches that hung the GPU */
+	uint32_t batch_pending;		/* innocent ones in flight at a reset */
+	uint64_t guilty_ns;		/* its last hang, 0: none */
+	bool banned;			/* execbuffer: -EIO */
 };
 
 struct gem_fence {
@@ -143,6 +153,7 @@ struct gem_stats {
 	uint64_t execbuffers, relocations, binds, evictions, waits, wait_ns;
 	uint64_t domain_flushes, clflush_bytes, pwrite_bytes, pread_bytes;
 	uint64_t purges, retires, faults;
+	uint64_t hangs, resets;		/* error captures, ring resets */
 };
 
 struct gem_device {
@@ -193,10 +204,14 @@ struct gem_device {
 	struct gem_stats stats;
 
 	/* debugfs: i915_wedged, the seqno lines, gemkit_events */
-	bool wedged;			/* set through i915_wedged: execbuffer -EIO */
+	bool wedged;			/* a reset failed (hangcheck.c): -EIO */
+	bool suspended;			/* suspend.c: execbuffer -EBUSY until resume */
 	uint32_t waiting_seqno;		/* seqno a waiter sleeps on, 0 = none */
 	uint32_t irq_seqno;		/* HWS seqno seen by the last interrupt */
 	struct gem_event_log events;
+
+	/* GPU hangs: hangcheck.c and error.c (error.h) */
+	struct gem_hang *hang;
 };
 
 /* seqno arithmetic that survives wrap (i915_seqno_passed). */
@@ -234,6 +249,7 @@ int gem_handle_create(struct gem_file *file, struct gem_object *obj, uint32_t *h
 int gem_handle_delete(struct gem_file *file, uint32_t handle);
 
 /* request.c */
+void gem_request_free(struct gem_device *dev, struct gem_request *rq);
 int gem_ring_begin(struct gem_device *dev, unsigned int dwords);
 void gem_ring_emit(struct gem_device *dev, uint32_t dw);
 void gem_ring_advance(struct gem_device *dev);

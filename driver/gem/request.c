@@ -14,6 +14,7 @@
  */
 #include <errno.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 #include "gem_priv.h"
@@ -46,7 +47,8 @@ static int ring_wait_for_space(struct gem_device *dev, uint32_t bytes)
 	uint64_t deadline = now_ns() + 3ull * 1000 * 1000 * 1000;
 
 	while (ring_space(dev) < bytes) {
-		if (gpu_stopped(dev->gpu))
+		/* A stopped ring is reset and replayed by hangcheck.c. */
+		if (dev->wedged)
 			return -EIO;
 		if (now_ns() > deadline) {
 			log_err("render ring: no space after 3 s (HEAD 0x%x TAIL 0x%x)",
@@ -129,6 +131,11 @@ int gem_add_request(struct gem_device *dev, struct gem_file *file, uint32_t *out
 	rq->tail = dev->ring_tail;
 	rq->emitted_ns = now_ns();
 	rq->file = file;
+	if (file) {
+		rq->file_id = file->id;
+		rq->pid = file->pid;
+		memcpy(rq->comm, file->comm, sizeof(rq->comm));
+	}
 	/* Wake the retire worker only when it sleeps on an empty list. */
 	if (list_empty(&dev->requests))
 		pthread_cond_signal(&dev->retire_cond);
@@ -139,6 +146,16 @@ int gem_add_request(struct gem_device *dev, struct gem_file *file, uint32_t *out
 		INIT_LIST_HEAD(&rq->file_link);
 	*out = seqno;
 	return 0;
+}
+
+void gem_request_free(struct gem_device *dev, struct gem_request *rq)
+{
+	(void)dev;
+	list_del_init(&rq->link);
+	list_del_init(&rq->file_link);
+	if (rq->batch)
+		gem_object_put(rq->batch);
+	free(rq);
 }
 
 void gem_retire_requests(struct gem_device *dev)
@@ -152,10 +169,8 @@ void gem_retire_requests(struct gem_device *dev)
 
 		if (!seqno_passed(hw, rq->seqno))
 			break;
-		list_del_init(&rq->link);
-		list_del_init(&rq->file_link);
 		gem_event(dev, GEM_EV_RETIRE, 0, rq->seqno, 0, 0);
-		free(rq);
+		gem_request_free(dev, rq);
 		dev->stats.retires++;
 	}
 	/* The active list is in submission order: stop at the first busy. */
@@ -211,7 +226,9 @@ int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
 
 		if (seqno_passed(gem_hw_seqno(dev), seqno))
 			break;
-		if (gpu_stopped(dev->gpu)) {
+		/* A stopped ring is recovered (hangcheck.c), so keep
+		 * waiting: only a device that could not be is hopeless. */
+		if (__atomic_load_n(&dev->wedged, __ATOMIC_ACQUIRE)) {
 			ret = -EIO;
 			break;
 		}
@@ -333,7 +350,7 @@ GEM_IOCTL(throttle)
 	struct gem_request *rq;
 	uint32_t seqno = 0;
 
-	if (gpu_stopped(dev->gpu) || dev->wedged)
+	if (dev->wedged || file->banned)
 		return -EIO;
 	list_for_each_entry(rq, &file->requests, file_link) {
 		if (rq->emitted_ns > cutoff)

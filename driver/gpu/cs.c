@@ -360,6 +360,8 @@ static enum cs_status cs_step(struct gpu *gpu)
 		return cs_stop(gpu, CS_FAULT);
 	}
 	cs->hdr = hdr;
+	/* The parser's current header, as hangcheck's capture reads it. */
+	reg_set(gpu, IPEHR, hdr);
 
 	st = cs_length(gpu, hdr, &len);
 	if (st == CS_OK && !cs->in_batch && 4ull * len > cs->avail) {

@@ -39,6 +39,7 @@
 #define APERTURE_MIN		(1ull << 20)
 #define APERTURE_MAX		(512ull << 20)
 #define APERTURE_DEFAULT	(256ull << 20)
+#define HANGCHECK_DEFAULT_MS	1500	/* DRM_I915_HANGCHECK_PERIOD of 2.6.37+ */
 
 enum {
 	OPT_DAEMON = 256,
@@ -51,6 +52,7 @@ enum {
 	OPT_PING,
 	OPT_DEBUGFS,
 	OPT_NO_DEBUGFS,
+	OPT_HANGCHECK,
 };
 
 /* The options, their help and getopt's table all come from here. */
@@ -73,6 +75,8 @@ static const struct gemd_option gemd_options[] = {
 	  "GTT aperture size, a power of two from 1M to 512M (default 256M)" },
 	{ "gpu-rate", required_argument, OPT_GPU_RATE, "BYTES_PER_SEC[,NS]",
 	  "model blit throughput (e.g. 800M) and a per-command cost" },
+	{ "hangcheck", required_argument, OPT_HANGCHECK, "MS",
+	  "declare the GPU hung after MS ms without progress (default 1500, 0: off)" },
 	{ "debugfs", required_argument, OPT_DEBUGFS, "DIR",
 	  "mount the debugfs tree at DIR/dri/0 (default <runtime dir>/debugfs)" },
 	{ "no-debugfs", no_argument, OPT_NO_DEBUGFS, NULL,
@@ -208,6 +212,20 @@ static void parse_gpu_rate(const char *s, struct gem_device_config *cfg)
 	usage_error("invalid --gpu-rate '%s': '%s' is not a duration", s, ns);
 }
 
+/* Milliseconds, a bare number as i915.enable_hangcheck's period was. */
+static void parse_hangcheck(const char *s, uint32_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (!*s || *end || errno || s[0] == '-' || v > 3600000)
+		usage_error("invalid --hangcheck '%s': must be milliseconds "
+			    "from 0 (off) to 3600000", s);
+	*out = (uint32_t)v;
+}
+
 static void parse_options(int argc, char **argv, struct gemd_opts *o)
 {
 	struct option longopts[ARRAY_SIZE(gemd_options) + 1];
@@ -279,6 +297,9 @@ static void parse_options(int argc, char **argv, struct gemd_opts *o)
 			break;
 		case OPT_NO_DEBUGFS:
 			o->no_debugfs = true;
+			break;
+		case OPT_HANGCHECK:
+			parse_hangcheck(optarg, &o->dev.hangcheck_ms);
 			break;
 		case ':':
 			usage_error("option '%s' needs an argument", argv[optind - 1]);
@@ -644,7 +665,8 @@ static int wait_for_signal(int sfd)
 
 int main(int argc, char **argv)
 {
-	struct gemd_opts o = { .dev.aperture_size = APERTURE_DEFAULT };
+	struct gemd_opts o = { .dev.aperture_size = APERTURE_DEFAULT,
+			       .dev.hangcheck_ms = HANGCHECK_DEFAULT_MS };
 	struct server_config scfg = { 0 };
 	struct gem_debugfs *dfs;
 	struct gem_device *dev;

@@ -522,6 +522,83 @@ static int handle_debugfs(struct conn *c, const struct gem_msg_hdr *hdr,
 }
 
 /*
+ * GEM_MSG_HANG_WAIT: block this connection's thread (only) until a hang
+ * capture newer than 'after' exists.  The wait goes in 100 ms slices so
+ * that a client that goes away, or gemd stopping (which shuts every
+ * connection down), ends it.  No drm_file is needed.
+ */
+static int handle_hang_wait(struct conn *c, const struct gem_msg_hdr *hdr,
+			    uint8_t *payload)
+{
+	struct gem_hang_wait req;
+	struct gem_hang_event ev;
+	uint64_t deadline = 0, now;
+	uint32_t slice;
+	char byte;
+	int ret;
+
+	if (hdr->len != sizeof(req)) {
+		conn_error(c, "HANG_WAIT payload of %u bytes, expected %zu",
+			   hdr->len, sizeof(req));
+		return -EPROTO;
+	}
+	memcpy(&req, payload, sizeof(req));
+	if (req.after == GEM_HANG_NEXT)
+		req.after = gem_hang_seq(c->srv->dev);
+	if (req.timeout_ms)
+		deadline = now_ns() + (uint64_t)req.timeout_ms * 1000000ull;
+	for (;;) {
+		slice = 100;
+		if (deadline) {
+			now = now_ns();
+			if (now >= deadline) {
+				ret = -ETIMEDOUT;
+				break;
+			}
+			slice = (uint32_t)MIN((uint64_t)slice,
+					      (deadline - now + 999999) / 1000000);
+		}
+		ret = gem_hang_wait(c->srv->dev, req.after, slice, &ev);
+		if (ret != -ETIMEDOUT)
+			break;
+		if (recv(c->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
+			return -ECONNRESET;	/* EOF: nobody to answer */
+	}
+	if (ret)
+		return conn_reply(c, ret, NULL, 0, -1);
+	return conn_reply(c, 0, &ev, sizeof(ev), -1);
+}
+
+/*
+ * GEM_MSG_CONTROL: suspend or resume the device (driver/gem/suspend.c).
+ * Suspend blocks this connection's thread until the GPU is idle.  No
+ * drm_file is needed.
+ */
+static int handle_control(struct conn *c, const struct gem_msg_hdr *hdr,
+			  uint8_t *payload)
+{
+	int ret;
+
+	(void)payload;
+	if (hdr->len) {
+		conn_error(c, "CONTROL with a %u-byte payload", hdr->len);
+		return -EPROTO;
+	}
+	switch (hdr->request) {
+	case GEM_CONTROL_SUSPEND:
+		ret = gem_device_suspend(c->srv->dev);
+		break;
+	case GEM_CONTROL_RESUME:
+		ret = gem_device_resume(c->srv->dev);
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	return conn_reply(c, ret, NULL, 0, -1);
+}
+
+/*
  * Every message gemd understands, and the connection kind it is valid on:
  * OPEN and HELLO only as the first message, requests only on channels.
  * A handler returns 0 to keep the connection, -errno to close it.
@@ -540,6 +617,8 @@ static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_ARENA, "ARENA", CONN_CHANNEL, handle_arena },
 	{ GEM_MSG_MMAP,  "MMAP",  CONN_CHANNEL, handle_mmap },
 	{ GEM_MSG_DEBUGFS, "DEBUGFS", CONN_CHANNEL, handle_debugfs },
+	{ GEM_MSG_HANG_WAIT, "HANG_WAIT", CONN_CHANNEL, handle_hang_wait },
+	{ GEM_MSG_CONTROL, "CONTROL", CONN_CHANNEL, handle_control },
 };
 
 static const struct msg_handler *msg_handler_find(uint16_t type)

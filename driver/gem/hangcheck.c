@@ -1,0 +1,448 @@
+/*
+ * GPU hangs: detection, and recovery that loses nothing but the guilty
+ * batch.
+ *
+ * Detection.  One thread samples ACTHD and INSTDONE four times per
+ * hangcheck period while requests are outstanding.  Like the 2.6.37-3.6
+ * kernels, three unchanged samples in a row after the first one mean the
+ * ring is stuck (hangcheck_count++ > 1); a ring waiting in
+ * MI_WAIT_FOR_EVENT is first kicked (kick_ring()), and declared hung only
+ * if it is still stuck at the next sample.  So a hang is declared between
+ * 3/4 and 1 period after the GPU stops making progress (1 1/4 with a
+ * kick), within the two periods the kernel's 1500 ms timer gave.  Errors
+ * the command streamer latches itself (PGTBL_ER, a bad command) raise the
+ * error interrupt, which wakes this thread at once, timer or not.
+ *
+ * Recovery, with the per-drm_file semantics of later kernels (gen3 has no
+ * hardware contexts, so a file's default context stands for one): the
+ * ring is reset, the guilty request (the oldest one not completed) is
+ * completed with an error: its seqno is written to the status page, so
+ * waits on its objects return, and its commands are skipped; the requests
+ * queued behind it are replayed by restarting the ring right after it.
+ * Memory is untouched.  The guilty file's batch_active and every other
+ * file's batch_pending count for GET_RESET_STATS; a file that hangs the
+ * GPU again within 8 periods of its last hang (i915_context_is_banned) is
+ * banned: its execbuffers fail with -EIO.
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "error.h"
+#include "gem_priv.h"
+#include "log.h"
+#include "util.h"
+
+#define SAMPLES_PER_PERIOD	4
+#define STUCK_SAMPLES		3	/* unchanged samples: hangcheck_count++ > 1 */
+#define BAN_PERIODS		8	/* DRM_I915_CTX_BAN_PERIOD */
+#define BAN_DEFAULT_NS		(12ull * 1000 * 1000 * 1000)
+#define HANG_EVENTS		16	/* kept for GEM_MSG_HANG_WAIT */
+
+struct gem_hang {
+	struct gem_device *dev;
+	uint64_t period_ns;		/* 0: no timer */
+	pthread_t thread;
+	bool running;
+
+	/* under dev->irq_lock */
+	pthread_cond_t cond;		/* wakes the thread: errors, stop */
+	pthread_cond_t event_cond;	/* a hang was published */
+	bool stop;
+	bool error_pending;		/* the error interrupt fired */
+	uint64_t seq;			/* hangs so far */
+	struct gem_hang_event events[HANG_EVENTS];	/* seq % HANG_EVENTS */
+
+	/* hangcheck thread, under dev->lock */
+	bool sampled;
+	uint32_t last_acthd, last_instdone;
+	unsigned int count;
+	bool kicked;
+
+	/* The kept capture.  Set under dev->lock and error_lock, read and
+	 * cleared under error_lock alone: formatting it (hundreds of KiB of
+	 * text) never holds up the clients. */
+	pthread_mutex_t error_lock;
+	struct gem_error_state *first_error;
+};
+
+static void timespec_at(struct timespec *ts, uint64_t mono_ns)
+{
+	ts->tv_sec = (time_t)(mono_ns / 1000000000ull);
+	ts->tv_nsec = (long)(mono_ns % 1000000000ull);
+}
+
+/* The oldest request the GPU has not completed: the one it is running. */
+static struct gem_request *first_outstanding(struct gem_device *dev)
+{
+	uint32_t hw = gem_hw_seqno(dev);
+	struct gem_request *rq;
+
+	list_for_each_entry(rq, &dev->requests, link)
+		if (!seqno_passed(hw, rq->seqno))
+			return rq;
+	return NULL;
+}
+
+static void charge_files(struct gem_hang *h, struct gem_request *guilty,
+			 uint64_t now)
+{
+	uint64_t ban_ns = h->period_ns ? BAN_PERIODS * h->period_ns : BAN_DEFAULT_NS;
+	uint32_t hw = gem_hw_seqno(h->dev);
+	struct gem_request *rq;
+
+	list_for_each_entry(rq, &h->dev->requests, link) {
+		struct gem_file *file = rq->file;
+
+		if (!file || seqno_passed(hw, rq->seqno))
+			continue;
+		if (rq != guilty) {
+			file->batch_pending++;
+			continue;
+		}
+		file->batch_active++;
+		if (file->guilty_ns && now - file->guilty_ns <= ban_ns && !file->banned) {
+			file->banned = true;
+			log_err("pid %d (%s): GPU hanging too fast, banning file %u: "
+				"its execbuffers now fail with EIO",
+				(int)file->pid, file->comm, file->id);
+		}
+		file->guilty_ns = now;
+	}
+}
+
+/*
+ * Reset the ring and restart it after the guilty request (or where it
+ * stands, with none).  Returns 0, or -EIO when the ring would not come
+ * back: then the device is wedged for good.
+ */
+static int recover(struct gem_hang *h, struct gem_request *guilty, uint64_t now)
+{
+	struct gem_device *dev = h->dev;
+	struct gpu *gpu = dev->gpu;
+	uint32_t head = guilty ? guilty->tail : dev->ring_tail;
+
+	gpu_reset(gpu);
+	dev->stats.resets++;
+	charge_files(h, guilty, now);
+	if (guilty)
+		__atomic_store_n(&gpu_hws(gpu)[I915_GEM_HWS_INDEX], guilty->seqno,
+				 __ATOMIC_RELEASE);
+
+	/* Program the ring as gem_ring_init did, checking each register
+	 * before CTL sets the command streamer going again. */
+	gpu_write(gpu, PRB0_START, gem_object_gtt_offset(dev->ring));
+	gpu_write(gpu, PRB0_HEAD, head);
+	gpu_write(gpu, PRB0_TAIL, dev->ring_tail);
+	if (gpu_stopped(gpu) ||
+	    (gpu_read(gpu, PRB0_HEAD) & HEAD_ADDR) != head ||
+	    gpu_read(gpu, PRB0_START) != gem_object_gtt_offset(dev->ring) ||
+	    (gpu_write(gpu, PRB0_CTL, ((GEM_RING_SIZE - 4096) & RING_NR_PAGES) |
+				     RING_VALID),
+	     !(gpu_read(gpu, PRB0_CTL) & RING_VALID))) {
+		__atomic_store_n(&dev->wedged, true, __ATOMIC_RELEASE);
+		log_err("GPU reset failed: the render ring did not restart "
+			"(CTL 0x%08x HEAD 0x%08x); device wedged, execbuffer "
+			"returns EIO until gemd restarts",
+			gpu_read(gpu, PRB0_CTL), gpu_read(gpu, PRB0_HEAD));
+		return -EIO;
+	}
+	gem_retire_requests(dev);
+	return 0;
+}
+
+static void publish(struct gem_hang *h, struct gem_hang_event *ev)
+{
+	struct gem_device *dev = h->dev;
+
+	pthread_mutex_lock(&dev->irq_lock);
+	ev->seq = ++h->seq;
+	h->events[ev->seq % HANG_EVENTS] = *ev;
+	pthread_cond_broadcast(&h->event_cond);
+	/* Waiters: their seqno passed (guilty, replayed) or never will. */
+	pthread_cond_broadcast(&dev->irq_cond);
+	pthread_mutex_unlock(&dev->irq_lock);
+}
+
+/* i915_handle_error: capture, report, reset.  dev->lock held. */
+static int handle_error(struct gem_hang *h, const char *kind)
+{
+	struct gem_device *dev = h->dev;
+	struct gpu *gpu = dev->gpu;
+	struct gem_request *guilty = first_outstanding(dev);
+	struct gem_hang_event ev;
+	struct timespec rt;
+	uint64_t now = now_ns(), seq;
+	int ret;
+
+	memset(&ev, 0, sizeof(ev));
+	clock_gettime(CLOCK_REALTIME, &rt);
+	ev.time_ns = (uint64_t)rt.tv_sec * 1000000000ull + (uint64_t)rt.tv_nsec;
+	ev.acthd = gpu_read(gpu, ACTHD);
+	ev.ipehr = gpu_read(gpu, IPEHR);
+	snprintf(ev.kind, sizeof(ev.kind), "%s", kind);
+	if (guilty) {
+		ev.seqno = guilty->seqno;
+		ev.pid = (uint32_t)guilty->pid;
+		ev.file = guilty->file_id;
+		ev.detect_ns = now - guilty->emitted_ns;
+	}
+	dev->stats.hangs++;
+	log_err("GPU hang (%s): ACTHD 0x%08x IPEHR 0x%08x EIR 0x%08x PGTBL_ER 0x%08x; "
+		"guilty seqno %u from pid %d (%s), %llu ms after submission",
+		kind, ev.acthd, ev.ipehr, gpu_read(gpu, EIR), gpu_read(gpu, PGTBL_ER),
+		ev.seqno, (int)ev.pid, guilty ? guilty->comm : "none",
+		(unsigned long long)(ev.detect_ns / 1000000));
+
+	pthread_mutex_lock(&h->error_lock);
+	if (!h->first_error) {
+		pthread_mutex_lock(&dev->irq_lock);
+		seq = h->seq + 1;
+		pthread_mutex_unlock(&dev->irq_lock);
+
+		h->first_error = gem_error_capture(dev, guilty, kind, now);
+		if (h->first_error)
+			h->first_error->seq = seq;
+		else
+			log_err("GPU hang: no memory for the error state");
+	}
+	pthread_mutex_unlock(&h->error_lock);
+	ret = recover(h, guilty, now);
+	ev.recovered = ret == 0;
+	if (!ret)
+		log_notice("render ring reset; %s",
+			   guilty ? "guilty request skipped, the rest replayed"
+				  : "nothing was running");
+	h->sampled = false;
+	h->count = 0;
+	h->kicked = false;
+	publish(h, &ev);
+	return ret;
+}
+
+/* One hangcheck sample (i915_hangcheck_elapsed), dev->lock held. */
+static void sample(struct gem_hang *h)
+{
+	struct gem_device *dev = h->dev;
+	struct gpu *gpu = dev->gpu;
+	uint32_t acthd, instdone;
+
+	if (!first_outstanding(dev)) {
+		h->sampled = false;
+		return;
+	}
+	acthd = gpu_read(gpu, ACTHD);
+	instdone = gpu_read(gpu, INSTDONE);
+	if (!h->sampled || acthd != h->last_acthd || instdone != h->last_instdone) {
+		h->sampled = true;
+		h->last_acthd = acthd;
+		h->last_instdone = instdone;
+		h->count = 0;
+		h->kicked = false;
+		return;
+	}
+	if (++h->count < STUCK_SAMPLES)
+		return;
+	if ((gpu_read(gpu, PRB0_CTL) & RING_WAIT) && !h->kicked) {
+		log_notice("Kicking stuck wait on render ring (ACTHD 0x%08x)", acthd);
+		gpu_kick(gpu);
+		h->kicked = true;
+		return;
+	}
+	handle_error(h, "hangcheck");
+}
+
+static const char *error_kind(struct gpu *gpu)
+{
+	return gpu_read(gpu, EIR) & I915_ERROR_PAGE_TABLE ? "fault" : "badop";
+}
+
+static void *hangcheck_thread(void *arg)
+{
+	struct gem_hang *h = arg;
+	struct gem_device *dev = h->dev;
+	uint64_t interval = h->period_ns / SAMPLES_PER_PERIOD;
+	uint64_t next = now_ns() + interval;
+	struct timespec ts;
+
+	pthread_mutex_lock(&dev->irq_lock);
+	while (!h->stop) {
+		if (h->error_pending) {
+			/* handled below, at once */
+		} else if (h->period_ns) {
+			timespec_at(&ts, next);
+			pthread_cond_timedwait(&h->cond, &dev->irq_lock, &ts);
+		} else {
+			pthread_cond_wait(&h->cond, &dev->irq_lock);
+		}
+		if (h->stop)
+			break;
+		h->error_pending = false;
+		pthread_mutex_unlock(&dev->irq_lock);
+
+		pthread_mutex_lock(&dev->lock);
+		if (dev->wedged) {
+			/* Nothing more to do until gemd restarts. */
+		} else if (gpu_stopped(dev->gpu)) {
+			handle_error(h, error_kind(dev->gpu));
+		} else if (h->period_ns && now_ns() >= next) {
+			sample(h);
+			next = now_ns() + interval;
+		}
+		pthread_mutex_unlock(&dev->lock);
+
+		pthread_mutex_lock(&dev->irq_lock);
+	}
+	pthread_mutex_unlock(&dev->irq_lock);
+	return NULL;
+}
+
+void gem_hangcheck_error_irq(struct gem_device *dev)
+{
+	pthread_mutex_lock(&dev->irq_lock);
+	if (dev->hang) {
+		dev->hang->error_pending = true;
+		pthread_cond_signal(&dev->hang->cond);
+	}
+	pthread_mutex_unlock(&dev->irq_lock);
+}
+
+int gem_handle_error_forced(struct gem_device *dev)
+{
+	int ret;
+
+	pthread_mutex_lock(&dev->lock);
+	ret = dev->wedged ? -EIO : handle_error(dev->hang, "wedged");
+	pthread_mutex_unlock(&dev->lock);
+	return ret;
+}
+
+int gem_error_state_show(struct gem_device *dev, struct strbuf *sb)
+{
+	int ret;
+
+	/* Formatting reads only the capture's own copies; error_lock keeps
+	 * a concurrent clear from freeing it underneath. */
+	pthread_mutex_lock(&dev->hang->error_lock);
+	if (dev->hang->first_error)
+		ret = gem_error_format(dev->hang->first_error, sb);
+	else
+		ret = strbuf_addstr(sb, "no error state collected\n");
+	pthread_mutex_unlock(&dev->hang->error_lock);
+	return ret;
+}
+
+void gem_error_state_clear(struct gem_device *dev)
+{
+	struct gem_error_state *e;
+
+	pthread_mutex_lock(&dev->hang->error_lock);
+	e = dev->hang->first_error;
+	dev->hang->first_error = NULL;
+	pthread_mutex_unlock(&dev->hang->error_lock);
+	gem_error_free(e);
+}
+
+uint64_t gem_hang_seq(struct gem_device *dev)
+{
+	uint64_t seq;
+
+	pthread_mutex_lock(&dev->irq_lock);
+	seq = dev->hang->seq;
+	pthread_mutex_unlock(&dev->irq_lock);
+	return seq;
+}
+
+int gem_hang_wait(struct gem_device *dev, uint64_t after, uint32_t wait_ms,
+		  struct gem_hang_event *ev)
+{
+	struct gem_hang *h = dev->hang;
+	struct timespec ts;
+	uint64_t first;
+	int ret = 0;
+
+	if (!h)
+		return -ENODEV;
+	timespec_at(&ts, now_ns() + (uint64_t)wait_ms * 1000000ull);
+	pthread_mutex_lock(&dev->irq_lock);
+	while (h->seq <= after && !h->stop) {
+		if (pthread_cond_timedwait(&h->event_cond, &dev->irq_lock, &ts) == ETIMEDOUT)
+			break;
+	}
+	if (h->seq <= after) {
+		ret = -ETIMEDOUT;
+	} else {
+		first = after + 1;
+		if (h->seq - first >= HANG_EVENTS)
+			first = h->seq - HANG_EVENTS + 1;
+		*ev = h->events[first % HANG_EVENTS];
+	}
+	pthread_mutex_unlock(&dev->irq_lock);
+	return ret;
+}
+
+int gem_hangcheck_start(struct gem_device *dev, uint32_t period_ms)
+{
+	struct gem_hang *h;
+	pthread_condattr_t attr;
+	sigset_t all, old;
+	int ret;
+
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		return -ENOMEM;
+	h->dev = dev;
+	h->period_ns = (uint64_t)period_ms * 1000000ull;
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&h->cond, &attr);
+	pthread_cond_init(&h->event_cond, &attr);
+	pthread_condattr_destroy(&attr);
+	pthread_mutex_init(&h->error_lock, NULL);
+
+	/* Signals belong to gemd's main loop. */
+	sigfillset(&all);
+	pthread_sigmask(SIG_SETMASK, &all, &old);
+	ret = pthread_create(&h->thread, NULL, hangcheck_thread, h);
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (ret) {
+		pthread_mutex_destroy(&h->error_lock);
+		pthread_cond_destroy(&h->event_cond);
+		pthread_cond_destroy(&h->cond);
+		free(h);
+		return -ret;
+	}
+	h->running = true;
+	pthread_mutex_lock(&dev->irq_lock);
+	dev->hang = h;
+	pthread_mutex_unlock(&dev->irq_lock);
+	if (period_ms)
+		log_info("hangcheck every %u ms", period_ms);
+	return 0;
+}
+
+void gem_hangcheck_stop(struct gem_device *dev)
+{
+	struct gem_hang *h = dev->hang;
+
+	if (!h)
+		return;
+	pthread_mutex_lock(&dev->irq_lock);
+	h->stop = true;
+	pthread_cond_broadcast(&h->cond);
+	pthread_cond_broadcast(&h->event_cond);
+	pthread_mutex_unlock(&dev->irq_lock);
+	pthread_join(h->thread, NULL);
+
+	pthread_mutex_lock(&dev->irq_lock);
+	dev->hang = NULL;
+	pthread_mutex_unlock(&dev->irq_lock);
+	gem_error_free(h->first_error);
+	pthread_mutex_destroy(&h->error_lock);
+	pthread_cond_destroy(&h->event_cond);
+	pthread_cond_destroy(&h->cond);
+	free(h);
+}
