@@ -103,7 +103,7 @@ ssize_t write_full(int fd, const void *buf, size_t len)
 	return (ssize_t)total;
 }
 
-static int hexval(char c)
+int hex_digit(char c)
 {
 	if (c >= '0' && c <= '9')
 		return c - '0';
@@ -122,7 +122,7 @@ static int parse_u64(const char *s, unsigned int base, uint64_t *out,
 	const char *p = s;
 	int d;
 
-	for (; (d = hexval(*p)) >= 0 && (unsigned int)d < base; p++) {
+	for (; (d = hex_digit(*p)) >= 0 && (unsigned int)d < base; p++) {
 		if (v > (UINT64_MAX - (uint64_t)d) / base)
 			return -ERANGE;
 		v = v * base + (uint64_t)d;

@@ -33,6 +33,9 @@ int parse_duration_ns(const char *s, uint64_t *out);
 uint64_t now_ns(void);			/* CLOCK_MONOTONIC */
 uint64_t now_realtime_ns(void);		/* CLOCK_REALTIME */
 
+/* The value of a hex digit (either case), or -1. */
+int hex_digit(char c);
+
 /* The device path rule of DEVELOPERS.md: -D, $GEM_DEVICE, else the default. */
 const char *gem_device_path(const char *override);
 /* <runtime dir> of the rule, e.g. /run/gemkit; writes into buf. */

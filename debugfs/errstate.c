@@ -22,6 +22,7 @@
 
 #include "gemdebugfs.h"
 #include "record.h"
+#include "scan.h"
 
 static const char what[] = "i915_error_state";
 
@@ -50,57 +51,12 @@ struct parser {
 	size_t total_len;	/* bounds a list's announced length */
 };
 
-struct scan {
-	const char *p, *end;
-};
-
-static void skip_spaces(struct scan *s)
-{
-	while (s->p < s->end && (*s->p == ' ' || *s->p == '\t'))
-		s->p++;
-}
-
-static bool eat(struct scan *s, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	if ((size_t)(s->end - s->p) < n || memcmp(s->p, lit, n))
-		return false;
-	s->p += n;
-	return true;
-}
-
-static bool number(struct scan *s, int base, uint64_t *out)
-{
-	const char *start = s->p;
-	uint64_t v = 0;
-
-	for (; s->p < s->end; s->p++) {
-		char c = *s->p;
-		unsigned int d;
-
-		if (c >= '0' && c <= '9')
-			d = (unsigned int)(c - '0');
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = (unsigned int)(c - 'a' + 10);
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = (unsigned int)(c - 'A' + 10);
-		else
-			break;
-		if (v > (UINT64_MAX - d) / (unsigned int)base)
-			return false;
-		v = v * (unsigned int)base + d;
-	}
-	*out = v;
-	return s->p > start;
-}
-
 static bool hex32(struct scan *s, uint32_t *out)
 {
 	uint64_t v;
 
 	eat(s, "0x");
-	if (!number(s, 16, &v) || v > UINT32_MAX)
+	if (!scan_number(s, 16, &v) || v > UINT32_MAX)
 		return false;
 	*out = (uint32_t)v;
 	return true;
@@ -108,7 +64,7 @@ static bool hex32(struct scan *s, uint32_t *out)
 
 static bool dec64(struct scan *s, uint64_t *out)
 {
-	return number(s, 10, out);
+	return scan_number(s, 10, out);
 }
 
 static int bad(struct parser *ps, const char *msg)
@@ -124,7 +80,7 @@ static bool dword_line(struct scan s, uint32_t *val)
 	uint64_t v;
 
 	skip_spaces(&s);
-	if (!number(&s, 16, &v) || v > UINT32_MAX)
+	if (!scan_number(&s, 16, &v) || v > UINT32_MAX)
 		return false;
 	off = (uint32_t)v;
 	(void)off;
@@ -132,7 +88,7 @@ static bool dword_line(struct scan s, uint32_t *val)
 	if (!eat(&s, ":"))
 		return false;
 	skip_spaces(&s);
-	if (!number(&s, 16, &v) || v > UINT32_MAX)
+	if (!scan_number(&s, 16, &v) || v > UINT32_MAX)
 		return false;
 	skip_spaces(&s);
 	*val = (uint32_t)v;
@@ -356,7 +312,7 @@ static int fence_line(struct parser *ps, struct scan s)
 {
 	uint64_t idx, v;
 
-	if (!dec64(&s, &idx) || !eat(&s, "] = ") || !number(&s, 16, &v) ||
+	if (!dec64(&s, &idx) || !eat(&s, "] = ") || !scan_number(&s, 16, &v) ||
 	    s.p != s.end || idx >= 16 || v > UINT32_MAX)
 		return bad(ps, "bad fence line");
 	ps->e->fences[idx] = (uint32_t)v;

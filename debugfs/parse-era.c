@@ -9,70 +9,43 @@
 
 #include "gemdebugfs.h"
 #include "record.h"
+#include "scan.h"
+#include "util.h"
 
-struct scan {
-	const char *p, *end;
-};
-
-static void skip_spaces(struct scan *s)
-{
-	while (s->p < s->end && *s->p == ' ')
-		s->p++;
-}
-
-static bool eat(struct scan *s, const char *lit)
-{
-	size_t n = strlen(lit);
-
-	if ((size_t)(s->end - s->p) < n || memcmp(s->p, lit, n))
-		return false;
-	s->p += n;
-	return true;
-}
-
-/* Digits of base 10 or 16 (no prefix), at least one. */
-static bool number(struct scan *s, int base, uint64_t *out)
+bool scan_number(struct scan *s, int base, uint64_t *out)
 {
 	uint64_t v = 0;
 	const char *start = s->p;
+	int d;
 
 	for (; s->p < s->end; s->p++) {
-		char c = *s->p;
-		unsigned int d;
-
-		if (c >= '0' && c <= '9')
-			d = (unsigned int)(c - '0');
-		else if (base == 16 && c >= 'a' && c <= 'f')
-			d = (unsigned int)(c - 'a' + 10);
-		else if (base == 16 && c >= 'A' && c <= 'F')
-			d = (unsigned int)(c - 'A' + 10);
-		else
+		d = hex_digit(*s->p);
+		if (d < 0 || d >= base)
 			break;
-		if (v > (UINT64_MAX - d) / (unsigned int)base)
+		if (v > (UINT64_MAX - (unsigned int)d) / (unsigned int)base)
 			return false;
-		v = v * (unsigned int)base + d;
+		v = v * (unsigned int)base + (unsigned int)d;
 	}
 	*out = v;
 	return s->p > start;
 }
 
-static bool number32(struct scan *s, int base, uint32_t *out)
+bool scan_number32(struct scan *s, int base, uint32_t *out)
 {
 	uint64_t v;
 
-	if (!number(s, base, &v) || v > UINT32_MAX)
+	if (!scan_number(s, base, &v) || v > UINT32_MAX)
 		return false;
 	*out = (uint32_t)v;
 	return true;
 }
 
-/* A signed decimal (%d): seqnos print as negative past 2^31. */
-static bool number_signed32(struct scan *s, uint32_t *out)
+bool scan_signed32(struct scan *s, uint32_t *out)
 {
 	bool neg = eat(s, "-");
 	uint64_t v;
 
-	if (!number(s, 10, &v) || v > (neg ? 0x80000000ull : UINT32_MAX))
+	if (!scan_number(s, 10, &v) || v > (neg ? 0x80000000ull : UINT32_MAX))
 		return false;
 	*out = neg ? (uint32_t)(0 - v) : (uint32_t)v;
 	return true;
@@ -97,18 +70,18 @@ int gdfs_parse_era_obj(const char *line, size_t len, struct gdfs_era_obj *o)
 	o->fence = -1;
 	skip_spaces(&s);
 	eat(&s, "0x");
-	if (!number(&s, 16, &o->ptr) || !eat(&s, ": ") || s.end - s.p < 2)
+	if (!scan_number(&s, 16, &o->ptr) || !eat(&s, ": ") || s.end - s.p < 2)
 		return -EINVAL;
 	o->pin = *s.p++;
 	o->tiling = *s.p++;
 	if (!memchr(" pP", o->pin, 3) || !memchr(" XY", o->tiling, 3))
 		return -EINVAL;
 	skip_spaces(&s);
-	if (!number(&s, 10, &o->size) || !eat(&s, " ") ||
-	    !number32(&s, 16, &o->read) || !eat(&s, " ") ||
-	    !number32(&s, 16, &o->write) || !eat(&s, " ") ||
-	    !number_signed32(&s, &o->last_rendering_seqno) || !eat(&s, " ") ||
-	    !number_signed32(&s, &o->last_fenced_seqno))
+	if (!scan_number(&s, 10, &o->size) || !eat(&s, " ") ||
+	    !scan_number32(&s, 16, &o->read) || !eat(&s, " ") ||
+	    !scan_number32(&s, 16, &o->write) || !eat(&s, " ") ||
+	    !scan_signed32(&s, &o->last_rendering_seqno) || !eat(&s, " ") ||
+	    !scan_signed32(&s, &o->last_fenced_seqno))
 		return -EINVAL;
 	/* cache_level_str (" uncached", " snooped (LLC)", or ""), then flags. */
 	if (eat(&s, " uncached"))
@@ -120,17 +93,17 @@ int gdfs_parse_era_obj(const char *line, size_t len, struct gdfs_era_obj *o)
 	if (eat(&s, " purgeable"))
 		o->purgeable = true;
 	if (eat(&s, " (name: ")) {
-		if (!number32(&s, 10, &o->name) || !eat(&s, ")"))
+		if (!scan_number32(&s, 10, &o->name) || !eat(&s, ")"))
 			return -EINVAL;
 	}
 	if (eat(&s, " (fence: ")) {
-		if (!number32(&s, 10, &fence) || fence > 31 || !eat(&s, ")"))
+		if (!scan_number32(&s, 10, &fence) || fence > 31 || !eat(&s, ")"))
 			return -EINVAL;
 		o->fence = (int32_t)fence;
 	}
 	if (eat(&s, " (gtt offset: ")) {
-		if (!number32(&s, 16, &o->gtt_offset) || !eat(&s, ", size: ") ||
-		    !number(&s, 16, &v) || v > UINT32_MAX || !eat(&s, ")"))
+		if (!scan_number32(&s, 16, &o->gtt_offset) || !eat(&s, ", size: ") ||
+		    !scan_number(&s, 16, &v) || v > UINT32_MAX || !eat(&s, ")"))
 			return -EINVAL;
 		o->gtt_size = (uint32_t)v;
 		o->bound = true;
@@ -185,7 +158,7 @@ static int era_field(const char *buf, size_t len, const char *label, int base,
 		return -EINVAL;
 	}
 	skip_spaces(&s);
-	if (!(base == 10 ? number_signed32(&s, out) : number32(&s, 16, out))) {
+	if (!(base == 10 ? scan_signed32(&s, out) : scan_number32(&s, 16, out))) {
 		gdfs_err(err, what, 0, "bad value after '%s'", label);
 		return -EINVAL;
 	}

@@ -11,6 +11,7 @@
 
 #include "gemdebugfs.h"
 #include "record.h"
+#include "util.h"
 
 void gdfs_cursor_init(struct gdfs_cursor *c, const char *buf, size_t len)
 {
@@ -77,17 +78,6 @@ int gdfs_kv_i64(const struct gdfs_kv *kv, int64_t *out)
 	return 0;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int gdfs_parse_u64(const char *s, size_t n, uint64_t *out)
 {
 	uint64_t v = 0;
@@ -100,7 +90,7 @@ int gdfs_parse_u64(const char *s, size_t n, uint64_t *out)
 		if (n > 18)
 			return -EINVAL;
 		for (i = 2; i < n; i++) {
-			d = hexval(s[i]);
+			d = hex_digit(s[i]);
 			if (d < 0)
 				return -EINVAL;
 			v = v << 4 | (uint64_t)d;
@@ -130,8 +120,8 @@ void gdfs_kv_text(const struct gdfs_kv *kv, char *out, size_t size)
 		char c = kv->val[i];
 
 		if (c == '%' && i + 2 < kv->vlen &&
-		    (hi = hexval(kv->val[i + 1])) >= 0 &&
-		    (lo = hexval(kv->val[i + 2])) >= 0) {
+		    (hi = hex_digit(kv->val[i + 1])) >= 0 &&
+		    (lo = hex_digit(kv->val[i + 2])) >= 0) {
 			c = (char)(hi << 4 | lo);
 			i += 2;
 		}
