@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -126,6 +127,15 @@ static int fd_learn(int fd, const struct stat *st, struct fd_entry *e)
 }
 
 /*
+ * fstat by system call: under the interposer (libgemkit-preload) fstat()
+ * says a device fd is a char device, and libgem must still see the socket.
+ */
+static int raw_fstat(int fd, struct stat *st)
+{
+	return (int)syscall(SYS_fstat, fd, st);
+}
+
+/*
  * 0 and e filled, -EBADF for a closed fd, -ENOTTY for one that is not a
  * gemd device (what ioctl(2) says about a file without the request).
  */
@@ -134,7 +144,7 @@ static int fd_lookup(int fd, struct fd_entry *e)
 	struct stat st;
 	bool hit = false;
 
-	if (fstat(fd, &st) < 0)
+	if (raw_fstat(fd, &st) < 0)
 		return -errno;
 	pthread_mutex_lock(&fds_lock);
 	if ((size_t)fd < nfds && fds[fd].valid && fds[fd].st_ino == st.st_ino &&
@@ -168,7 +178,7 @@ int gem_open(const char *path, int flags)
 		return -1;
 	}
 	/* Name gemd by the path it bound, as a later recovery will. */
-	if (fstat(fd, &st) < 0) {
+	if (raw_fstat(fd, &st) < 0) {
 		ret = -errno;
 		goto out_close;
 	}

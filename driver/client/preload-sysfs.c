@@ -1,0 +1,320 @@
+/*
+ * The paths the interposer owns, and the fake sysfs and /dev/dri behind
+ * them.
+ *
+ * Rather than fake directory streams, links and file contents call by
+ * call, the interposer writes the tree a 945G at 0000:00:02.0 has in sysfs
+ * once, as real files and relative symlinks, into a "shadow" directory
+ * (<runtime dir>/shadow-1), and redirects path prefixes there.  Then
+ * readdir, readlink, openat on a directory fd, realpath and fopen all work
+ * natively, whichever libc entry point the program uses.  Only the device
+ * nodes themselves (a char device in stat, a new drm_file on open) and
+ * /proc/self/fd reopens are special.
+ *
+ * Without root, `gemctl run` sets GEMKIT_DEBUGFS to gemd's debugfs tree,
+ * and /sys/kernel/debug is redirected there too.
+ */
+#undef _FORTIFY_SOURCE
+#undef _FILE_OFFSET_BITS
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "preload.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define SHADOW_NAME	"shadow-1"	/* bump when the tree changes */
+#define PCI_DIR		"/sys/devices/pci0000:00/0000:00:02.0"
+
+static char shadow[PATH_MAX];		/* "" when it could not be made */
+static char debugfs[PATH_MAX];		/* GEMKIT_DEBUGFS, or "" */
+static pthread_once_t shadow_once = PTHREAD_ONCE_INIT;
+
+struct shadow_entry {
+	const char *path;	/* relative to the shadow root */
+	char type;		/* 'd' dir, 'f' file, 'l' symlink */
+	const char *data;	/* contents or link target */
+};
+
+#define DRM_MINOR_FILES(node, minor) \
+	{ PCI_DIR "/drm/" node, 'd', NULL }, \
+	{ PCI_DIR "/drm/" node "/dev", 'f', "226:" #minor "\n" }, \
+	{ PCI_DIR "/drm/" node "/uevent", 'f', "MAJOR=226\nMINOR=" #minor \
+	  "\nDEVNAME=dri/" node "\nDEVTYPE=drm_minor\n" }, \
+	{ PCI_DIR "/drm/" node "/device", 'l', "../../../0000:00:02.0" }, \
+	{ PCI_DIR "/drm/" node "/subsystem", 'l', "../../../../../class/drm" }, \
+	{ "/sys/dev/char/226:" #minor, 'l', \
+	  "../../devices/pci0000:00/0000:00:02.0/drm/" node }, \
+	{ "/sys/class/drm/" node, 'l', \
+	  "../../devices/pci0000:00/0000:00:02.0/drm/" node }, \
+	{ "/dev/dri/" node, 'f', "" }
+
+/* A 945G as the kernel shows it (PCI 8086:2772 rev 2, VGA class). */
+static const struct shadow_entry shadow_tree[] = {
+	{ "/dev", 'd', NULL },
+	{ "/dev/dri", 'd', NULL },
+	{ "/sys", 'd', NULL },
+	{ "/sys/bus", 'd', NULL },
+	{ "/sys/bus/pci", 'd', NULL },
+	{ "/sys/bus/pci/devices", 'd', NULL },
+	{ "/sys/class", 'd', NULL },
+	{ "/sys/class/drm", 'd', NULL },
+	{ "/sys/dev", 'd', NULL },
+	{ "/sys/dev/char", 'd', NULL },
+	{ "/sys/devices", 'd', NULL },
+	{ "/sys/devices/pci0000:00", 'd', NULL },
+	{ PCI_DIR, 'd', NULL },
+	{ PCI_DIR "/vendor", 'f', "0x8086\n" },
+	{ PCI_DIR "/device", 'f', "0x2772\n" },
+	{ PCI_DIR "/revision", 'f', "0x02\n" },
+	{ PCI_DIR "/subsystem_vendor", 'f', "0x8086\n" },
+	{ PCI_DIR "/subsystem_device", 'f', "0x2772\n" },
+	{ PCI_DIR "/class", 'f', "0x030000\n" },
+	{ PCI_DIR "/boot_vga", 'f', "1\n" },
+	{ PCI_DIR "/uevent", 'f', "DRIVER=i915\nPCI_CLASS=30000\n"
+	  "PCI_ID=8086:2772\nPCI_SUBSYS_ID=8086:2772\n"
+	  "PCI_SLOT_NAME=0000:00:02.0\n"
+	  "MODALIAS=pci:v00008086d00002772sv00008086sd00002772bc03sc00i00\n" },
+	{ PCI_DIR "/subsystem", 'l', "../../../bus/pci" },
+	{ "/sys/bus/pci/devices/0000:00:02.0", 'l',
+	  "../../../devices/pci0000:00/0000:00:02.0" },
+	{ PCI_DIR "/drm", 'd', NULL },
+	DRM_MINOR_FILES("card0", 0),
+	DRM_MINOR_FILES("renderD128", 128),
+};
+
+static int write_entry(const char *root, const struct shadow_entry *e)
+{
+	struct strbuf p = STRBUF_INIT;
+	int ret = 0, fd;
+
+	strbuf_addf(&p, "%s%s", root, e->path);
+	switch (e->type) {
+	case 'd':
+		if (mkdir(p.buf, 0755) < 0)
+			ret = -errno;
+		break;
+	case 'l':
+		if (symlink(e->data, p.buf) < 0)
+			ret = -errno;
+		break;
+	default:
+		fd = preload_real.open(p.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
+				       0444);
+		if (fd < 0) {
+			ret = -errno;
+			break;
+		}
+		if (write_full(fd, e->data, strlen(e->data)) < 0)
+			ret = -EIO;
+		preload_real.close(fd);
+		break;
+	}
+	strbuf_release(&p);
+	return ret;
+}
+
+/* Remove a half-made or losing tree, deepest entries first. */
+static void remove_tree(const char *root)
+{
+	struct strbuf p = STRBUF_INIT;
+	size_t i = ARRAY_SIZE(shadow_tree);
+
+	while (i-- > 0) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s%s", root, shadow_tree[i].path);
+		if (shadow_tree[i].type == 'd')
+			rmdir(p.buf);
+		else
+			unlink(p.buf);
+	}
+	rmdir(root);
+	strbuf_release(&p);
+}
+
+/* mkdir -p: errors show up when the tree is written. */
+static void mkdir_parents(char *path)
+{
+	char *p;
+
+	for (p = path + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = '\0';
+		mkdir(path, 0755);
+		*p = '/';
+	}
+	mkdir(path, 0755);
+}
+
+/*
+ * Build the tree in a temporary directory and rename it into place, so
+ * that concurrent first users never see half of it.
+ */
+static void shadow_create(void)
+{
+	char rt[PATH_MAX - 64], tmp[PATH_MAX];
+	const char *env = getenv("GEMKIT_DEBUGFS");
+	struct stat st;
+	size_t i;
+	int n;
+
+	if (env && *env && strlen(env) < sizeof(debugfs))
+		memcpy(debugfs, env, strlen(env) + 1);
+	if (gem_runtime_dir(rt, sizeof(rt)))
+		return;
+	mkdir_parents(rt);	/* as gemd makes it; fine if it exists */
+	n = snprintf(shadow, sizeof(shadow), "%s/" SHADOW_NAME, rt);
+	if (n < 0 || (size_t)n >= sizeof(shadow))
+		goto out_none;
+	if (preload_real.fstatat(AT_FDCWD, shadow, &st, 0) == 0 && S_ISDIR(st.st_mode))
+		return;
+	n = snprintf(tmp, sizeof(tmp), "%s/.shadow.XXXXXX", rt);
+	if (n < 0 || (size_t)n >= sizeof(tmp) || !mkdtemp(tmp))
+		goto out_none;
+	chmod(tmp, 0755);
+	for (i = 0; i < ARRAY_SIZE(shadow_tree); i++)
+		if (write_entry(tmp, &shadow_tree[i]))
+			goto out_remove;
+	if (rename(tmp, shadow) == 0)
+		return;
+	/* Another process won the race: use its tree. */
+	remove_tree(tmp);
+	if (preload_real.fstatat(AT_FDCWD, shadow, &st, 0) == 0 && S_ISDIR(st.st_mode))
+		return;
+	goto out_none;
+
+out_remove:
+	remove_tree(tmp);
+out_none:
+	shadow[0] = '\0';
+}
+
+static bool has_prefix(const char *path, const char *prefix, const char **rest)
+{
+	size_t n = strlen(prefix);
+
+	if (strncmp(path, prefix, n) || (path[n] != '\0' && path[n] != '/'))
+		return false;
+	*rest = path + n;
+	return true;
+}
+
+static enum preload_path_kind redirect(const char *root, const char *path,
+				       char *buf, size_t len)
+{
+	int n;
+
+	if (!root[0])
+		return PRELOAD_PATH_REAL;
+	n = snprintf(buf, len, "%s%s", root, path);
+	if (n < 0 || (size_t)n >= len)
+		return PRELOAD_PATH_REAL;
+	return PRELOAD_PATH_SHADOW;
+}
+
+/* "/proc/self/fd/N", "/proc/<our pid>/fd/N", "/dev/fd/N": N, else -1. */
+static int fd_link(const char *path)
+{
+	const char *p;
+	char *end;
+	long v;
+
+	if (!strncmp(path, "/dev/fd/", 8)) {
+		p = path + 8;
+	} else if (!strncmp(path, "/proc/self/fd/", 14)) {
+		p = path + 14;
+	} else if (!strncmp(path, "/proc/thread-self/fd/", 21)) {
+		p = path + 21;
+	} else if (!strncmp(path, "/proc/", 6)) {
+		v = strtol(path + 6, &end, 10);
+		if (end == path + 6 || v != getpid() || strncmp(end, "/fd/", 4))
+			return -1;
+		p = end + 4;
+	} else {
+		return -1;
+	}
+	if (*p < '0' || *p > '9')
+		return -1;
+	v = strtol(p, &end, 10);
+	if (*end || v > INT_MAX)
+		return -1;
+	return (int)v;
+}
+
+enum preload_path_kind preload_classify(int dirfd, const char *path,
+					char *buf, size_t len, int *out)
+{
+	const char *rest;
+	int fd;
+
+	(void)dirfd;		/* only absolute paths are ours */
+	if (!path || path[0] != '/')
+		return PRELOAD_PATH_REAL;
+	switch (path[1]) {
+	case 'd':
+		if (!strcmp(path, "/dev/dri/card0")) {
+			*out = 0;
+			return PRELOAD_PATH_DEVICE;
+		}
+		if (!strcmp(path, "/dev/dri/renderD128")) {
+			*out = 128;
+			return PRELOAD_PATH_DEVICE;
+		}
+		if (has_prefix(path, "/dev/dri", &rest))
+			break;
+		/* /dev/fd/N */
+		/* fall through */
+	case 'p':
+		fd = fd_link(path);
+		if (fd >= 0 && preload_is_device_fd(fd)) {
+			*out = fd;
+			return PRELOAD_PATH_FDLINK;
+		}
+		return PRELOAD_PATH_REAL;
+	case 's':
+		if (has_prefix(path, "/sys/kernel/debug", &rest)) {
+			pthread_once(&shadow_once, shadow_create);
+			/* "..": the real parent, whose st_dev says "a mount". */
+			if (!strcmp(rest, "/..") || !strcmp(rest, "/../"))
+				return PRELOAD_PATH_REAL;
+			return redirect(debugfs, rest, buf, len);
+		}
+		if (has_prefix(path, "/sys/dev/char/226:0", &rest) ||
+		    has_prefix(path, "/sys/dev/char/226:128", &rest) ||
+		    has_prefix(path, "/sys/class/drm", &rest) ||
+		    has_prefix(path, PCI_DIR, &rest) ||
+		    has_prefix(path, "/sys/bus/pci/devices/0000:00:02.0", &rest))
+			break;
+		return PRELOAD_PATH_REAL;
+	default:
+		return PRELOAD_PATH_REAL;
+	}
+	pthread_once(&shadow_once, shadow_create);
+	return redirect(shadow, path, buf, len);
+}
+
+/* A path inside the shadow tree back to the one the program asked for. */
+void preload_unshadow(char *path)
+{
+	size_t n = strlen(shadow);
+
+	if (n && !strncmp(path, shadow, n) && (path[n] == '/' || !path[n]))
+		memmove(path, path + n, strlen(path + n) + 1);
+}
+
+bool preload_debugfs_redirected(void)
+{
+	pthread_once(&shadow_once, shadow_create);
+	return debugfs[0] != '\0';
+}

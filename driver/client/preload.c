@@ -1,0 +1,370 @@
+/*
+ * libgemkit-preload: make /dev/dri/card0 exist for an unmodified program
+ * and forward its DRM ioctls to gemd through libgem.  This file holds the
+ * real libc functions, the device fds, and the ioctl, mmap and close
+ * hooks; path hooks live in preload-fs.c.
+ *
+ * A device fd is a libgem file connection (a socket to gemd), so dup,
+ * fork and exec share it exactly as they share a real drm fd, and libgem
+ * recognises it from the socket itself wherever it turns up.  The table
+ * here only makes the recognition free for fds this process opened.
+ *
+ * Cost: an ioctl whose type is not DRM's ('d') is passed to libc after a
+ * single compare; mmap only looks further for file mappings.
+ */
+#undef _FORTIFY_SOURCE
+#undef _FILE_OFFSET_BITS
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dlfcn.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <linux/close_range.h>
+#include <sys/socket.h>
+#include <sys/sysmacros.h>
+#include <sys/un.h>
+#include <unistd.h>
+
+#include <drm.h>
+
+#include "libgem.h"
+#include "preload.h"
+#include "util.h"
+
+#define EXPORT __attribute__((visibility("default")))
+
+struct preload_real preload_real;
+__thread int preload_busy __attribute__((tls_model("initial-exec")));
+
+/* fds below this are remembered by number: 0 unknown, else minor + 1. */
+#define FD_TABLE_SIZE	4096
+static uint8_t fd_table[FD_TABLE_SIZE];
+
+static void *must_resolve(const char *name)
+{
+	void *p = dlsym(RTLD_NEXT, name);
+
+	if (!p) {
+		static const char msg[] = "libgemkit-preload: libc lacks a function it needs\n";
+
+		/* Not stdio: we may be inside its initialisation. */
+		(void)!write(STDERR_FILENO, msg, sizeof(msg) - 1);
+		_exit(127);
+	}
+	return p;
+}
+
+static void resolve_all(void)
+{
+	struct preload_real r;
+
+	r.open = must_resolve("open");
+	r.openat = must_resolve("openat");
+	r.close = must_resolve("close");
+	r.ioctl = must_resolve("ioctl");
+	r.mmap = must_resolve("mmap");
+	r.fstat = must_resolve("fstat");
+	r.fstatat = must_resolve("fstatat");
+	r.faccessat = must_resolve("faccessat");
+	r.readlinkat = must_resolve("readlinkat");
+	r.realpath = must_resolve("realpath");
+	r.opendir = must_resolve("opendir");
+	r.fopen = must_resolve("fopen");
+	r.freopen = must_resolve("freopen");
+	r.dup = must_resolve("dup");
+	r.dup2 = must_resolve("dup2");
+	r.dup3 = must_resolve("dup3");
+	r.fcntl = must_resolve("fcntl");
+	r.mount = must_resolve("mount");
+	preload_real = r;
+}
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+
+void preload_init(void)
+{
+	pthread_once(&init_once, resolve_all);
+}
+
+__attribute__((constructor)) static void preload_ctor(void)
+{
+	preload_init();
+}
+
+/* --- device fds ----------------------------------------------------------- */
+
+void preload_fd_set(int fd, int minor)
+{
+	if (fd >= 0 && fd < FD_TABLE_SIZE)
+		__atomic_store_n(&fd_table[fd], (uint8_t)(minor < 0 ? 0 : minor + 1),
+				 __ATOMIC_RELAXED);
+}
+
+/* libgem recognises the socket: ours if gemd's autobound file token. */
+static bool recognise(int fd)
+{
+	struct stat st;
+	bool yes;
+
+	if (preload_real.fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return false;
+	preload_busy++;
+	yes = gem_is_device_fd(fd);
+	preload_busy--;
+	return yes;
+}
+
+int preload_fd_minor(int fd)
+{
+	if (fd < 0)
+		return -1;
+	if (fd < FD_TABLE_SIZE) {
+		uint8_t v = __atomic_load_n(&fd_table[fd], __ATOMIC_RELAXED);
+
+		if (v)
+			return v - 1;
+	}
+	if (!recognise(fd))
+		return -1;
+	/* Inherited across exec: the socket does not say which node it was. */
+	preload_fd_set(fd, 0);
+	return 0;
+}
+
+bool preload_is_device_fd(int fd)
+{
+	return preload_fd_minor(fd) >= 0;
+}
+
+/*
+ * The minor of a device fd, checked against the socket itself: the table
+ * cannot see an fd closed inside libc (fclose) and its number reused.
+ */
+int preload_fd_minor_checked(int fd)
+{
+	int minor = preload_fd_minor(fd);
+
+	if (minor < 0 || recognise(fd))
+		return minor;
+	preload_fd_set(fd, -1);
+	return -1;
+}
+
+void preload_fill_chr_stat(struct stat *st, int minor)
+{
+	memset(st, 0, sizeof(*st));
+	/* Constant, so that stat(path) and fstat(fd) agree (IGT compares). */
+	st->st_dev = makedev(0, 5);
+	st->st_ino = 0x67656d00u + (unsigned int)minor;
+	st->st_mode = S_IFCHR | 0666;
+	st->st_nlink = 1;
+	st->st_rdev = makedev(DRM_MAJOR, minor);
+	st->st_blksize = 4096;
+}
+
+static int open_errno(int err)
+{
+	/* No gemd behind the path: as if the node were not there. */
+	return err == ECONNREFUSED ? ENOENT : err;
+}
+
+int preload_open_device(int minor, int flags)
+{
+	int fd, err;
+
+	preload_busy++;
+	fd = gem_open(NULL, flags & O_CLOEXEC);
+	err = errno;
+	preload_busy--;
+	if (fd < 0) {
+		errno = open_errno(err);
+		return -1;
+	}
+	preload_fd_set(fd, minor);
+	return fd;
+}
+
+int preload_reopen_device(int oldfd, int flags)
+{
+	struct sockaddr_un sa;
+	socklen_t len = sizeof(sa) - 1;
+	int minor = preload_fd_minor(oldfd), fd, err;
+
+	memset(&sa, 0, sizeof(sa));
+	if (minor < 0 || getpeername(oldfd, (struct sockaddr *)&sa, &len) < 0 ||
+	    sa.sun_path[0] == '\0') {
+		errno = ENXIO;		/* what reopening a socket says */
+		return -1;
+	}
+	preload_busy++;
+	fd = gem_open(sa.sun_path, flags & O_CLOEXEC);
+	err = errno;
+	preload_busy--;
+	if (fd < 0) {
+		errno = open_errno(err);
+		return -1;
+	}
+	preload_fd_set(fd, minor);
+	return fd;
+}
+
+/* --- ioctl, mmap, close ----------------------------------------------------- */
+
+EXPORT int ioctl(int fd, unsigned long request, ...)
+{
+	va_list ap;
+	void *arg;
+	int ret, err;
+
+	va_start(ap, request);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	if (__builtin_expect(_IOC_TYPE(request) != DRM_IOCTL_BASE, 1) ||
+	    preload_busy || !preload_is_device_fd(fd)) {
+		if (__builtin_expect(!preload_real.ioctl, 0))
+			preload_init();
+		return preload_real.ioctl(fd, request, arg);
+	}
+	preload_busy++;
+	ret = gem_ioctl(fd, request, arg);
+	err = errno;
+	preload_busy--;
+	if (ret < 0)
+		errno = err;
+	return ret;
+}
+
+static void *hook_mmap(void *addr, size_t len, int prot, int flags, int fd,
+		       off_t off)
+{
+	void *p;
+	int err;
+
+	if (!preload_real.mmap)
+		preload_init();
+	if (fd < 0 || (flags & MAP_ANONYMOUS) || preload_busy ||
+	    !preload_is_device_fd(fd))
+		return preload_real.mmap(addr, len, prot, flags, fd, off);
+	/* A stale table entry must not steal a mapping of some other file. */
+	if (!recognise(fd)) {
+		preload_fd_set(fd, -1);
+		return preload_real.mmap(addr, len, prot, flags, fd, off);
+	}
+	preload_busy++;
+	p = gem_mmap(addr, len, prot, flags, fd, off);
+	err = errno;
+	preload_busy--;
+	if (p == MAP_FAILED)
+		errno = err;
+	return p;
+}
+
+EXPORT void *mmap(void *addr, size_t len, int prot, int flags, int fd, off_t off)
+{
+	return hook_mmap(addr, len, prot, flags, fd, off);
+}
+
+EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
+		    off64_t off)
+{
+	return hook_mmap(addr, len, prot, flags, fd, (off_t)off);
+}
+
+EXPORT int close(int fd)
+{
+	if (!preload_real.close)
+		preload_init();
+	preload_fd_set(fd, -1);
+	return preload_real.close(fd);
+}
+
+EXPORT int close_range(unsigned int first, unsigned int last, int flags)
+{
+	static int (*real_close_range)(unsigned int, unsigned int, int);
+	unsigned int fd;
+
+	if (!real_close_range)
+		real_close_range = dlsym(RTLD_NEXT, "close_range");
+	if (!real_close_range) {
+		errno = ENOSYS;
+		return -1;
+	}
+	/* CLOSE_RANGE_CLOEXEC closes nothing now; exec starts a new table. */
+	if (!(flags & CLOSE_RANGE_CLOEXEC))
+		for (fd = first; fd <= last && fd < FD_TABLE_SIZE; fd++)
+			fd_table[fd] = 0;
+	return real_close_range(first, last, flags);
+}
+
+/* dup and friends: the copy is the same device, known without a lookup. */
+static int dup_result(int oldfd, int newfd)
+{
+	if (newfd >= 0 && newfd != oldfd && !preload_busy)
+		preload_fd_set(newfd, oldfd >= 0 && oldfd < FD_TABLE_SIZE ?
+			       (int)fd_table[oldfd] - 1 : -1);
+	return newfd;
+}
+
+EXPORT int dup(int fd)
+{
+	if (!preload_real.dup)
+		preload_init();
+	return dup_result(fd, preload_real.dup(fd));
+}
+
+EXPORT int dup2(int fd, int fd2)
+{
+	if (!preload_real.dup2)
+		preload_init();
+	return dup_result(fd, preload_real.dup2(fd, fd2));
+}
+
+EXPORT int dup3(int fd, int fd2, int flags)
+{
+	if (!preload_real.dup3)
+		preload_init();
+	return dup_result(fd, preload_real.dup3(fd, fd2, flags));
+}
+
+static int hook_fcntl(int fd, int cmd, void *arg)
+{
+	int ret;
+
+	if (!preload_real.fcntl)
+		preload_init();
+	ret = preload_real.fcntl(fd, cmd, arg);
+	if (cmd == F_DUPFD || cmd == F_DUPFD_CLOEXEC)
+		dup_result(fd, ret);
+	return ret;
+}
+
+EXPORT int fcntl(int fd, int cmd, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return hook_fcntl(fd, cmd, arg);
+}
+
+EXPORT int fcntl64(int fd, int cmd, ...)
+{
+	va_list ap;
+	void *arg;
+
+	va_start(ap, cmd);
+	arg = va_arg(ap, void *);
+	va_end(ap);
+	return hook_fcntl(fd, cmd, arg);
+}

@@ -1,0 +1,457 @@
+/*
+ * gemctl run [-D PATH] [--] PROGRAM [ARGS]: run an unmodified DRM program
+ * against gemd with the interposer (libgemkit-preload.so) preloaded.
+ *
+ * If no gemd answers at the device path, a private one is started for the
+ * run (in a fresh directory, with its own debugfs tree) and stopped
+ * afterwards.  IGT insists on a writable i915_gem_drop_caches under
+ * /sys/kernel/debug/dri/0: as root the program gets a private mount
+ * namespace where a tmpfs on /sys/kernel/debug holds gemd's debugfs tree
+ * (or, without one, the two files IGT needs); otherwise the interposer
+ * redirects /sys/kernel/debug to gemd's tree (GEMKIT_DEBUGFS).
+ *
+ * The exit status is PROGRAM's, 128 + N if signal N killed it, 127 if it
+ * could not be run (126: found but not executable).
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <sched.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "gemctl.h"
+#include "libgem.h"
+#include "preload-paths.h"
+#include "strbuf.h"
+#include "util.h"
+
+#define PRELOAD_NAME	"libgemkit-preload.so"
+#define DEBUGFS_ROOT	"/sys/kernel/debug"
+
+struct run {
+	const char *device;	/* the socket the program uses */
+	char *own_device;	/* the private gemd's, to free */
+	struct strbuf priv;	/* private gemd's directory, or empty */
+	struct strbuf debugfs;	/* a dir holding dri/0, or empty */
+	struct strbuf preload;
+	struct strbuf gemd;
+	struct strbuf fake;	/* our stand-in debugfs dir, or empty */
+	pid_t gemd_pid;
+};
+
+static void run_usage(FILE *f)
+{
+	fputs("usage: gemctl run [-D PATH] [--] PROGRAM [ARGS]...\n"
+	      "Run PROGRAM with /dev/dri/card0 served by gemd (the gemkit interposer).\n"
+	      "  -D, --device PATH  the gemd socket (default: the device path rule)\n"
+	      "Starts a private gemd if none answers.  Exit status: PROGRAM's,\n"
+	      "128+N if killed by signal N, 127 if it cannot be run.\n", f);
+}
+
+static bool is_file(const char *path, bool exec)
+{
+	struct stat st;
+
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+	       (!exec || access(path, X_OK) == 0);
+}
+
+/* The first of dir/rel for the given relative paths that exists. */
+static bool find_near(struct strbuf *out, const char *dir,
+		      const char *const *rels, bool exec)
+{
+	for (; *rels; rels++) {
+		strbuf_reset(out);
+		strbuf_addf(out, "%s/%s", dir, *rels);
+		if (is_file(out->buf, exec))
+			return true;
+	}
+	return false;
+}
+
+/*
+ * The build tree first (gemctl runs as gemctl/.libs/lt-gemctl there, next
+ * to ../../gemd and ../../.libs/), then the install locations.
+ */
+static int find_files(struct run *r)
+{
+	static const char *const gemds[] = { "gemd", "../gemd", "../../gemd", NULL };
+	static const char *const preloads[] = {
+		".libs/" PRELOAD_NAME, "../.libs/" PRELOAD_NAME,
+		"../../.libs/" PRELOAD_NAME, NULL,
+	};
+	char exe[PATH_MAX];
+	const char *env = getenv("GEMKIT_PRELOAD");
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash)
+			*slash = '\0';
+	} else {
+		exe[0] = '\0';
+	}
+	if (env && *env) {
+		strbuf_addstr(&r->preload, env);
+	} else if (!exe[0] || !find_near(&r->preload, exe, preloads, false)) {
+		strbuf_reset(&r->preload);
+		strbuf_addstr(&r->preload, GEMKIT_PKGLIBDIR "/" PRELOAD_NAME);
+	}
+	if (!is_file(r->preload.buf, false)) {
+		fprintf(stderr, "gemctl run: %s: %s\n", r->preload.buf, strerror(ENOENT));
+		return -ENOENT;
+	}
+	if (!exe[0] || !find_near(&r->gemd, exe, gemds, true)) {
+		strbuf_reset(&r->gemd);
+		strbuf_addstr(&r->gemd, GEMKIT_BINDIR "/gemd");
+	}
+	return 0;
+}
+
+static bool gemd_answers(const char *device)
+{
+	int fd = gem_open(device, O_CLOEXEC);
+
+	if (fd < 0)
+		return false;
+	gem_close(fd);
+	return true;
+}
+
+/* gemd's debugfs tree: beside its socket (ours), else the default place. */
+static void find_debugfs(struct run *r)
+{
+	struct strbuf p = STRBUF_INIT;
+	char rt[PATH_MAX];
+	const char *slash = strrchr(r->device, '/');
+
+	if (slash) {
+		strbuf_add(&p, r->device, (size_t)(slash - r->device));
+		strbuf_addstr(&p, "/debugfs");
+		strbuf_addf(&r->debugfs, "%s", p.buf);
+		strbuf_addstr(&p, "/dri/0/name");
+		if (is_file(p.buf, false))
+			goto out;
+	}
+	strbuf_reset(&r->debugfs);
+	if (!gem_runtime_dir(rt, sizeof(rt))) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/debugfs/dri/0/name", rt);
+		if (is_file(p.buf, false))
+			strbuf_addf(&r->debugfs, "%s/debugfs", rt);
+	}
+out:
+	strbuf_release(&p);
+}
+
+/* 0 if unreadable: then the daemon cannot be stopped, only left. */
+static pid_t read_pidfile(const char *path)
+{
+	FILE *f = fopen(path, "re");
+	int pid = 0;
+
+	if (!f)
+		return 0;
+	if (fscanf(f, "%d", &pid) != 1 || pid < 0)
+		pid = 0;
+	fclose(f);
+	return pid;
+}
+
+static int start_gemd(struct run *r)
+{
+	struct strbuf dev = STRBUF_INIT, dfs = STRBUF_INIT, pid = STRBUF_INIT,
+		      log = STRBUF_INIT;
+	char tmpl[] = "/tmp/gemctl-run.XXXXXX";
+	int status, ret = -EIO;
+	pid_t child;
+
+	if (!mkdtemp(tmpl)) {
+		fprintf(stderr, "gemctl run: mkdtemp %s: %s\n", tmpl, strerror(errno));
+		return -errno;
+	}
+	strbuf_addstr(&r->priv, tmpl);
+	strbuf_addf(&dev, "%s/card0", tmpl);
+	strbuf_addf(&dfs, "%s/debugfs", tmpl);
+	strbuf_addf(&pid, "%s/gemd.pid", tmpl);
+	strbuf_addf(&log, "%s/gemd.log", tmpl);
+	child = fork();
+	if (child < 0) {
+		ret = -errno;
+		goto out;
+	}
+	if (child == 0) {
+		execl(r->gemd.buf, "gemd", "--daemon", "-D", dev.buf, "--debugfs",
+		      dfs.buf, "--pidfile", pid.buf, "--log-file", log.buf,
+		      (char *)NULL);
+		fprintf(stderr, "gemctl run: %s: %s\n", r->gemd.buf, strerror(errno));
+		_exit(127);
+	}
+	/* gemd --daemon returns once its socket accepts clients. */
+	while (waitpid(child, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		fprintf(stderr, "gemctl run: %s could not start (log: %s)\n",
+			r->gemd.buf, log.buf);
+		goto out;
+	}
+	r->gemd_pid = read_pidfile(pid.buf);
+	r->own_device = strbuf_detach(&dev, NULL);
+	r->device = r->own_device;
+	ret = 0;
+out:
+	strbuf_release(&dev);
+	strbuf_release(&dfs);
+	strbuf_release(&pid);
+	strbuf_release(&log);
+	return ret;
+}
+
+static void stop_gemd(struct run *r)
+{
+	struct strbuf p = STRBUF_INIT;
+	int i;
+
+	if (r->gemd_pid > 0 && kill(r->gemd_pid, SIGTERM) == 0) {
+		/* Not our child (it daemonized): poll until it has gone. */
+		for (i = 0; i < 500 && kill(r->gemd_pid, 0) == 0; i++)
+			usleep(10000);
+	}
+	if (!r->priv.len)
+		return;
+	strbuf_addf(&p, "%s/gemd.log", r->priv.buf);
+	unlink(p.buf);
+	strbuf_reset(&p);
+	strbuf_addf(&p, "%s/debugfs", r->priv.buf);
+	rmdir(p.buf);
+	rmdir(r->priv.buf);
+	strbuf_release(&p);
+}
+
+static int write_file(const char *dir, const char *name, const char *text)
+{
+	struct strbuf p = STRBUF_INIT;
+	int fd, ret = 0;
+
+	strbuf_addf(&p, "%s/%s", dir, name);
+	fd = open(p.buf, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write_full(fd, text, strlen(text)) < 0)
+		ret = -errno;
+	if (fd >= 0)
+		close(fd);
+	strbuf_release(&p);
+	return ret;
+}
+
+/*
+ * In the child, as root: a private mount namespace in which
+ * /sys/kernel/debug/dri/0 is gemd's debugfs.  Returns false if that is
+ * impossible (then the interposer redirects instead).
+ */
+static bool private_debugfs(const struct run *r)
+{
+	const char *dri0 = DEBUGFS_ROOT "/dri/0";
+	struct strbuf src = STRBUF_INIT;
+	bool ok = false;
+
+	if (geteuid() != 0 || unshare(CLONE_NEWNS) < 0)
+		return false;
+	/* Nothing we mount may leak back to the host. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("gemkit", DEBUGFS_ROOT, "tmpfs", MS_NOSUID | MS_NODEV,
+		  "mode=0755") < 0 ||
+	    mkdir(DEBUGFS_ROOT "/dri", 0755) < 0 || mkdir(dri0, 0755) < 0)
+		goto out;
+	if (r->debugfs.len) {
+		strbuf_addf(&src, "%s/dri/0", r->debugfs.buf);
+		if (mount(src.buf, dri0, NULL, MS_BIND, NULL) == 0) {
+			ok = true;
+			goto out;
+		}
+	}
+	/* No debugfs from gemd: the files IGT cannot do without. */
+	ok = !write_file(dri0, "name", "i915 dev=0000:00:02.0 unique=0000:00:02.0\n") &&
+	     !write_file(dri0, "i915_gem_drop_caches", "0x000001ff\n");
+out:
+	strbuf_release(&src);
+	return ok;
+}
+
+/*
+ * Without root and without gemd's tree (no FUSE for this user): a
+ * directory with the two files IGT cannot do without, for the interposer
+ * to redirect /sys/kernel/debug to.
+ */
+static void fake_debugfs(struct run *r)
+{
+	char tmpl[] = "/tmp/gemctl-run.XXXXXX";
+	struct strbuf p = STRBUF_INIT;
+
+	if (geteuid() == 0 || r->debugfs.len || !mkdtemp(tmpl))
+		return;
+	strbuf_addstr(&r->fake, tmpl);
+	strbuf_addf(&p, "%s/dri", tmpl);
+	mkdir(p.buf, 0755);
+	strbuf_addstr(&p, "/0");
+	if (mkdir(p.buf, 0755) == 0 &&
+	    !write_file(p.buf, "name", "i915 dev=0000:00:02.0 unique=0000:00:02.0\n") &&
+	    !write_file(p.buf, "i915_gem_drop_caches", "0x000001ff\n"))
+		strbuf_addstr(&r->debugfs, tmpl);
+	strbuf_release(&p);
+}
+
+static void remove_fake_debugfs(struct run *r)
+{
+	static const char *const paths[] = {
+		"dri/0/name", "dri/0/i915_gem_drop_caches", "dri/0", "dri", NULL,
+	};
+	struct strbuf p = STRBUF_INIT;
+	unsigned int i;
+
+	if (!r->fake.len)
+		return;
+	for (i = 0; paths[i]; i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s/%s", r->fake.buf, paths[i]);
+		if (unlink(p.buf) < 0)
+			rmdir(p.buf);
+	}
+	rmdir(r->fake.buf);
+	strbuf_release(&p);
+}
+
+static void exec_program(const struct run *r, char **argv)
+{
+	struct strbuf pre = STRBUF_INIT;
+	const char *old = getenv("LD_PRELOAD");
+
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	if (!private_debugfs(r) && r->debugfs.len)
+		setenv("GEMKIT_DEBUGFS", r->debugfs.buf, 1);
+	strbuf_addstr(&pre, r->preload.buf);
+	if (old && *old)
+		strbuf_addf(&pre, ":%s", old);
+	setenv("LD_PRELOAD", pre.buf, 1);
+	setenv("GEM_DEVICE", r->device, 1);
+	execvp(argv[0], argv);
+	fprintf(stderr, "gemctl run: %s: %s\n", argv[0], strerror(errno));
+	_exit(errno == ENOENT ? 127 : 126);
+}
+
+static pid_t program_pid;
+
+static void forward_signal(int sig)
+{
+	if (program_pid > 0)
+		kill(program_pid, sig);
+}
+
+static int run_program(const struct run *r, char **argv)
+{
+	struct sigaction sa = { .sa_handler = forward_signal };
+	int status;
+
+	/* The terminal's ^C reaches the program; we stay to clean up. */
+	signal(SIGINT, SIG_IGN);
+	signal(SIGQUIT, SIG_IGN);
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	fflush(NULL);
+	program_pid = fork();
+	if (program_pid < 0) {
+		fprintf(stderr, "gemctl run: fork: %s\n", strerror(errno));
+		return GEMCTL_FAILED;
+	}
+	if (program_pid == 0)
+		exec_program(r, argv);
+	while (waitpid(program_pid, &status, 0) < 0) {
+		if (errno != EINTR)
+			return GEMCTL_FAILED;
+	}
+	signal(SIGINT, SIG_DFL);
+	signal(SIGQUIT, SIG_DFL);
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGHUP, SIG_DFL);
+	if (WIFSIGNALED(status))
+		return 128 + WTERMSIG(status);
+	return WEXITSTATUS(status);
+}
+
+int cmd_run(struct gemctl *ctl, int argc, char **argv)
+{
+	struct run r = { .priv = STRBUF_INIT, .debugfs = STRBUF_INIT,
+			 .preload = STRBUF_INIT, .gemd = STRBUF_INIT,
+			 .fake = STRBUF_INIT };
+	const char *device = NULL;
+	int i, ret;
+
+	for (i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--")) {
+			i++;
+			break;
+		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+			run_usage(stdout);
+			return GEMCTL_OK;
+		} else if (!strcmp(a, "-D") || !strcmp(a, "--device")) {
+			if (++i == argc) {
+				run_usage(stderr);
+				return GEMCTL_USAGE;
+			}
+			device = argv[i];
+		} else if (!strncmp(a, "--device=", 9)) {
+			device = a + 9;
+		} else if (!strncmp(a, "-D", 2)) {
+			device = a + 2;
+		} else if (a[0] == '-') {
+			fprintf(stderr, "gemctl run: unknown option %s\n", a);
+			run_usage(stderr);
+			return GEMCTL_USAGE;
+		} else {
+			break;
+		}
+	}
+	if (i >= argc) {
+		run_usage(stderr);
+		return GEMCTL_USAGE;
+	}
+	r.device = device ? device : gemctl_device(ctl);
+	if (!r.device) {
+		fprintf(stderr, "gemctl run: no device path: %s\n", strerror(errno));
+		return GEMCTL_NODEV;
+	}
+	if (find_files(&r)) {
+		ret = GEMCTL_FAILED;
+		goto out;
+	}
+	if (!gemd_answers(r.device) && start_gemd(&r)) {
+		ret = GEMCTL_NODEV;
+		goto out;
+	}
+	find_debugfs(&r);
+	fake_debugfs(&r);
+	ret = run_program(&r, argv + i);
+	remove_fake_debugfs(&r);
+	stop_gemd(&r);
+out:
+	strbuf_release(&r.priv);
+	strbuf_release(&r.debugfs);
+	strbuf_release(&r.preload);
+	strbuf_release(&r.gemd);
+	strbuf_release(&r.fake);
+	free(r.own_device);
+	return ret;
+}

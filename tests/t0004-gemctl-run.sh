@@ -1,0 +1,129 @@
+#!/bin/sh
+# gemctl run: unmodified DRM programs on gemd through the interposer, and
+# Debian's IGT benchmarks with CI-sized arguments.
+test_description='gemctl run and the IGT benchmarks'
+. "$(dirname "$0")/test-lib.sh"
+
+GEMCTL="$GEMKIT_BUILD_DIR/gemctl/gemctl"
+IGT=/usr/libexec/igt-gpu-tools/benchmarks
+
+if ! test -x "$GEMCTL"; then
+	echo "1..0 # SKIP $GEMCTL is not built"
+	exit 0
+fi
+
+# No gemd answers at the default device (test-lib puts the runtime
+# directory in the trash): every run starts its own.
+
+private_dirs () {
+	ls -d /tmp/gemctl-run.* 2>/dev/null | sort
+}
+private_dirs >dirs.before
+
+test_expect_success 'exit status is the program'"'"'s' '
+	"$GEMCTL" run true &&
+	test_expect_code 7 "$GEMCTL" run sh -c "exit 7" &&
+	test_expect_code 137 "$GEMCTL" run -- sh -c "kill -9 \$\$" &&
+	test_expect_code 127 "$GEMCTL" run /nonexistent/program
+'
+
+test_expect_success 'usage errors exit 2' '
+	test_expect_code 2 "$GEMCTL" run &&
+	test_expect_code 2 "$GEMCTL" run --bogus true
+'
+
+test_expect_success 'the program sees the device and the 945G in sysfs' '
+	"$GEMCTL" run sh -c "test -c /dev/dri/card0 &&
+		cat /sys/class/drm/card0/device/device /sys/dev/char/226:0/device/vendor" >out &&
+	printf "0x2772\n0x8086\n" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'the private gemd is gone afterwards' '
+	"$GEMCTL" run true &&
+	private_dirs >dirs.after &&
+	test_cmp dirs.before dirs.after &&
+	! test -e "$XDG_RUNTIME_DIR/gemkit/card0"
+'
+
+test_expect_success 'debugfs appears at /sys/kernel/debug/dri/0' '
+	"$GEMCTL" run cat /sys/kernel/debug/dri/0/name >out &&
+	echo "i915 dev=0000:00:02.0 unique=0000:00:02.0" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'a reachable gemd is used, not a private one' '
+	start_gemd &&
+	"$GEMCTL" run -D "$GEMD_SOCK" sh -c "echo \$GEM_DEVICE" >out &&
+	echo "$GEMD_SOCK" >expect &&
+	test_cmp expect out &&
+	stop_gemd
+'
+
+# libgem's own fds next to interposed ones in one program (no timing
+# asserted: one round of the benchmark).
+test_expect_success 'libgem and the interposer in one program' '
+	"$GEMCTL" run "$GEMKIT_BUILD_DIR/preload-bench" 1 >out &&
+	grep "^interposed / libgem:" out &&
+	grep "^pass-through / plain:" out
+'
+
+if ! test -x "$IGT/gem_create"; then
+	# A TAP skip, counted in the plan like the tests it stands for.
+	test_count=$((test_count + 1))
+	echo "ok $test_count # SKIP IGT benchmarks: intel-gpu-tools is not installed"
+	test_done
+fi
+
+# Each benchmark must exit 0 (IGT: 77 is a skip, 98 a failure).
+igt_run () {
+	"$GEMCTL" run "$IGT/$@" >igt.out 2>&1 || {
+		status=$?
+		tail -20 igt.out
+		echo "exit status $status"
+		return 1
+	}
+}
+
+test_expect_success 'IGT gem_create -s 4096 -r 1' 'igt_run gem_create -s 4096 -r 1'
+test_expect_success 'IGT gem_prw -r 1 -D read' 'igt_run gem_prw -r 1 -D read'
+test_expect_success 'IGT gem_prw -r 1 -D write' 'igt_run gem_prw -r 1 -D write'
+test_expect_success 'IGT gem_set_domain -r 1' 'igt_run gem_set_domain -r 1'
+test_expect_success 'IGT gem_exec_nop -r 1' 'igt_run gem_exec_nop -r 1'
+test_expect_success 'IGT gem_exec_nop -r 1 -e all' 'igt_run gem_exec_nop -r 1 -e all'
+test_expect_success 'IGT gem_busy -r 1' 'igt_run gem_busy -r 1'
+test_expect_success 'IGT gem_exec_reloc -l 1 -b 2 -r 4' 'igt_run gem_exec_reloc -l 1 -b 2 -r 4'
+test_expect_success 'IGT gem_blt -r 1 -t 1 -s 65536' 'igt_run gem_blt -r 1 -t 1 -s 65536'
+test_expect_success 'IGT intel_upload_blit_small' 'igt_run intel_upload_blit_small'
+
+# Without root there is no mount namespace: the interposer redirects
+# /sys/kernel/debug instead.
+as_nobody () {
+	setpriv --reuid=65534 --regid=65534 --clear-groups \
+		env -u XDG_RUNTIME_DIR "$@"
+}
+if test "$(id -u)" = 0 && command -v setpriv >/dev/null 2>&1 &&
+   (cd /tmp && as_nobody test -x "$GEMCTL") 2>/dev/null; then
+	test_expect_success 'without root: IGT gem_exec_nop -r 1' '
+		(cd /tmp && as_nobody "$GEMCTL" run "$IGT/gem_exec_nop" -r 1) >igt.out 2>&1
+	'
+fi
+
+# The work is real: every copy gem_blt times is a 64 KiB blit gemd's GPU
+# executed (its counters start at zero).
+counter () {
+	sed -n "s/.* $1=\([0-9]*\).*/\1/p" "$TRASH/dfs/dri/0/gemkit_counters"
+}
+if test -c /dev/fuse && grep -q '^#define HAVE_FUSE3 1' "$GEMKIT_BUILD_DIR/config.h"; then
+test_expect_success 'gem_blt really executes its blits on gemd' '
+	start_gemd --debugfs "$TRASH/dfs" &&
+	"$GEMCTL" run -D "$GEMD_SOCK" "$IGT/gem_blt" -r 1 -t 1 -s 65536 >igt.out 2>&1 &&
+	blits=$(counter gpu_blits) &&
+	bytes=$(counter gpu_blit_bytes) &&
+	stop_gemd &&
+	test "$blits" -gt 0 &&
+	test "$bytes" -eq $((blits * 65536))
+'
+fi
+
+test_done
