@@ -207,6 +207,8 @@ test_done () {
 		echo "# failed $test_failures of $test_count; keeping $TRASH"
 		exit 1
 	fi
+	# The daemons' pidfiles live in the trash: stop them before it goes.
+	test_cleanup_
 	cd / && rm -rf "$TRASH"
 	exit 0
 }

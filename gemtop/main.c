@@ -1,0 +1,335 @@
+/*
+ * gemtop: options, then the interactive view or the batch loop.  One
+ * option parser for both modes, so a flag means the same in each.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "gemtop.h"
+#include "util.h"
+
+static volatile sig_atomic_t stop_requested;
+
+static void on_stop(int sig)
+{
+	(void)sig;
+	stop_requested = 1;
+}
+
+static void usage(FILE *f)
+{
+	fputs("usage: gemtop [options]\n"
+	      "A live top-style view of GEM memory: objects, domains, GTT occupancy,\n"
+	      "rings, clients and the driver's events, read through debugfs.\n"
+	      "\n"
+	      "  -D, --device PATH     gemd socket (default: $GEM_DEVICE, then the\n"
+	      "                        runtime default)\n"
+	      "      --debugfs DIR     read a debugfs tree instead: a live mount, a saved\n"
+	      "                        snapshot or /sys/kernel/debug\n"
+	      "  -d, --delay SECS[.TENTHS]  refresh interval (default 1.0)\n"
+	      "  -b, --batch           no curses: print one record per sample\n"
+	      "  -n, --iterations N    stop after N samples (0: never; default 0)\n"
+	      "      --format FMT      batch output: text, json (JSON Lines) or csv\n"
+	      "  -o, --output FILE     write batch output to FILE\n"
+	      "  -F, --filter TERMS    object filter: client:X list:L dom:D size>N\n"
+	      "                        size<N pinned fenced id:N\n"
+	      "  -v, --view N          start in view N (1 objects, 2 GTT map,\n"
+	      "                        3 clients, 4 rings, 5 events)\n"
+	      "  -C, --no-color        no colour (also when NO_COLOR is set)\n"
+	      "  -U, --ascii           ASCII only: no line drawing or block characters\n"
+	      "  -h, --help            this help\n"
+	      "  -V, --version         version\n"
+	      "\n"
+	      "Keys: q quit, h/? help, Tab/1-5 views, / search, \\ filter, </> sort,\n"
+	      "I invert, Z pause, d delay, Enter detail, x export JSON.  See gemtop(1).\n"
+	      "\n"
+	      "Exit status: 0 ok, 1 the device or the terminal could not be used,\n"
+	      "2 usage error.\n", f);
+}
+
+/* SECS[.TENTHS] (any decimal fraction is accepted), at least 0.05 s. */
+static int parse_delay(const char *s, uint64_t *ns)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(s, &end);
+	if (errno || end == s || *end || !(v >= 0.05) || v > 86400)
+		return -EINVAL;
+	*ns = (uint64_t)(v * 1e9 + 0.5);
+	return 0;
+}
+
+static void sleep_until(uint64_t deadline)
+{
+	uint64_t now = now_ns();
+	struct timespec ts;
+
+	if (now >= deadline)
+		return;
+	ts.tv_sec = (time_t)((deadline - now) / 1000000000ull);
+	ts.tv_nsec = (long)((deadline - now) % 1000000000ull);
+	nanosleep(&ts, NULL);
+}
+
+static int run_batch(const struct gt_opts *o)
+{
+	struct gt_sampler s;
+	struct gt_model m;
+	struct gt_batch b;
+	struct strbuf err = STRBUF_INIT;
+	unsigned int need = GT_NEED_HEADER;
+	uint64_t next;
+	long done = 0;
+	int ret, status = GT_EXIT_OK;
+	bool reported = false;
+
+	memset(&b, 0, sizeof(b));
+	b.format = o->format;
+	b.interval_ns = o->delay_ns;
+	b.out = stdout;
+	if (o->output) {
+		b.out = fopen(o->output, "w");
+		if (!b.out) {
+			fprintf(stderr, "gemtop: cannot open '%s': %s\n", o->output,
+				strerror(errno));
+			return GT_EXIT_FAIL;
+		}
+	}
+	if (o->format != GT_FMT_CSV)
+		need |= GT_NEED_OBJECTS | GT_NEED_CLIENTS;
+	gt_model_init(&m);
+	if (gt_filter_parse(o->filter, &m.filter, &err)) {
+		fprintf(stderr, "gemtop: invalid filter '%s': %s\n", o->filter, err.buf);
+		status = GT_EXIT_USAGE;
+		goto out;
+	}
+	if (gt_sampler_init(&s, o->device, o->debugfs_dir)) {
+		fprintf(stderr, "gemtop: out of memory\n");
+		status = GT_EXIT_FAIL;
+		goto out;
+	}
+	next = now_ns();
+	while (!stop_requested && (!o->iterations || done < o->iterations)) {
+		unsigned int now_need = need;
+
+		if (need & GT_NEED_OBJECTS && !gt_objects_due(&s, now_ns(), o->delay_ns))
+			now_need = (need & ~(unsigned int)GT_NEED_OBJECTS) | GT_KEEP_OBJECTS;
+		ret = gt_sample(&s, now_need);
+		if (ret) {
+			/* Nothing read at all: a script wants to know now. */
+			if (!s.count) {
+				fprintf(stderr, "gemtop: %s\n", s.error);
+				status = GT_EXIT_FAIL;
+				break;
+			}
+			/* Once per outage, not once per interval. */
+			if (!reported)
+				fprintf(stderr, "gemtop: %s; reconnecting every %.1f s\n",
+					s.error, (double)o->delay_ns / 1e9);
+			reported = true;
+		} else {
+			if (reported)
+				fprintf(stderr, "gemtop: reconnected to %s\n",
+					gdfs_describe(s.src));
+			reported = false;
+			if (s.cur->have & GT_NEED_OBJECTS && now_need & GT_NEED_OBJECTS)
+				gt_model_update(&m, &s.cur->objs, s.cur->real_ns);
+			m.now_real_ns = s.cur->real_ns;
+			if (gt_batch_emit(&b, &s, &m)) {
+				fprintf(stderr, "gemtop: write error: %s\n", strerror(errno));
+				status = GT_EXIT_FAIL;
+				break;
+			}
+			done++;
+		}
+		if (o->iterations && done >= o->iterations)
+			break;
+		next += o->delay_ns;
+		sleep_until(next);
+	}
+	gt_sampler_release(&s);
+out:
+	gt_model_release(&m);
+	strbuf_release(&err);
+	if (b.out != stdout && fclose(b.out) && status == GT_EXIT_OK) {
+		fprintf(stderr, "gemtop: '%s': %s\n", o->output, strerror(errno));
+		status = GT_EXIT_FAIL;
+	}
+	return status;
+}
+
+/*
+ * --complete (hidden): the option table for the shell completions, one
+ * option a line with what its argument is (none, file, dir, socket,
+ * format, view, number, filter), so completions/ never lists options of
+ * its own.
+ */
+static const struct { const char *opts, *arg; } complete_table[] = {
+	{ "-D --device", "socket" }, { "--debugfs", "dir" }, { "-d --delay", "number" },
+	{ "-b --batch", "none" }, { "-n --iterations", "number" },
+	{ "--format", "format" }, { "-o --output", "file" }, { "-F --filter", "filter" },
+	{ "-v --view", "view" }, { "-C --no-color", "none" }, { "-U --ascii", "none" },
+	{ "-h --help", "none" }, { "-V --version", "none" },
+};
+
+static void print_complete(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(complete_table); i++)
+		printf("%s %s\n", complete_table[i].opts, complete_table[i].arg);
+}
+
+int main(int argc, char **argv)
+{
+	enum { OPT_DEBUGFS = 256, OPT_FORMAT, OPT_COMPLETE };
+	static const struct option longopts[] = {
+		{ "device", required_argument, NULL, 'D' },
+		{ "debugfs", required_argument, NULL, OPT_DEBUGFS },
+		{ "delay", required_argument, NULL, 'd' },
+		{ "batch", no_argument, NULL, 'b' },
+		{ "iterations", required_argument, NULL, 'n' },
+		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "output", required_argument, NULL, 'o' },
+		{ "filter", required_argument, NULL, 'F' },
+		{ "view", required_argument, NULL, 'v' },
+		{ "no-color", no_argument, NULL, 'C' },
+		{ "ascii", no_argument, NULL, 'U' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ "complete", no_argument, NULL, OPT_COMPLETE },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct gt_opts o = {
+		.delay_ns = 1000000000ull,
+		.format = GT_FMT_TEXT,
+		.color = true,
+		.filter = "",
+		.view = 1,
+	};
+	struct sigaction sa;
+	const char *nc = getenv("NO_COLOR");
+	char *end;
+	int c;
+
+	if (nc && *nc)
+		o.color = false;
+	while ((c = getopt_long(argc, argv, "D:d:bn:o:F:v:CUhV", longopts, NULL)) != -1) {
+		switch (c) {
+		case 'D':
+			o.device = optarg;
+			break;
+		case OPT_DEBUGFS:
+			o.debugfs_dir = optarg;
+			break;
+		case 'd':
+			if (parse_delay(optarg, &o.delay_ns)) {
+				fprintf(stderr, "gemtop: invalid --delay '%s': expected "
+					"SECS[.TENTHS], at least 0.05\n", optarg);
+				return GT_EXIT_USAGE;
+			}
+			break;
+		case 'b':
+			o.batch = true;
+			break;
+		case 'n':
+			errno = 0;
+			o.iterations = strtol(optarg, &end, 10);
+			if (errno || end == optarg || *end || o.iterations < 0) {
+				fprintf(stderr, "gemtop: invalid --iterations '%s': expected "
+					"a number >= 0\n", optarg);
+				return GT_EXIT_USAGE;
+			}
+			break;
+		case OPT_FORMAT:
+			if (!strcmp(optarg, "text")) {
+				o.format = GT_FMT_TEXT;
+			} else if (!strcmp(optarg, "json")) {
+				o.format = GT_FMT_JSON;
+			} else if (!strcmp(optarg, "csv")) {
+				o.format = GT_FMT_CSV;
+			} else {
+				fprintf(stderr, "gemtop: invalid --format '%s': expected "
+					"text, json or csv\n", optarg);
+				return GT_EXIT_USAGE;
+			}
+			break;
+		case 'o':
+			o.output = optarg;
+			break;
+		case 'F':
+			o.filter = optarg;
+			break;
+		case 'v':
+			o.view = atoi(optarg);
+			if (o.view < 1 || o.view > 5) {
+				fprintf(stderr, "gemtop: invalid --view '%s': expected 1-5\n",
+					optarg);
+				return GT_EXIT_USAGE;
+			}
+			break;
+		case 'C':
+			o.color = false;
+			break;
+		case 'U':
+			o.ascii = true;
+			break;
+		case 'h':
+			usage(stdout);
+			return GT_EXIT_OK;
+		case 'V':
+			printf("gemtop (gemkit) %s\n", PACKAGE_VERSION);
+			return GT_EXIT_OK;
+		case OPT_COMPLETE:
+			print_complete();
+			return GT_EXIT_OK;
+		default:
+			usage(stderr);
+			return GT_EXIT_USAGE;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "gemtop: unexpected argument '%s'\n", argv[optind]);
+		usage(stderr);
+		return GT_EXIT_USAGE;
+	}
+	if (o.debugfs_dir && o.device) {
+		fprintf(stderr, "gemtop: --device and --debugfs name two sources; "
+			"give one\n");
+		return GT_EXIT_USAGE;
+	}
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop;
+	/* Leave through the loop, so curses restores the terminal. */
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	if (o.batch) {
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		return run_batch(&o);
+	}
+	if (o.output || o.format != GT_FMT_TEXT) {
+		fprintf(stderr, "gemtop: --format and --output need -b\n");
+		return GT_EXIT_USAGE;
+	}
+	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
+		fprintf(stderr, "gemtop: not a terminal; use -b for batch output\n");
+		return GT_EXIT_USAGE;
+	}
+	return gt_tui_run(&o);
+}
+
+/* The TUI polls this to leave on SIGINT, SIGTERM or SIGHUP. */
+int gt_stop_requested(void)
+{
+	return stop_requested;
+}
