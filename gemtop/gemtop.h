@@ -134,6 +134,8 @@ void gt_rates_compute(const struct gdfs_counters *prev, const struct gdfs_counte
 		      uint64_t dt_ns, struct gt_rates *out);
 /* Per-list totals from the objects, or from i915_gem_objects' text. */
 void gt_lists_from_objects(const struct gdfs_objects *o, struct gt_list_totals *out);
+/* From gemkit_counters' <list>_objects/_bytes; -ENOENT from an older gemd. */
+int gt_lists_from_counters(const struct gdfs_counters *c, struct gt_list_totals *out);
 int gt_lists_from_era(const char *buf, size_t len, struct gt_list_totals *out);
 uint64_t gt_fenced_bytes(const struct gdfs_gtt *g);
 /* Number of kept events, and the i-th oldest. */

@@ -319,6 +319,11 @@ int gt_sample(struct gt_sampler *s, unsigned int need)
 	    gdfs_has(s->src, "gemkit_objects")) {
 		gt_lists_from_objects(&smp->objs, &smp->lists);
 		smp->have |= GT_NEED_LISTS;
+	} else if (need & GT_NEED_LISTS && !(smp->have & GT_NEED_LISTS) &&
+		   smp->have & GT_NEED_COUNTERS &&
+		   gt_lists_from_counters(&smp->ctr, &smp->lists) == 0) {
+		/* gemd keeps the totals as objects move: no walk of them. */
+		smp->have |= GT_NEED_LISTS;
 	} else if (need & GT_NEED_LISTS && !(smp->have & GT_NEED_LISTS)) {
 		ret = read_file(s, "i915_gem_objects");
 		if (ret >= 0 && gt_lists_from_era(s->buf.buf, s->buf.len, &smp->lists) == 0)
@@ -404,6 +409,24 @@ void gt_rates_compute(const struct gdfs_counters *prev, const struct gdfs_counte
 	out->pread_bytes = rate(prev, cur, "pread_bytes", secs);
 	out->retires = rate(prev, cur, "retires", secs);
 	out->seqnos = rate(prev, cur, "seqno", secs);
+}
+
+int gt_lists_from_counters(const struct gdfs_counters *c, struct gt_list_totals *out)
+{
+	char key[48];
+	unsigned int l;
+
+	memset(out, 0, sizeof(*out));
+	for (l = 0; l < GDFS_LIST_COUNT; l++) {
+		snprintf(key, sizeof(key), "%s_objects", gdfs_list_name(l));
+		if (!gdfs_counter(c, key, &out->objects[l]))
+			return -ENOENT;		/* an older gemd */
+		snprintf(key, sizeof(key), "%s_bytes", gdfs_list_name(l));
+		if (!gdfs_counter(c, key, &out->bytes[l]))
+			return -ENOENT;
+	}
+	out->valid = true;
+	return 0;
 }
 
 void gt_lists_from_objects(const struct gdfs_objects *o, struct gt_list_totals *out)

@@ -142,6 +142,7 @@ struct debugfs_snapshot {
 
 	/* device */
 	uint64_t object_count, object_bytes;
+	uint64_t list_count[GEM_LIST_COUNT], list_bytes[GEM_LIST_COUNT];
 	uint64_t aperture_size, pinned_bytes;
 	uint64_t gtt_free, gtt_largest_hole;
 	uint32_t next_seqno, hw_seqno, waiting_seqno, irq_seqno, ring_tail;
@@ -340,6 +341,9 @@ static inline char *fmt_hex8(char *p, uint32_t v)
  * ' ', '%', '=', ',' and ':' are written as %XX (FORMAT.md); an empty
  * string gives an empty value.  Writes at most 3 * maxlen bytes. */
 char *fmt_token(char *p, const char *s, size_t maxlen);
+
+/* The list's name in the structured files ("inactive", ...). */
+const char *debugfs_list_name(unsigned int list);
 
 /* describe_obj of Linux 3.2 (no trailing newline); at most 256 bytes. */
 char *fmt_describe_obj(char *p, const struct snap_obj *o);

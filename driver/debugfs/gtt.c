@@ -32,9 +32,6 @@ static char *emit_hole(char *p, uint64_t start, uint64_t size)
 
 DEBUGFS_SHOW(debugfs_show_gemkit_gtt)
 {
-	static const char *const list_names[GEM_LIST_COUNT] = {
-		"unbound", "inactive", "active", "flushing", "pinned",
-	};
 	struct debugfs_snapshot snap;
 	uint64_t pos = 0, used = 0, pinned = 0, largest = 0, holes = 0;
 	size_t i;
@@ -72,7 +69,7 @@ DEBUGFS_SHOW(debugfs_show_gemkit_gtt)
 			p = fmt_lit(p, " pin=");
 			p = fmt_u64(p, o->pin_count);
 			p = fmt_lit(p, " list=");
-			p = fmt_str(p, list_names[o->list]);
+			p = fmt_str(p, debugfs_list_name(o->list));
 			p = fmt_lit(p, " fence=");
 			p = fmt_i64(p, o->fence_reg);
 			*p++ = '\n';

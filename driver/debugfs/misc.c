@@ -191,6 +191,7 @@ DEBUGFS_SHOW(debugfs_show_gemkit_counters)
 {
 	struct debugfs_snapshot snap;
 	const struct gem_stats *s;
+	unsigned int l;
 	int ret;
 
 	ret = debugfs_snapshot_take(dev, 0, &snap);
@@ -208,7 +209,7 @@ DEBUGFS_SHOW(debugfs_show_gemkit_counters)
 			"gtt_free=%llu gtt_largest_hole=%llu interrupts=%llu "
 			"seqno=%u gpu_commands=%llu gpu_batches=%llu gpu_blits=%llu "
 			"gpu_blit_bytes=%llu gpu_interrupts=%llu gpu_busy_ns=%llu "
-			"hangs=%llu resets=%llu\n",
+			"hangs=%llu resets=%llu ",
 			(unsigned long long)snap.taken_ns,
 			(unsigned long long)s->execbuffers, (unsigned long long)s->relocations,
 			(unsigned long long)s->binds, (unsigned long long)s->evictions,
@@ -231,6 +232,15 @@ DEBUGFS_SHOW(debugfs_show_gemkit_counters)
 			(unsigned long long)snap.gpu.interrupts,
 			(unsigned long long)snap.gpu.busy_ns,
 			(unsigned long long)s->hangs, (unsigned long long)s->resets);
+	/* Per-list totals, as i915_gem_objects gives them but without a
+	 * walk of every object (list names as in gemkit_objects). */
+	for (l = 0; !ret && l < GEM_LIST_COUNT; l++)
+		ret = strbuf_addf(sb, "%s%s_objects=%llu %s_bytes=%llu",
+				  l ? " " : "", debugfs_list_name(l),
+				  (unsigned long long)snap.list_count[l], debugfs_list_name(l),
+				  (unsigned long long)snap.list_bytes[l]);
+	if (!ret)
+		ret = strbuf_addch(sb, '\n');
 	debugfs_snapshot_release(&snap);
 	return ret;
 }

@@ -286,13 +286,18 @@ char *fmt_token(char *p, const char *s, size_t maxlen)
 	return p;
 }
 
-static const char *const list_names[GEM_LIST_COUNT] = {
-	[GEM_LIST_UNBOUND] = "unbound",
-	[GEM_LIST_INACTIVE] = "inactive",
-	[GEM_LIST_ACTIVE] = "active",
-	[GEM_LIST_FLUSHING] = "flushing",
-	[GEM_LIST_PINNED] = "pinned",
-};
+const char *debugfs_list_name(unsigned int list)
+{
+	static const char *const names[GEM_LIST_COUNT] = {
+		[GEM_LIST_UNBOUND] = "unbound",
+		[GEM_LIST_INACTIVE] = "inactive",
+		[GEM_LIST_ACTIVE] = "active",
+		[GEM_LIST_FLUSHING] = "flushing",
+		[GEM_LIST_PINNED] = "pinned",
+	};
+
+	return list < GEM_LIST_COUNT ? names[list] : "unknown";
+}
 
 static const char *tiling_name(uint32_t t)
 {
@@ -347,7 +352,7 @@ DEBUGFS_SHOW(debugfs_show_gemkit_objects)
 		p = KEY_U64(p, "id=", o->id);
 		p = KEY_U64(p, " size=", o->size);
 		p = fmt_lit(p, " list=");
-		p = fmt_str(p, list_names[o->list]);
+		p = fmt_str(p, debugfs_list_name(o->list));
 		p = fmt_lit(p, " gtt_offset=0x");
 		p = fmt_hex(p, o->gtt_start, 8);
 		p = KEY_U64(p, " gtt_size=", o->gtt_size);

@@ -297,6 +297,8 @@ int debugfs_snapshot_take(struct gem_device *dev, unsigned int want,
 	snap->taken_ns = now_ns();
 	snap->object_count = dev->object_count;
 	snap->object_bytes = dev->object_bytes;
+	memcpy(snap->list_count, dev->list_count, sizeof(snap->list_count));
+	memcpy(snap->list_bytes, dev->list_bytes, sizeof(snap->list_bytes));
 	snap->aperture_size = dev->aperture_size;
 	snap->pinned_bytes = dev->pinned_bytes;
 	snap->gtt_free = mm_free_bytes(&dev->gtt);

@@ -164,6 +164,9 @@ struct gem_device {
 	/* GTT */
 	struct mm gtt;
 	struct list_head lists[GEM_LIST_COUNT];
+	/* Objects and bytes on each list, kept as objects move, so the
+	 * tools' headers cost no walk of the lists. */
+	uint64_t list_count[GEM_LIST_COUNT], list_bytes[GEM_LIST_COUNT];
 	uint64_t pinned_bytes;
 	struct gem_fence fences[GEN3_NUM_FENCES];
 	uint64_t fence_lru_clock;

@@ -36,6 +36,8 @@ int gem_object_create(struct gem_device *dev, uint64_t size, struct gem_object *
 		goto out_backing;
 	obj->list = GEM_LIST_UNBOUND;
 	list_add_tail(&obj->list_link, &dev->lists[GEM_LIST_UNBOUND]);
+	dev->list_count[GEM_LIST_UNBOUND]++;
+	dev->list_bytes[GEM_LIST_UNBOUND] += size;
 	dev->object_count++;
 	dev->object_bytes += size;
 	*out = obj;
@@ -67,6 +69,8 @@ static void gem_object_free(struct gem_object *obj)
 	if (gem_object_bound(obj))
 		gem_object_unbind(obj);
 	list_del_init(&obj->list_link);
+	dev->list_count[obj->list]--;
+	dev->list_bytes[obj->list] -= obj->size;
 	idmap_remove(&dev->objects, obj->id);
 	gem_backing_free(dev, obj);
 	dev->object_count--;
@@ -82,6 +86,12 @@ void gem_object_put(struct gem_object *obj)
 
 void gem_object_move_to_list(struct gem_object *obj, enum gem_list list)
 {
+	struct gem_device *dev = obj->dev;
+
+	dev->list_count[obj->list]--;
+	dev->list_bytes[obj->list] -= obj->size;
+	dev->list_count[list]++;
+	dev->list_bytes[list] += obj->size;
 	obj->list = list;
 	list_move_tail(&obj->list_link, &obj->dev->lists[list]);
 }

@@ -188,6 +188,29 @@ static void test_exec(int fd)
 	gt_assert_eq(era_inactive, inactive);
 	gt_assert(inactive >= 1);
 
+	/* gemkit_counters' per-list totals agree with the records. */
+	{
+		static const char *const lists[] = {
+			"unbound", "inactive", "active", "flushing", "pinned",
+		};
+		char key[32];
+		int l;
+
+		for (l = 0; l < GDFS_LIST_COUNT; l++) {
+			uint64_t count = 0, bytes = 0;
+
+			for (i = 0; i < objs.n; i++)
+				if (objs.v[i].list == (enum gdfs_list)l) {
+					count++;
+					bytes += objs.v[i].size;
+				}
+			snprintf(key, sizeof(key), "%s_objects", lists[l]);
+			gt_assert_eq(counter(fuse_src, key), count);
+			snprintf(key, sizeof(key), "%s_bytes", lists[l]);
+			gt_assert_eq(counter(fuse_src, key), bytes);
+		}
+	}
+
 	/* i915_gem_objects' total agrees with the record count. */
 	strbuf_reset(&sb);
 	gt_assert_eq(gdfs_read(fuse_src, "i915_gem_objects", &sb), 0);
