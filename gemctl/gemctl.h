@@ -44,6 +44,7 @@ struct gemctl_cmd {
 #define GEMCTL_COMPLETE_FLINK	(1u << 2)
 #define GEMCTL_COMPLETE_VERB	(1u << 3)
 #define GEMCTL_COMPLETE_COMMAND	(1u << 4)	/* a program (run) */
+#define GEMCTL_COMPLETE_WORKLOAD	(1u << 5)	/* a workload name */
 
 extern const struct gemctl_cmd gemctl_cmds[];
 extern const unsigned int gemctl_ncmds;

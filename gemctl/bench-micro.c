@@ -1,0 +1,274 @@
+/*
+ * `gemctl bench micro`: the micro benchmarks of the earlier issues, run
+ * as they are (subprocesses), their ratio lines gathered into one report.
+ * Each already measures its own floors in its own run; re-implementing
+ * them here would only give two versions to keep in step.
+ *
+ *   gem-bench       ioctl and nop execbuffer vs a socket round trip,
+ *                   pwrite/pread vs memcpy, create/close  (--json, parsed)
+ *   debugfs-bench   the debugfs cycle at 100k objects, in-process
+ *   preload-bench   the interposer's cost, under `gemctl run`
+ *   gemtop-bench    gemtop's CPU per refresh
+ *
+ * They are found next to gemctl's directory in the build tree (gemctl is
+ * gemctl/gemctl there), or in $GEMCTL_BENCH_DIR.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "json.h"
+#include "strbuf.h"
+#include "util.h"
+
+/* Run argv with stdout into out (stderr passes through).  Returns the
+ * exit status, or -errno when it could not run. */
+static int run_capture(char *const *argv, struct strbuf *out)
+{
+	int pfd[2], status;
+	pid_t pid;
+
+	if (access(argv[0], X_OK))
+		return -errno;
+	if (pipe2(pfd, O_CLOEXEC))
+		return -errno;
+	pid = fork();
+	if (pid < 0) {
+		close(pfd[0]);
+		close(pfd[1]);
+		return -errno;
+	}
+	if (pid == 0) {
+		dup2(pfd[1], STDOUT_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(pfd[1]);
+	strbuf_read_fd(out, pfd[0]);
+	close(pfd[0]);
+	if (waitpid(pid, &status, 0) < 0)
+		return -errno;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static const char *line_status(const char *line)
+{
+	if (strstr(line, "MISSED") || strstr(line, "MISS"))
+		return "MISS";
+	if (strstr(line, "PASS") || strstr(line, " met"))
+		return "PASS";
+	return "";
+}
+
+struct micro_out {
+	FILE *f;
+	bool json;
+#ifdef HAVE_JSONC
+	json_object *rows;
+#endif
+};
+
+static void row(struct micro_out *o, const char *prog, const char *text,
+		const char *status)
+{
+	if (!o->json) {
+		fprintf(o->f, "%-14s %-70s %s\n", prog, text, status);
+		return;
+	}
+#ifdef HAVE_JSONC
+	{
+		json_object *r = json_object_new_object();
+
+		gj_str(r, "program", prog);
+		gj_str(r, "text", text);
+		gj_str(r, "status", status);
+		json_object_array_add(o->rows, r);
+	}
+#endif
+}
+
+/* Every non-empty line of a program's output, with its status if any. */
+static void text_rows(struct micro_out *o, const char *prog, struct strbuf *sb)
+{
+	char *line = sb->buf, *nl;
+
+	while (line && *line) {
+		nl = strchr(line, '\n');
+		if (nl)
+			*nl = '\0';
+		line += strspn(line, " ");
+		if (*line)
+			row(o, prog, line, line_status(line));
+		line = nl ? nl + 1 : NULL;
+	}
+}
+
+#ifdef HAVE_JSONC
+/* gem-bench --json: one row per result, ratio and goal. */
+static bool gem_bench_rows(struct micro_out *o, struct strbuf *sb)
+{
+	json_object *doc = json_tokener_parse(sb->buf), *res, *e, *v;
+	char text[160];
+	size_t i;
+
+	if (!doc)
+		return false;
+	if (!json_object_object_get_ex(doc, "results", &res)) {
+		json_object_put(doc);
+		return false;
+	}
+	for (i = 0; i < json_object_array_length(res); i++) {
+		const char *name = "", *floor = NULL, *status = "";
+		double median = 0, ratio = 0, goal = 0;
+
+		e = json_object_array_get_idx(res, i);
+		if (json_object_object_get_ex(e, "name", &v))
+			name = json_object_get_string(v);
+		if (json_object_object_get_ex(e, "median_ns", &v))
+			median = json_object_get_double(v);
+		if (json_object_object_get_ex(e, "floor", &v))
+			floor = json_object_get_string(v);
+		if (json_object_object_get_ex(e, "ratio", &v))
+			ratio = json_object_get_double(v);
+		if (json_object_object_get_ex(e, "goal_ratio", &v))
+			goal = json_object_get_double(v);
+		if (json_object_object_get_ex(e, "status", &v))
+			status = json_object_get_string(v);
+		if (floor && goal > 0)
+			snprintf(text, sizeof(text), "%s: %.0f ns, %.2fx %s (goal <= %.2fx)",
+				 name, median, ratio, floor, goal);
+		else if (floor)
+			snprintf(text, sizeof(text), "%s: %.0f ns, %.2fx %s", name,
+				 median, ratio, floor);
+		else
+			snprintf(text, sizeof(text), "%s: %.0f ns", name, median);
+		row(o, "gem-bench", text, status);
+	}
+	json_object_put(doc);
+	return true;
+}
+#else
+static bool gem_bench_rows(struct micro_out *o, struct strbuf *sb)
+{
+	(void)o;
+	(void)sb;
+	return false;
+}
+#endif
+
+/* Where the micro benchmarks are: $GEMCTL_BENCH_DIR, else the build tree
+ * around this gemctl. */
+static int bench_dir(char *dir, size_t len, char *self, size_t selflen)
+{
+	const char *env = getenv("GEMCTL_BENCH_DIR");
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n <= 0)
+		return -errno;
+	exe[n] = '\0';
+	snprintf(self, selflen, "%s", exe);
+	if (env && *env) {
+		snprintf(dir, len, "%s", env);
+		return 0;
+	}
+	/* <build>/gemctl/gemctl -> <build>; libtool runs the real program
+	 * from <build>/gemctl/.libs. */
+	dirname(exe);
+	if (!strcmp(basename(exe), ".libs"))
+		dirname(exe);
+	snprintf(dir, len, "%s", dirname(exe));
+	return 0;
+}
+
+static void run_one(struct micro_out *o, const char *prog, char *const *argv,
+		    bool gem_json)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char text[128];
+	int st;
+
+	if (o->json == false)
+		fprintf(stderr, "gemctl bench micro: running %s...\n", prog);
+	st = run_capture(argv, &sb);
+	if (st < 0) {
+		snprintf(text, sizeof(text), "not run: %s: %s", argv[0], strerror(-st));
+		row(o, prog, text, "");
+	} else {
+		if (!(gem_json && gem_bench_rows(o, &sb)))
+			text_rows(o, prog, &sb);
+		if (st) {
+			snprintf(text, sizeof(text), "exited with status %d", st);
+			row(o, prog, text, "");
+		}
+	}
+	strbuf_release(&sb);
+}
+
+int bench_micro(const char *device, bool json, FILE *out)
+{
+	char dir[PATH_MAX], self[PATH_MAX], p[4][PATH_MAX + 32];
+	struct micro_out o = { .f = out, .json = json };
+	int ret;
+
+	ret = bench_dir(dir, sizeof(dir), self, sizeof(self));
+	if (ret)
+		return ret;
+	snprintf(p[0], sizeof(p[0]), "%s/gem-bench", dir);
+	snprintf(p[1], sizeof(p[1]), "%s/debugfs-bench", dir);
+	snprintf(p[2], sizeof(p[2]), "%s/preload-bench", dir);
+	snprintf(p[3], sizeof(p[3]), "%s/gemtop-bench", dir);
+#ifdef HAVE_JSONC
+	o.rows = json_object_new_array();
+#endif
+	if (!json)
+		fprintf(out, "%-14s %-70s %s\n", "program", "figure", "goal");
+	{
+		char *argv[] = { p[0], (char *)"-D", (char *)device,
+				 (char *)"--json", NULL };
+		run_one(&o, "gem-bench", argv, true);
+	}
+	{
+		char *argv[] = { p[1], NULL };
+		run_one(&o, "debugfs-bench", argv, false);
+	}
+	{
+		char *argv[] = { self, (char *)"-D", (char *)device, (char *)"run",
+				 p[2], NULL };
+		if (access(p[2], X_OK) == 0)
+			run_one(&o, "preload-bench", argv, false);
+		else
+			row(&o, "preload-bench", "not built", "");
+	}
+	{
+		char *argv[] = { p[3], NULL };
+		run_one(&o, "gemtop-bench", argv, false);
+	}
+#ifdef HAVE_JSONC
+	if (json) {
+		json_object *doc = json_object_new_object();
+
+		gj_int(doc, "schema_version", GEMCTL_SCHEMA_VERSION);
+		gj_str(doc, "tool", "gemctl");
+		gj_str(doc, "tool_version", PACKAGE_VERSION);
+		gj_str(doc, "verb", "bench");
+		gj_str(doc, "suite", "micro");
+		gj_str(doc, "device", device);
+		json_object_object_add(doc, "micro", o.rows);
+		fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
+						     JSON_C_TO_STRING_NOSLASHESCAPE), out);
+		fputc('\n', out);
+		json_object_put(doc);
+	} else {
+		json_object_put(o.rows);
+	}
+#endif
+	return 0;
+}

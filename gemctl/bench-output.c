@@ -1,0 +1,353 @@
+/*
+ * The benchmark's output: an aligned table for people, one JSON document
+ * for machines (json-c, as the rest of gemctl's --json), and --compare,
+ * which reads two such documents back.
+ */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "bench.h"
+#include "json.h"
+#include "util.h"
+
+/* The columns of the table, in order; each shows the median. */
+static const enum bench_metric table_cols[] = {
+	BM_OPS_PER_S, BM_MB_PER_S, BM_WALL_US, BM_CLIENT_CPU_US, BM_GEMD_CPU_US,
+	BM_GEMD_HANDLER_US, BM_GEMD_OTHER_US, BM_IOCTLS, BM_GEMD_PER_REQ, BM_BINDS,
+	BM_EVICTIONS, BM_CLFLUSH_BYTES, BM_WAITS, BM_X_FLOOR,
+};
+/* Those that also show their spread. */
+static bool with_spread(enum bench_metric m)
+{
+	return m == BM_OPS_PER_S || m == BM_CLIENT_CPU_US || m == BM_GEMD_CPU_US;
+}
+
+/* The table's number formats: by the size of the value, so that a
+ * column lines up whatever the workload. */
+static void cell(char *buf, size_t len, double v)
+{
+	if (v == 0)
+		snprintf(buf, len, "0");
+	else if (v >= 1000)
+		snprintf(buf, len, "%.0f", v);
+	else if (v >= 10)
+		snprintf(buf, len, "%.1f", v);
+	else
+		snprintf(buf, len, "%.2f", v);
+}
+
+void bench_print_table(FILE *f, const struct bench_report *r)
+{
+	char buf[32];
+	unsigned int i, c, s;
+
+	fprintf(f, "gemctl bench: %s, %u cores, %s; placement %s; "
+		"%u run%s of %.2f s each\n", r->machine.cpu_model, r->machine.cores,
+		r->machine.kernel, bench_placement_names[r->placement], r->repeat,
+		r->repeat == 1 ? "" : "s", (double)r->duration_ns / 1e9);
+	if (r->have_floors) {
+		fprintf(f, "floors: socket round trip %.0f ns; memcpy", r->floors.rtt_ns);
+		for (s = 0; s < BENCH_NSIZES; s++)
+			fprintf(f, " %llu KiB %.2f GB/s%s",
+				(unsigned long long)bench_floor_sizes[s] >> 10,
+				(double)bench_floor_sizes[s] / r->floors.memcpy_ns[s],
+				s + 1 < BENCH_NSIZES ? "," : ";");
+		fprintf(f, " pwrite(2)");
+		for (s = 0; s < BENCH_NSIZES; s++)
+			fprintf(f, " %.2f", (double)bench_floor_sizes[s] / r->floors.pwrite_ns[s]);
+		fprintf(f, " GB/s\n");
+		if (r->floors.dfs_cycle_ns > 0)
+			fprintf(f, "debugfs cycle (gemkit_counters, %zu bytes): %.1f us, "
+				"%.1fx its snprintf/strtoul floor of %.2f us\n",
+				r->floors.dfs_bytes, r->floors.dfs_cycle_ns / 1e3,
+				r->floors.dfs_cycle_ns / r->floors.dfs_floor_ns,
+				r->floors.dfs_floor_ns / 1e3);
+	}
+	fputc('\n', f);
+	fprintf(f, "%-17s %-14s", "workload", "strategy");
+	for (c = 0; c < ARRAY_SIZE(table_cols); c++) {
+		fprintf(f, " %10s", bench_metrics[table_cols[c]].head);
+		if (with_spread(table_cols[c]))
+			fprintf(f, " %5s", "+-%");
+	}
+	fprintf(f, "  counts\n");
+	for (i = 0; i < r->nresults; i++) {
+		const struct bench_result *res = &r->results[i];
+
+		fprintf(f, "%-17s %-14s", res->w->name, res->s.name);
+		for (c = 0; c < ARRAY_SIZE(table_cols); c++) {
+			enum bench_metric m = table_cols[c];
+
+			if (m == BM_MB_PER_S && !res->w->bytes)
+				snprintf(buf, sizeof(buf), "-");
+			else
+				cell(buf, sizeof(buf), res->st[m].median);
+			fprintf(f, " %10s", buf);
+			if (with_spread(m))
+				fprintf(f, " %5.1f", res->st[m].spread_pct);
+		}
+		fprintf(f, "  %s\n", !res->samples[0].counters ? "n/a" :
+			res->consistent ? "ok" : "DIFFER");
+	}
+	fprintf(f, "\nMedians of the runs; +-%% is the spread (max - min) / median.  "
+		"us are microseconds per op\n(texdown: an upload; "
+		"texdown-subimage: an update; gears, ipers: a frame; the rest: an "
+		"execbuffer).\nx floor: wall time over the floor of the same run "
+		"(one socket round trip per request, one copy per uploaded byte).\n"
+		"gemd us = handler us (the gemd thread serving this client: requests, "
+		"the memory manager)\n  + other us (the GPU model running the "
+		"batches, retirement); us/req: handler us per request.\n"
+		"counts: gemkit's execbuffers, relocations and pwrite bytes "
+		"equal the driver's counters.\n");
+}
+
+#ifdef HAVE_JSONC
+
+static json_object *stat_json(const struct bench_stat *s)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "min", json_object_new_double(s->min));
+	json_object_object_add(o, "median", json_object_new_double(s->median));
+	json_object_object_add(o, "max", json_object_new_double(s->max));
+	json_object_object_add(o, "spread_pct", json_object_new_double(s->spread_pct));
+	return o;
+}
+
+static json_object *run_json(const struct bench_sample *s)
+{
+	json_object *o = json_object_new_object();
+
+	gj_uint(o, "ops", s->ops);
+	gj_uint(o, "bytes", s->bytes);
+	gj_uint(o, "elapsed_ns", s->elapsed_ns);
+	gj_uint(o, "client_user_ns", s->client_user_ns);
+	gj_uint(o, "client_sys_ns", s->client_sys_ns);
+	gj_uint(o, "gemd_cpu_ns", s->gemd_cpu_ns);
+	if (s->handler_known)
+		gj_uint(o, "gemd_handler_cpu_ns", s->gemd_handler_ns);
+	gj_bool(o, "counters_read", s->counters);
+	gj_uint(o, "execbuffers_counted", s->exec_counted);
+	gj_uint(o, "execbuffers_driver", s->exec_driver);
+	gj_uint(o, "relocations_counted", s->reloc_counted);
+	gj_uint(o, "relocations_driver", s->reloc_driver);
+	gj_uint(o, "pwrite_bytes_counted", s->pwrite_counted);
+	gj_uint(o, "pwrite_bytes_driver", s->pwrite_driver);
+	gj_uint(o, "waits_driver", s->waits_driver);
+	gj_bool(o, "consistent", s->consistent);
+	return o;
+}
+
+static json_object *floors_json(const struct bench_floors *fl)
+{
+	json_object *o = json_object_new_object(), *sizes = json_object_new_array();
+	unsigned int s;
+
+	json_object_object_add(o, "socket_rtt_ns", json_object_new_double(fl->rtt_ns));
+	for (s = 0; s < BENCH_NSIZES; s++) {
+		json_object *e = json_object_new_object();
+
+		gj_uint(e, "size_bytes", bench_floor_sizes[s]);
+		json_object_object_add(e, "memcpy_ns", json_object_new_double(fl->memcpy_ns[s]));
+		json_object_object_add(e, "pwrite_ns", json_object_new_double(fl->pwrite_ns[s]));
+		json_object_array_add(sizes, e);
+	}
+	json_object_object_add(o, "copies", sizes);
+	json_object_object_add(o, "debugfs_cycle_ns", json_object_new_double(fl->dfs_cycle_ns));
+	json_object_object_add(o, "debugfs_floor_ns", json_object_new_double(fl->dfs_floor_ns));
+	gj_uint(o, "debugfs_bytes", fl->dfs_bytes);
+	return o;
+}
+
+int bench_write_json(FILE *f, const struct bench_report *r)
+{
+	json_object *doc = json_object_new_object(), *m, *arr, *res, *met, *runs;
+	unsigned int i, k, j;
+
+	gj_int(doc, "schema_version", GEMCTL_SCHEMA_VERSION);
+	gj_str(doc, "tool", "gemctl");
+	gj_str(doc, "tool_version", PACKAGE_VERSION);
+	gj_str(doc, "verb", "bench");
+	gj_str(doc, "device", r->device);
+	gj_uint(doc, "timestamp_ns", now_realtime_ns());
+	m = json_object_new_object();
+	gj_str(m, "cpu_model", r->machine.cpu_model);
+	gj_uint(m, "cores", r->machine.cores);
+	gj_str(m, "kernel", r->machine.kernel);
+	gj_str(m, "placement", bench_placement_names[r->placement]);
+	json_object_object_add(doc, "machine", m);
+	gj_uint(doc, "repeat", r->repeat);
+	gj_uint(doc, "duration_ns", r->duration_ns);
+	if (r->have_floors)
+		json_object_object_add(doc, "floors", floors_json(&r->floors));
+	arr = json_object_new_array();
+	for (i = 0; i < r->nresults; i++) {
+		const struct bench_result *b = &r->results[i];
+
+		res = json_object_new_object();
+		gj_str(res, "workload", b->w->name);
+		gj_str(res, "strategy", b->s.name);
+		gj_str(res, "alloc", bm_strategy_names[b->s.alloc]);
+		gj_str(res, "upload", bm_upload_names[b->s.upload]);
+		gj_str(res, "op", b->w->op);
+		gj_bool(res, "consistent", b->consistent);
+		met = json_object_new_object();
+		for (k = 0; k < BENCH_NMETRICS; k++) {
+			if (k == BM_MB_PER_S && !b->w->bytes)
+				continue;
+			json_object_object_add(met, bench_metrics[k].key,
+					       stat_json(&b->st[k]));
+		}
+		json_object_object_add(res, "metrics", met);
+		runs = json_object_new_array();
+		for (j = 0; j < b->n; j++)
+			json_object_array_add(runs, run_json(&b->samples[j]));
+		json_object_object_add(res, "runs", runs);
+		json_object_array_add(arr, res);
+	}
+	json_object_object_add(doc, "results", arr);
+	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
+	fputc('\n', f);
+	json_object_put(doc);
+	return ferror(f) ? -EIO : 0;
+}
+
+static json_object *load(const char *path)
+{
+	json_object *doc = json_object_from_file(path), *v;
+
+	if (!doc) {
+		fprintf(stderr, "gemctl bench: cannot read '%s': %s\n", path,
+			json_util_get_last_err());
+		return NULL;
+	}
+	if (!json_object_object_get_ex(doc, "results", &v) ||
+	    !json_object_is_type(v, json_type_array) ||
+	    !json_object_object_get_ex(doc, "schema_version", &v) ||
+	    json_object_get_int(v) != GEMCTL_SCHEMA_VERSION) {
+		fprintf(stderr, "gemctl bench: '%s' is not a gemctl bench document "
+			"(schema_version %d)\n", path, GEMCTL_SCHEMA_VERSION);
+		json_object_put(doc);
+		return NULL;
+	}
+	return doc;
+}
+
+static const char *str_of(json_object *o, const char *key)
+{
+	json_object *v;
+
+	if (!json_object_object_get_ex(o, key, &v))
+		return "";
+	return json_object_get_string(v);
+}
+
+static json_object *find_result(json_object *doc, const char *w, const char *s)
+{
+	json_object *arr, *e;
+	size_t i;
+
+	json_object_object_get_ex(doc, "results", &arr);
+	for (i = 0; i < json_object_array_length(arr); i++) {
+		e = json_object_array_get_idx(arr, i);
+		if (!strcmp(str_of(e, "workload"), w) && !strcmp(str_of(e, "strategy"), s))
+			return e;
+	}
+	return NULL;
+}
+
+static bool get_stat(json_object *res, const char *key, double *median,
+		     double *spread)
+{
+	json_object *met, *m, *v;
+
+	if (!json_object_object_get_ex(res, "metrics", &met) ||
+	    !json_object_object_get_ex(met, key, &m) ||
+	    !json_object_object_get_ex(m, "median", &v))
+		return false;
+	*median = json_object_get_double(v);
+	*spread = json_object_object_get_ex(m, "spread_pct", &v) ?
+		  json_object_get_double(v) : 0;
+	return true;
+}
+
+/* What --compare looks at. */
+static const enum bench_metric compare_cols[] = {
+	BM_OPS_PER_S, BM_MB_PER_S, BM_WALL_US, BM_CLIENT_CPU_US, BM_GEMD_CPU_US,
+	BM_GEMD_HANDLER_US, BM_GEMD_OTHER_US, BM_GEMD_PER_REQ, BM_IOCTLS, BM_BINDS,
+	BM_EVICTIONS, BM_CLFLUSH_BYTES, BM_WAITS,
+};
+
+int bench_compare(FILE *f, const char *a_path, const char *b_path)
+{
+	json_object *a = load(a_path), *b = load(b_path), *arr, *rb, *ra;
+	unsigned int c, flagged = 0, compared = 0;
+	size_t i;
+
+	if (!a || !b) {
+		if (a)
+			json_object_put(a);
+		if (b)
+			json_object_put(b);
+		return -EINVAL;
+	}
+	fprintf(f, "%-17s %-14s %-22s %12s %12s %7s  %s\n", "workload", "strategy",
+		"figure", "A", "B", "B/A", "beyond spread");
+	json_object_object_get_ex(b, "results", &arr);
+	for (i = 0; i < json_object_array_length(arr); i++) {
+		rb = json_object_array_get_idx(arr, i);
+		ra = find_result(a, str_of(rb, "workload"), str_of(rb, "strategy"));
+		if (!ra)
+			continue;
+		for (c = 0; c < ARRAY_SIZE(compare_cols); c++) {
+			const struct bench_metric_desc *d = &bench_metrics[compare_cols[c]];
+			double ma, sa, mb, sb, ratio, limit;
+			const char *flag = "";
+
+			if (!get_stat(ra, d->key, &ma, &sa) ||
+			    !get_stat(rb, d->key, &mb, &sb) || (ma == 0 && mb == 0))
+				continue;
+			compared++;
+			ratio = ma != 0 ? mb / ma : INFINITY;
+			limit = (sa > sb ? sa : sb) / 100;
+			/* A change is real when it is bigger than either
+			 * run's own spread. */
+			if (fabs(ratio - 1) > limit) {
+				flagged++;
+				flag = (ratio > 1) == d->higher_better ? "better" : "WORSE";
+			}
+			fprintf(f, "%-17s %-14s %-22s %12.4g %12.4g %7.3f  %s\n",
+				str_of(rb, "workload"), str_of(rb, "strategy"), d->key,
+				ma, mb, ratio, flag);
+		}
+	}
+	fprintf(f, "\n%u figures compared, %u changed beyond the larger of the "
+		"two runs' spreads\n", compared, flagged);
+	json_object_put(a);
+	json_object_put(b);
+	return (int)flagged;
+}
+
+#else /* !HAVE_JSONC */
+
+int bench_write_json(FILE *f, const struct bench_report *r)
+{
+	(void)f;
+	(void)r;
+	return -ENOTSUP;
+}
+
+int bench_compare(FILE *f, const char *a, const char *b)
+{
+	(void)f;
+	(void)a;
+	(void)b;
+	fprintf(stderr, "gemctl bench: --compare needs json-c, which this "
+		"gemctl was built without\n");
+	return -ENOTSUP;
+}
+
+#endif

@@ -1,0 +1,273 @@
+/*
+ * What the benchmark asks of the system: gemd's pid (the peer of its
+ * socket) and CPU time, this thread's CPU time, CPU placement, and a
+ * description of the machine for the JSON document.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/resource.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "bench.h"
+#include "util.h"
+
+const char *const bench_placement_names[3] = { "any", "same", "cross" };
+
+int bench_gemd_pid(const char *device)
+{
+	struct sockaddr_un sa = { .sun_family = AF_UNIX };
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	int fd, ret;
+
+	if (!device || strlen(device) >= sizeof(sa.sun_path))
+		return -ENAMETOOLONG;
+	memcpy(sa.sun_path, device, strlen(device) + 1);
+	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	if (fd < 0)
+		return -errno;
+	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
+	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
+		ret = -errno;
+	else
+		ret = cred.pid > 0 ? cred.pid : -ESRCH;
+	close(fd);
+	return ret;
+}
+
+static int read_small(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return 0;
+}
+
+/*
+ * utime + stime of the whole process (/proc/PID/stat fields 14 and 15,
+ * dead threads included).  They tick at USER_HZ, too coarse for short
+ * runs, so when the per-thread scheduler statistics are readable their
+ * nanosecond run times are summed instead.
+ */
+static uint64_t stat_cpu_ns(int pid)
+{
+	char path[64], buf[1024], *p;
+	unsigned long long ut, st;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", pid);
+	if (read_small(path, buf, sizeof(buf)))
+		return 0;
+	p = strrchr(buf, ')');		/* comm may hold spaces */
+	if (!p || sscanf(p + 2, "%*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %llu %llu",
+			 &ut, &st) != 2)
+		return 0;
+	return (ut + st) * (1000000000ull / (uint64_t)sysconf(_SC_CLK_TCK));
+}
+
+uint64_t bench_gemd_cpu_ns(int pid)
+{
+	char path[64], file[384], buf[128];
+	unsigned long long run;
+	uint64_t sum = 0;
+	struct dirent *de;
+	DIR *d;
+
+	if (pid <= 0)
+		return 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return stat_cpu_ns(pid);
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(file, sizeof(file), "%s/%s/schedstat", path, de->d_name);
+		if (read_small(file, buf, sizeof(buf)) ||
+		    sscanf(buf, "%llu", &run) != 1) {
+			closedir(d);
+			return stat_cpu_ns(pid);
+		}
+		sum += run;
+	}
+	closedir(d);
+	return sum;
+}
+
+void bench_gemd_tids(int pid, struct bench_tids *t)
+{
+	char path[64];
+	struct dirent *de;
+	DIR *d;
+
+	t->n = 0;
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = pid > 0 ? opendir(path) : NULL;
+	if (!d)
+		return;
+	while ((de = readdir(d)) && t->n < BENCH_MAX_TIDS)
+		if (de->d_name[0] != '.')
+			t->tid[t->n++] = atoi(de->d_name);
+	closedir(d);
+}
+
+void bench_tids_new(const struct bench_tids *a, const struct bench_tids *b,
+		    struct bench_tids *out)
+{
+	unsigned int i, j;
+
+	out->n = 0;
+	for (i = 0; i < b->n; i++) {
+		for (j = 0; j < a->n; j++)
+			if (a->tid[j] == b->tid[i])
+				break;
+		if (j == a->n)
+			out->tid[out->n++] = b->tid[i];
+	}
+}
+
+uint64_t bench_tids_cpu_ns(int pid, const struct bench_tids *t)
+{
+	char path[96], buf[128];
+	unsigned long long run;
+	uint64_t sum = 0;
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++) {
+		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, t->tid[i]);
+		if (!read_small(path, buf, sizeof(buf)) && sscanf(buf, "%llu", &run) == 1)
+			sum += run;
+	}
+	return sum;
+}
+
+void bench_thread_cpu(uint64_t *user_ns, uint64_t *sys_ns)
+{
+	struct rusage ru;
+
+	if (getrusage(RUSAGE_THREAD, &ru)) {
+		*user_ns = *sys_ns = 0;
+		return;
+	}
+	*user_ns = (uint64_t)ru.ru_utime.tv_sec * 1000000000ull +
+		   (uint64_t)ru.ru_utime.tv_usec * 1000ull;
+	*sys_ns = (uint64_t)ru.ru_stime.tv_sec * 1000000000ull +
+		  (uint64_t)ru.ru_stime.tv_usec * 1000ull;
+}
+
+/* Set every thread of pid to set; -errno of the first refusal. */
+static int place_process(int pid, const cpu_set_t *set)
+{
+	char path[64];
+	struct dirent *de;
+	int ret = 0;
+	DIR *d;
+
+	snprintf(path, sizeof(path), "/proc/%d/task", pid);
+	d = opendir(path);
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		if (de->d_name[0] == '.')
+			continue;
+		if (sched_setaffinity(atoi(de->d_name), sizeof(*set), set) && !ret)
+			ret = -errno;
+	}
+	closedir(d);
+	return ret;
+}
+
+enum bench_placement bench_place(int gemd_pid, enum bench_placement want,
+				 const char **why)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t me, it;
+	int ret;
+
+	*why = NULL;
+	if (want == BENCH_ANY)
+		return BENCH_ANY;
+	if (gemd_pid <= 0) {
+		*why = "gemd's pid is unknown";
+		return BENCH_ANY;
+	}
+	if (want == BENCH_CROSS && ncpu < 2) {
+		*why = "one CPU online";
+		return BENCH_ANY;
+	}
+	CPU_ZERO(&me);
+	CPU_ZERO(&it);
+	CPU_SET(0, &me);
+	CPU_SET(want == BENCH_SAME ? 0 : 1, &it);
+	ret = place_process(gemd_pid, &it);
+	if (ret) {
+		*why = ret == -EPERM ? "not allowed to set gemd's affinity"
+				     : "cannot set gemd's affinity";
+		bench_unplace(gemd_pid);
+		return BENCH_ANY;
+	}
+	if (sched_setaffinity(0, sizeof(me), &me)) {
+		*why = "cannot set this thread's affinity";
+		bench_unplace(gemd_pid);
+		return BENCH_ANY;
+	}
+	return want;
+}
+
+void bench_unplace(int gemd_pid)
+{
+	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
+	cpu_set_t all;
+	long i;
+
+	CPU_ZERO(&all);
+	for (i = 0; i < ncpu && i < CPU_SETSIZE; i++)
+		CPU_SET(i, &all);
+	if (gemd_pid > 0)
+		place_process(gemd_pid, &all);
+	sched_setaffinity(0, sizeof(all), &all);
+}
+
+void bench_machine(struct bench_machine *m)
+{
+	struct utsname u;
+	char line[256];
+	FILE *f;
+
+	memset(m, 0, sizeof(*m));
+	snprintf(m->cpu_model, sizeof(m->cpu_model), "unknown");
+	f = fopen("/proc/cpuinfo", "re");
+	while (f && fgets(line, sizeof(line), f)) {
+		char *colon = strchr(line, ':');
+
+		if (strncmp(line, "model name", 10) || !colon)
+			continue;
+		colon += 1 + strspn(colon + 1, " \t");
+		colon[strcspn(colon, "\n")] = '\0';
+		snprintf(m->cpu_model, sizeof(m->cpu_model), "%s", colon);
+		break;
+	}
+	if (f)
+		fclose(f);
+	m->cores = (unsigned int)sysconf(_SC_NPROCESSORS_ONLN);
+	if (!uname(&u))
+		snprintf(m->kernel, sizeof(m->kernel), "%s %s %s", u.sysname,
+			 u.release, u.machine);
+}

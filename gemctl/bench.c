@@ -1,0 +1,212 @@
+/*
+ * One measured run of a workload under a strategy.  The window is
+ * bracketed the same way every time, outermost first:
+ *
+ *   driver counters (gemkit_counters, through libgemdebugfs)
+ *     gemd CPU (/proc/PID)
+ *       this thread's CPU (getrusage), wall clock
+ *         the ops until the duration passes, then a wait for the GPU
+ *
+ * so that reading the counters, which costs gemd CPU itself, falls
+ * outside the CPU figures.  Setup (objects that live as long as the
+ * workload) and teardown are outside too.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <drm.h>
+#include <i915_drm.h>
+
+#include "bench.h"
+#include "gemdebugfs.h"
+#include "libgem.h"
+#include "strbuf.h"
+#include "util.h"
+
+const struct bench_metric_desc bench_metrics[BENCH_NMETRICS] = {
+	[BM_OPS_PER_S] = { "ops_per_s", "ops/s", true },
+	[BM_MB_PER_S] = { "mb_per_s", "MB/s", true },
+	[BM_WALL_US] = { "wall_us_per_op", "wall us", false },
+	[BM_CLIENT_CPU_US] = { "client_cpu_us_per_op", "client us", false },
+	[BM_GEMD_CPU_US] = { "gemd_cpu_us_per_op", "gemd us", false },
+	[BM_GEMD_HANDLER_US] = { "gemd_handler_cpu_us_per_op", "handler us", false },
+	[BM_GEMD_OTHER_US] = { "gemd_other_cpu_us_per_op", "other us", false },
+	[BM_GEMD_PER_REQ] = { "gemd_handler_cpu_us_per_request", "us/req", false },
+	[BM_IOCTLS] = { "ioctls_per_op", "ioctls", false },
+	[BM_BINDS] = { "binds_per_op", "binds", false },
+	[BM_EVICTIONS] = { "evictions_per_op", "evicts", false },
+	[BM_CLFLUSH_BYTES] = { "clflush_bytes_per_op", "clflush B", false },
+	[BM_WAITS] = { "waits_per_op", "waits", false },
+	[BM_EXECBUFFERS] = { "execbuffers_per_op", "execs", false },
+	[BM_FLOOR_US] = { "floor_us_per_op", "floor us", false },
+	[BM_X_FLOOR] = { "wall_over_floor", "x floor", false },
+};
+
+enum { C_EXEC, C_RELOC, C_BINDS, C_EVICT, C_CLFLUSH, C_WAITS, C_PWRITE, NC };
+static const char *const counter_keys[NC] = {
+	"execbuffers", "relocations", "binds", "evictions", "clflush_bytes",
+	"waits", "pwrite_bytes",
+};
+
+static int read_counters(struct gdfs *g, uint64_t *v)
+{
+	struct gdfs_counters c = { 0 };
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	unsigned int i;
+	int ret;
+
+	ret = gdfs_read(g, "gemkit_counters", &text);
+	if (!ret)
+		ret = gdfs_parse_counters(text.buf, text.len, &c, &err);
+	for (i = 0; !ret && i < NC; i++)
+		if (!gdfs_counter(&c, counter_keys[i], &v[i]))
+			ret = -ENOENT;
+	gdfs_counters_release(&c);
+	strbuf_release(&text);
+	strbuf_release(&err);
+	return ret;
+}
+
+static double per(double v, uint64_t ops)
+{
+	return ops ? v / (double)ops : 0;
+}
+
+/* The figures of a sample from its raw counts. */
+static void derive(struct bench_sample *s, const struct bench_workload *w,
+		   const struct bench_strategy *st, const struct bench_env *env,
+		   const uint64_t *dc, uint64_t ioctls, uint64_t upload_bytes)
+{
+	double secs = (double)s->elapsed_ns / 1e9, floor_ns;
+
+	s->v[BM_OPS_PER_S] = secs > 0 ? (double)s->ops / secs : 0;
+	s->v[BM_MB_PER_S] = w->bytes && secs > 0 ? (double)s->bytes / secs / 1e6 : 0;
+	s->v[BM_WALL_US] = per((double)s->elapsed_ns / 1e3, s->ops);
+	s->v[BM_CLIENT_CPU_US] = per((double)(s->client_user_ns + s->client_sys_ns) / 1e3,
+				     s->ops);
+	s->v[BM_GEMD_CPU_US] = per((double)s->gemd_cpu_ns / 1e3, s->ops);
+	s->v[BM_IOCTLS] = per((double)ioctls, s->ops);
+	s->v[BM_GEMD_HANDLER_US] = per((double)s->gemd_handler_ns / 1e3, s->ops);
+	s->v[BM_GEMD_OTHER_US] = s->v[BM_GEMD_CPU_US] > s->v[BM_GEMD_HANDLER_US] ?
+				 s->v[BM_GEMD_CPU_US] - s->v[BM_GEMD_HANDLER_US] : 0;
+	/* What one request costs the thread serving it. */
+	s->v[BM_GEMD_PER_REQ] = per((double)s->gemd_handler_ns / 1e3, ioctls);
+	s->v[BM_BINDS] = per((double)dc[C_BINDS], s->ops);
+	s->v[BM_EVICTIONS] = per((double)dc[C_EVICT], s->ops);
+	s->v[BM_CLFLUSH_BYTES] = per((double)dc[C_CLFLUSH], s->ops);
+	s->v[BM_WAITS] = per((double)dc[C_WAITS], s->ops);
+	s->v[BM_EXECBUFFERS] = per((double)s->exec_counted, s->ops);
+	/* The floor: each request one socket round trip, each uploaded
+	 * byte one copy (pwrite(2) into a memfd for the pwrite path,
+	 * memcpy for the maps), nothing else. */
+	floor_ns = s->v[BM_IOCTLS] * env->floors->rtt_ns;
+	if (upload_bytes && s->ops)
+		floor_ns += bench_floor_copy_ns(env->floors, st->upload == BM_PWRITE,
+						upload_bytes / s->ops);
+	s->v[BM_FLOOR_US] = floor_ns / 1e3;
+	s->v[BM_X_FLOOR] = floor_ns > 0 ? s->v[BM_WALL_US] * 1e3 / floor_ns : 0;
+}
+
+int bench_measure(const struct bench_env *env, const struct bench_workload *w,
+		  const struct bench_strategy *st, struct bench_sample *out,
+		  const char **failed_op)
+{
+	struct drm_i915_gem_get_aperture ap = { 0 };
+	uint64_t c0[NC] = { 0 }, c1[NC] = { 0 }, dc[NC] = { 0 };
+	uint64_t u0, s0, u1, s1, g0, g1, h0, h1, t0, deadline;
+	struct bench_tids before, after, mine;
+	struct bench_ctx x;
+	unsigned int i;
+	int fd, ret = 0;
+
+	memset(out, 0, sizeof(*out));
+	memset(&x, 0, sizeof(x));
+	*failed_op = NULL;
+	bench_gemd_tids(env->gemd_pid, &before);
+	fd = gem_open(env->device, O_RDWR | O_CLOEXEC);
+	if (fd < 0) {
+		*failed_op = "gem_open";
+		return -errno;
+	}
+	if (gem_ioctl(fd, DRM_IOCTL_I915_GEM_GET_APERTURE, &ap)) {
+		ret = -errno;
+		*failed_op = "DRM_IOCTL_I915_GEM_GET_APERTURE";
+		goto out_close;
+	}
+	ret = bm_init(&x.bm, fd, st->alloc, st->upload, w->arena_size);
+	if (ret)
+		goto out_close;
+	x.aperture = ap.aper_size;
+	x.src = env->src;
+	ret = w->setup(&x);
+	if (ret || x.bm.error)
+		goto out_teardown;
+
+	/* The thread that appeared with our connection serves it. */
+	bench_gemd_tids(env->gemd_pid, &after);
+	bench_tids_new(&before, &after, &mine);
+	if (env->handler && !env->handler->n)
+		*env->handler = mine;
+	if (env->handler)
+		mine = *env->handler;
+	out->handler_known = mine.n > 0;
+	out->counters = env->gdfs && read_counters(env->gdfs, c0) == 0;
+	g0 = bench_gemd_cpu_ns(env->gemd_pid);
+	h0 = bench_tids_cpu_ns(env->gemd_pid, &mine);
+	/* Count the window only. */
+	memset(&x.bm.st, 0, sizeof(x.bm.st));
+	bench_thread_cpu(&u0, &s0);
+	t0 = now_ns();
+	deadline = t0 + env->duration_ns;
+	do {
+		if (w->op_fn(&x))
+			break;
+	} while (now_ns() < deadline && !(env->stop && *env->stop));
+	if (!x.bm.error)
+		w->finish(&x);
+	out->elapsed_ns = now_ns() - t0;
+	bench_thread_cpu(&u1, &s1);
+	g1 = bench_gemd_cpu_ns(env->gemd_pid);
+	h1 = bench_tids_cpu_ns(env->gemd_pid, &mine);
+	if (out->counters)
+		out->counters = read_counters(env->gdfs, c1) == 0;
+
+	for (i = 0; out->counters && i < NC; i++)
+		dc[i] = c1[i] - c0[i];
+	out->ops = x.ops;
+	out->bytes = x.bytes;
+	out->client_user_ns = u1 - u0;
+	out->client_sys_ns = s1 - s0;
+	out->gemd_cpu_ns = g1 > g0 ? g1 - g0 : 0;
+	out->gemd_handler_ns = h1 > h0 ? h1 - h0 : 0;
+	out->exec_counted = x.bm.st.execbuffers;
+	out->reloc_counted = x.bm.st.relocations;
+	out->pwrite_counted = x.bm.st.pwrite_bytes;
+	out->exec_driver = dc[C_EXEC];
+	out->reloc_driver = dc[C_RELOC];
+	out->pwrite_driver = dc[C_PWRITE];
+	out->waits_driver = dc[C_WAITS];
+	/* gemd counts the relocations of a pass again when the pass had to
+	 * wait for the GPU and restart (execbuffer.c), so after a wait the
+	 * driver's count may exceed ours, never fall short. */
+	out->consistent = out->counters && out->exec_counted == out->exec_driver &&
+			  (out->reloc_counted == out->reloc_driver ||
+			   (out->reloc_driver > out->reloc_counted && dc[C_WAITS])) &&
+			  out->pwrite_counted == out->pwrite_driver;
+	derive(out, w, st, env, dc, x.bm.st.ioctls, x.bm.st.upload_bytes);
+
+out_teardown:
+	if (!ret && x.bm.error) {
+		ret = x.bm.error;
+		*failed_op = x.bm.failed_op;
+	}
+	if (x.priv)
+		w->teardown(&x);
+	bm_fini(&x.bm);
+	free(x.priv);
+out_close:
+	gem_close(fd);
+	return ret;
+}

@@ -1,0 +1,237 @@
+/*
+ * gemctl bench: workloads x strategies, measured the same way every time
+ * (cmd-bench.c drives; this header is what its parts share).
+ *
+ *   bench-workloads.c  the workloads, on the bufmgr (bufmgr.h)
+ *   bench.c            one measured run: CPU, counters, wall time
+ *   bench-sys.c        gemd's pid and CPU, placement, the machine
+ *   bench-floor.c      floors measured in the same run
+ *   bench-stats.c      min / median / max / spread
+ *   bench-output.c     the table, the JSON document, --compare
+ *   bench-micro.c      `bench micro`: the micro benchmarks as subprocesses
+ */
+#ifndef GEMKIT_GEMCTL_BENCH_H
+#define GEMKIT_GEMCTL_BENCH_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "bufmgr.h"
+
+/* --- workloads (bench-workloads.c) ---------------------------------------- */
+
+struct bench_ctx {
+	struct bufmgr bm;
+	uint64_t ops, bytes;		/* counted by the workload */
+	uint64_t aperture;		/* GET_APERTURE */
+	uint8_t *src;			/* BENCH_SRC_BYTES of source data */
+	void *priv;			/* the workload's state */
+};
+
+#define BENCH_SRC_BYTES	(4u << 20)
+
+struct bench_workload {
+	const char *name;
+	const char *summary;
+	const char *op;			/* what one op is: "upload", "frame", ... */
+	bool uploads;			/* the upload paths apply */
+	bool bytes;			/* report MB/s of uploaded bytes */
+	uint64_t arena_size;		/* suballoc: the frame's data object */
+	int (*setup)(struct bench_ctx *x);
+	int (*op_fn)(struct bench_ctx *x);
+	/* Wait for the GPU to finish what the ops queued. */
+	int (*finish)(struct bench_ctx *x);
+	void (*teardown)(struct bench_ctx *x);
+};
+
+extern const struct bench_workload bench_workloads[];
+extern const unsigned int bench_nworkloads;
+const struct bench_workload *bench_workload_find(const char *name);
+
+/* A strategy: how buffers are got, and how data is uploaded. */
+struct bench_strategy {
+	enum bm_strategy alloc;
+	enum bm_upload upload;
+	bool upload_named;		/* the name says the path */
+	char name[24];			/* "reuse", "gtt-map", "alloc+cpu-map" */
+};
+
+/* Parse "alloc" / "reuse" / "suballoc", an upload path alone (with
+ * reuse, as libdrm would), or "ALLOC+UPLOAD".  0 or -EINVAL. */
+int bench_strategy_parse(const char *s, struct bench_strategy *out);
+/* Does s make sense for w (upload paths only where w uploads)? */
+bool bench_strategy_applies(const struct bench_strategy *s,
+			    const struct bench_workload *w);
+
+/* --- one measured run (bench.c) -------------------------------------------- */
+
+enum bench_metric {
+	BM_OPS_PER_S,
+	BM_MB_PER_S,
+	BM_WALL_US,
+	BM_CLIENT_CPU_US,
+	BM_GEMD_CPU_US,
+	BM_GEMD_HANDLER_US,
+	BM_GEMD_OTHER_US,
+	BM_GEMD_PER_REQ,
+	BM_IOCTLS,
+	BM_BINDS,
+	BM_EVICTIONS,
+	BM_CLFLUSH_BYTES,
+	BM_WAITS,
+	BM_EXECBUFFERS,
+	BM_FLOOR_US,
+	BM_X_FLOOR,
+	BENCH_NMETRICS,
+};
+
+struct bench_metric_desc {
+	const char *key;		/* JSON key, unit in the name */
+	const char *head;		/* table column */
+	bool higher_better;
+};
+extern const struct bench_metric_desc bench_metrics[BENCH_NMETRICS];
+
+struct bench_sample {
+	double v[BENCH_NMETRICS];
+	uint64_t ops, bytes, elapsed_ns;
+	uint64_t client_user_ns, client_sys_ns, gemd_cpu_ns;
+	/* gemd's thread serving this client (requests: the memory manager
+	 * and the socket), and the rest (the GPU model, retirement) */
+	uint64_t gemd_handler_ns;
+	bool handler_known;
+	/* gemkit's counts and the driver's, for the consistency check */
+	uint64_t exec_counted, exec_driver;
+	uint64_t reloc_counted, reloc_driver;
+	uint64_t pwrite_counted, pwrite_driver;
+	uint64_t waits_driver;
+	bool counters;			/* the driver's counters were read */
+	bool consistent;
+};
+
+struct bench_floors;
+struct gdfs;
+
+#define BENCH_MAX_TIDS	256
+struct bench_tids {
+	int tid[BENCH_MAX_TIDS];
+	unsigned int n;
+};
+
+struct bench_env {
+	const char *device;
+	int gemd_pid;			/* 0: unknown (no gemd CPU) */
+	struct gdfs *gdfs;		/* NULL: no driver counters */
+	const struct bench_floors *floors;
+	uint64_t duration_ns;
+	volatile sig_atomic_t *stop;
+	uint8_t *src;
+	/* gemd's threads serving this process: libgem keeps one connection
+	 * per process and device, so they appear with the first run's
+	 * gem_open and serve every later one. */
+	struct bench_tids *handler;
+};
+
+/* Run w with s once for env->duration_ns.  0, or -errno with *failed_op
+ * naming the request. */
+int bench_measure(const struct bench_env *env, const struct bench_workload *w,
+		  const struct bench_strategy *s, struct bench_sample *out,
+		  const char **failed_op);
+
+/* --- the system (bench-sys.c) ---------------------------------------------- */
+
+/* gemd's pid: the peer of a connection to its socket.  -errno. */
+int bench_gemd_pid(const char *device);
+/* CPU time gemd's threads have used, ns (0 when unreadable). */
+uint64_t bench_gemd_cpu_ns(int pid);
+/* gemd's threads (at most BENCH_MAX_TIDS), to tell which appeared when
+ * this client connected: gemd serves each connection on a thread. */
+void bench_gemd_tids(int pid, struct bench_tids *t);
+/* The tids of b not in a. */
+void bench_tids_new(const struct bench_tids *a, const struct bench_tids *b,
+		    struct bench_tids *out);
+/* CPU time those threads have used, ns. */
+uint64_t bench_tids_cpu_ns(int pid, const struct bench_tids *t);
+/* This thread's user and system CPU, ns. */
+void bench_thread_cpu(uint64_t *user_ns, uint64_t *sys_ns);
+
+enum bench_placement { BENCH_ANY, BENCH_SAME, BENCH_CROSS };
+/* Pin this thread and gemd's threads.  Returns what was achieved
+ * (BENCH_ANY when pinning was refused), *why says why not. */
+enum bench_placement bench_place(int gemd_pid, enum bench_placement want,
+				 const char **why);
+/* Undo bench_place on gemd. */
+void bench_unplace(int gemd_pid);
+extern const char *const bench_placement_names[3];
+
+struct bench_machine {
+	char cpu_model[128];
+	unsigned int cores;
+	char kernel[256];
+};
+void bench_machine(struct bench_machine *m);
+
+/* --- floors (bench-floor.c) ------------------------------------------------ */
+
+#define BENCH_NSIZES	4
+extern const uint64_t bench_floor_sizes[BENCH_NSIZES];
+
+struct bench_floors {
+	double rtt_ns;				/* AF_UNIX round trip, 64 bytes */
+	double memcpy_ns[BENCH_NSIZES];		/* per copy of each size */
+	double pwrite_ns[BENCH_NSIZES];		/* pwrite(2) to a memfd */
+	double dfs_floor_ns;			/* snprintf + strtoul of the counters */
+	double dfs_cycle_ns;			/* read + parse gemkit_counters */
+	size_t dfs_bytes;
+};
+
+int bench_floors_measure(struct bench_floors *f, struct gdfs *gdfs);
+/* ns to copy len bytes: memcpy (map uploads) or pwrite(2) (pwrite). */
+double bench_floor_copy_ns(const struct bench_floors *f, bool pwrite,
+			   uint64_t len);
+
+/* --- statistics (bench-stats.c) ------------------------------------------ */
+
+struct bench_stat {
+	double min, median, max;
+	double spread_pct;		/* (max - min) / median * 100 */
+};
+void bench_stat(const double *v, unsigned int n, struct bench_stat *out);
+
+/* --- results and output (bench-output.c) ---------------------------------- */
+
+struct bench_result {
+	const struct bench_workload *w;
+	struct bench_strategy s;
+	struct bench_sample *samples;	/* repeat of them */
+	unsigned int n;
+	struct bench_stat st[BENCH_NMETRICS];
+	bool consistent;
+};
+
+struct bench_report {
+	struct bench_machine machine;
+	enum bench_placement placement;
+	const char *device;
+	unsigned int repeat;
+	uint64_t duration_ns;
+	struct bench_floors floors;
+	bool have_floors;
+	struct bench_result *results;
+	unsigned int nresults;
+};
+
+void bench_print_table(FILE *f, const struct bench_report *r);
+/* Write the JSON document; 0 or -errno. */
+int bench_write_json(FILE *f, const struct bench_report *r);
+/* --compare: print the ratios B/A; returns the number of flagged
+ * changes, or -errno (with a message). */
+int bench_compare(FILE *f, const char *a, const char *b);
+
+/* --- bench micro (bench-micro.c) ------------------------------------------ */
+
+int bench_micro(const char *device, bool json, FILE *out);
+
+#endif

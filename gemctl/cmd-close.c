@@ -1,0 +1,28 @@
+/* close H: drop this session's handle. */
+#include <drm.h>
+
+#include "commands.h"
+#include "json.h"
+#include "session.h"
+
+int cmd_close(struct gemctl *ctl, int argc, char **argv)
+{
+	struct drm_gem_close arg = { 0 };
+	gj *doc;
+	int ret;
+
+	if (argc != 2)
+		return gemctl_usage(ctl);
+	ret = gemctl_parse_handle(ctl, argv[1], &arg.handle);
+	if (ret)
+		return ret;
+	ret = gemctl_ioctl(ctl, DRM_IOCTL_GEM_CLOSE, &arg);
+	if (ret)
+		return gemctl_ioctl_error(ctl, "DRM_IOCTL_GEM_CLOSE", -ret,
+					  "handle %u", arg.handle);
+	gemctl_handle_del(ctl, arg.handle);
+	doc = gemctl_json_begin(ctl);
+	gj_uint(doc, "handle", arg.handle);
+	gemctl_json_end(ctl, doc);
+	return GEMCTL_OK;
+}

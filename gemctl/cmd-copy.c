@@ -1,0 +1,124 @@
+/*
+ * copy SRC DST WIDTH HEIGHT [--from X,Y] [--to X,Y] [--src-pitch P]
+ *      [--pitch P] [--bpp 8|16|32]: one XY_SRC_COPY_BLT.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "json.h"
+#include "session.h"
+#include "submit.h"
+
+static int parse_xy(struct gemctl *ctl, const char *s, int *x, int *y)
+{
+	unsigned int a, b;
+	char tail;
+
+	if (sscanf(s, "%u,%u%c", &a, &b, &tail) != 2 || a > 0x7fff || b > 0x7fff)
+		return gemctl_error(ctl, GEMCTL_USAGE, "bad position '%s' (X,Y)", s);
+	*x = (int)a;
+	*y = (int)b;
+	return 0;
+}
+
+/* Options shared by fill and copy (either may pass NULL for what it lacks). */
+int gemctl_parse_blit_opts(struct gemctl *ctl, int argc, char **argv,
+			   uint32_t *pitch, uint32_t *src_pitch, uint32_t *bpp,
+			   int *sx, int *sy, int *dx, int *dy)
+{
+	static const struct option opts[] = {
+		{ "pitch", required_argument, NULL, 'p' },
+		{ "dst-pitch", required_argument, NULL, 'p' },
+		{ "src-pitch", required_argument, NULL, 's' },
+		{ "bpp", required_argument, NULL, 'b' },
+		{ "from", required_argument, NULL, 'f' },
+		{ "to", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int opt, ret;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'p':
+			ret = gemctl_parse_u32(ctl, "pitch", optarg, pitch);
+			break;
+		case 's':
+			ret = src_pitch ? gemctl_parse_u32(ctl, "pitch", optarg, src_pitch)
+					: gemctl_usage(ctl);
+			break;
+		case 'b':
+			ret = gemctl_parse_u32(ctl, "bpp", optarg, bpp);
+			break;
+		case 'f':
+			ret = sx ? parse_xy(ctl, optarg, sx, sy) : gemctl_usage(ctl);
+			break;
+		case 't':
+			ret = dx ? parse_xy(ctl, optarg, dx, dy) : gemctl_usage(ctl);
+			break;
+		default:
+			ret = gemctl_usage(ctl);
+			break;
+		}
+		if (ret)
+			return ret;
+	}
+	return 0;
+}
+
+int cmd_copy(struct gemctl *ctl, int argc, char **argv)
+{
+	uint32_t pitch = 0, src_pitch = 0, bpp = 32, src, dst, w, h;
+	int sx = 0, sy = 0, dx = 0, dy = 0, ret;
+	struct gt_surf ss, ds;
+	struct gt_batch *b;
+	uint32_t handles[2];
+	uint64_t flags[2];
+	gj *doc;
+
+	ret = gemctl_parse_blit_opts(ctl, argc, argv, &pitch, &src_pitch, &bpp,
+				     &sx, &sy, &dx, &dy);
+	if (ret)
+		return ret;
+	if (argc - optind != 4)
+		return gemctl_usage(ctl);
+	if ((ret = gemctl_parse_handle(ctl, argv[optind], &src)) ||
+	    (ret = gemctl_parse_handle(ctl, argv[optind + 1], &dst)) ||
+	    (ret = gemctl_parse_u32(ctl, "width", argv[optind + 2], &w)) ||
+	    (ret = gemctl_parse_u32(ctl, "height", argv[optind + 3], &h)))
+		return ret;
+	if (!w || !h || w > 0x7fff || h > 0x7fff)
+		return gemctl_error(ctl, GEMCTL_USAGE, "bad size %ux%u", w, h);
+	if ((ret = gemctl_surface(ctl, src, src_pitch ? src_pitch : pitch, bpp,
+				  sx + w, &ss)) ||
+	    (ret = gemctl_surface(ctl, dst, pitch, bpp, dx + w, &ds)))
+		return ret;
+	if ((ss.size && !ss.tiling && (uint64_t)ss.pitch * (sy + h) > ss.size) ||
+	    (ds.size && !ds.tiling && (uint64_t)ds.pitch * (dy + h) > ds.size))
+		return gemctl_error(ctl, GEMCTL_USAGE,
+				    "the rectangle does not fit in the objects at pitch %u/%u",
+				    ss.pitch, ds.pitch);
+	b = malloc(sizeof(*b));
+	if (!b)
+		return gemctl_error(ctl, GEMCTL_FAILED, "out of memory");
+	gt_batch_reset(b);
+	gt_emit_copy_blt(b, &ds, dx, dy, &ss, sx, sy, (int)w, (int)h);
+	gt_batch_end(b);
+	handles[0] = src;
+	handles[1] = dst;
+	flags[0] = gemctl_surface_flags(&ss);
+	flags[1] = gemctl_surface_flags(&ds);
+	ret = gemctl_submit(ctl, b, handles, flags, src == dst ? 1 : 2, NULL);
+	free(b);
+	if (ret)
+		return ret;
+	doc = gemctl_json_begin(ctl);
+	gj_uint(doc, "src", src);
+	gj_uint(doc, "dst", dst);
+	gj_uint(doc, "width", w);
+	gj_uint(doc, "height", h);
+	gemctl_json_end(ctl, doc);
+	return GEMCTL_OK;
+}

@@ -1,0 +1,95 @@
+/*
+ * drop-caches [FLAGS]: write FLAGS to i915_gem_drop_caches (default: every
+ * bit gemd supports, read from the file).  FLAGS is a number or names
+ * joined by ',' or '|': unbound, bound, retire, active, freed, shrink-all,
+ * idle (the kernel's DROP_* bits).
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "gemdebugfs.h"
+#include "json.h"
+#include "session.h"
+#include "util.h"
+
+static const struct {
+	const char *name;
+	uint64_t bit;
+} drop_bits[] = {
+	{ "unbound", 1u << 0 }, { "bound", 1u << 1 }, { "retire", 1u << 2 },
+	{ "active", 1u << 3 }, { "freed", 1u << 4 }, { "shrink-all", 1u << 5 },
+	{ "idle", 1u << 6 }, { "reset-active", 1u << 7 }, { "reset-seqno", 1u << 8 },
+	{ "rcu", 1u << 9 },
+};
+
+static int parse_flags(const char *s, uint64_t *out)
+{
+	char *copy, *p, *tok, *save = NULL, *end;
+	size_t i;
+	int ret = 0;
+
+	*out = strtoull(s, &end, 0);
+	if (*s && !*end)
+		return 0;
+	*out = 0;
+	copy = strdup(s);
+	if (!copy)
+		return -1;
+	for (p = copy; (tok = strtok_r(p, ",|", &save)); p = NULL) {
+		for (i = 0; i < ARRAY_SIZE(drop_bits); i++)
+			if (!strcmp(tok, drop_bits[i].name))
+				break;
+		if (i == ARRAY_SIZE(drop_bits)) {
+			ret = -1;
+			break;
+		}
+		*out |= drop_bits[i].bit;
+	}
+	free(copy);
+	return ret;
+}
+
+int cmd_drop_caches(struct gemctl *ctl, int argc, char **argv)
+{
+	struct strbuf buf = STRBUF_INIT;
+	struct gdfs *src;
+	uint64_t flags;
+	ssize_t n;
+	int ret;
+	gj *doc;
+
+	if (argc > 2)
+		return gemctl_usage(ctl);
+	if ((ret = gemctl_debugfs(ctl, &src)))
+		return ret;
+	if (argc == 2) {
+		if (parse_flags(argv[1], &flags) < 0)
+			return gemctl_error(ctl, GEMCTL_USAGE,
+					    "bad flags '%s' (a number, or unbound,bound,retire,active,freed,shrink-all,idle)",
+					    argv[1]);
+	} else {
+		ret = gdfs_read(src, "i915_gem_drop_caches", &buf);
+		flags = ret < 0 ? 0 : strtoull(buf.buf, NULL, 0);
+		if (ret < 0 || !flags) {
+			strbuf_release(&buf);
+			return gemctl_error(ctl, GEMCTL_FAILED,
+					    "cannot read %s/i915_gem_drop_caches: %s",
+					    gdfs_describe(src), strerror(ret < 0 ? -ret : 22));
+		}
+	}
+	strbuf_reset(&buf);
+	strbuf_addf(&buf, "0x%llx", (unsigned long long)flags);
+	n = gdfs_write(src, "i915_gem_drop_caches", buf.buf, buf.len);
+	strbuf_release(&buf);
+	if (n < 0)
+		return gemctl_error(ctl, GEMCTL_FAILED,
+				    "write 0x%llx to %s/i915_gem_drop_caches: %s",
+				    (unsigned long long)flags, gdfs_describe(src),
+				    strerror((int)-n));
+	gemctl_result(ctl, "0x%llx", (unsigned long long)flags);
+	doc = gemctl_json_begin(ctl);
+	gj_uint(doc, "flags", flags);
+	gemctl_json_end(ctl, doc);
+	return GEMCTL_OK;
+}

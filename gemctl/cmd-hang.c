@@ -1,0 +1,105 @@
+/*
+ * hang [--kind loop|wait|badop|fault]: submit a batch that hangs the GPU
+ * that way, for rigs that test hang handling (catch it with wait-hang):
+ *   loop   MI_BATCH_BUFFER_START jumping to itself (hangcheck finds it);
+ *   wait   MI_WAIT_FOR_EVENT for an event that never comes (no display),
+ *          again after hangcheck's kick;
+ *   badop  an MI opcode the 945G does not have (the CS stops at once);
+ *   fault  MI_STORE_DWORD_IMM to a GTT address past the aperture.
+ * The batch handle is the value.
+ */
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "commands.h"
+#include "gemdebugfs.h"
+#include "json.h"
+#include "session.h"
+#include "submit.h"
+
+#define MI_WAIT_FOR_EVENT_CMD	(0x03u << 23)
+#define MI_BAD_OPCODE		(0x3fu << 23)	/* MI client, opcode 0x3f: none */
+#define HANG_FAULT_ADDR		0xfffff000u	/* beyond any 945G aperture */
+
+/* Hangs counted so far (gemkit_counters), so wait-hang can wait for the
+ * one this submission causes even if it is caught first. */
+static void note_hang_base(struct gemctl *ctl)
+{
+	struct strbuf buf = STRBUF_INIT;
+	struct gdfs_counters c;
+	struct gdfs *src;
+	uint64_t hangs;
+
+	ctl->hang_base_set = false;
+	if (gemctl_debugfs(ctl, &src))
+		return;
+	memset(&c, 0, sizeof(c));
+	if (gdfs_read(src, "gemkit_counters", &buf) >= 0 &&
+	    gdfs_parse_counters(buf.buf, buf.len, &c, NULL) >= 0 &&
+	    gdfs_counter(&c, "hangs", &hangs)) {
+		ctl->hang_base = hangs;
+		ctl->hang_base_set = true;
+	}
+	gdfs_counters_release(&c);
+	strbuf_release(&buf);
+}
+
+int cmd_hang(struct gemctl *ctl, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "kind", required_argument, NULL, 'k' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *kind = "loop";
+	struct gt_batch *b;
+	uint32_t batch;
+	int opt, ret;
+	gj *doc;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt != 'k')
+			return gemctl_usage(ctl);
+		kind = optarg;
+	}
+	if (optind != argc)
+		return gemctl_usage(ctl);
+	if (strcmp(kind, "loop") && strcmp(kind, "wait") && strcmp(kind, "badop") &&
+	    strcmp(kind, "fault"))
+		return gemctl_error(ctl, GEMCTL_USAGE,
+				    "kind '%s' is not loop, wait, badop or fault", kind);
+	b = malloc(sizeof(*b));
+	if (!b)
+		return gemctl_error(ctl, GEMCTL_FAILED, "out of memory");
+	gt_batch_reset(b);
+	if (!strcmp(kind, "loop")) {
+		/* Handle 0: the batch itself (gemctl_submit). */
+		gt_emit_spin(b, 0);
+	} else if (!strcmp(kind, "wait")) {
+		/* Hangcheck kicks a stuck wait once, as i915 did; waiting
+		 * again at the same place after the kick is the hang. */
+		gt_batch_emit(b, MI_WAIT_FOR_EVENT_CMD);
+		gt_batch_emit(b, MI_BATCH_BUFFER_START_GTT);
+		gt_batch_emit_reloc(b, 0, MI_BATCH_NON_SECURE, I915_GEM_DOMAIN_COMMAND, 0);
+	} else if (!strcmp(kind, "badop")) {
+		gt_batch_emit(b, MI_BAD_OPCODE);
+	} else {
+		gt_batch_emit(b, MI_STORE_DWORD_IMM_GTT);
+		gt_batch_emit(b, 0);
+		gt_batch_emit(b, HANG_FAULT_ADDR);
+		gt_batch_emit(b, 0xdeadbeef);
+	}
+	gt_batch_end(b);
+	note_hang_base(ctl);
+	ret = gemctl_submit(ctl, b, NULL, NULL, 0, &batch);
+	free(b);
+	if (ret)
+		return ret;
+	gemctl_result(ctl, "%u", batch);
+	gemctl_say(ctl, "submitted a '%s' hang in batch handle %u\n", kind, batch);
+	doc = gemctl_json_begin(ctl);
+	gj_str(doc, "kind", kind);
+	gj_uint(doc, "batch", batch);
+	gemctl_json_end(ctl, doc);
+	return GEMCTL_OK;
+}

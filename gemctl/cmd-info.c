@@ -1,0 +1,95 @@
+/*
+ * info: the device at a glance: where it is, the aperture, fences, seqnos
+ * and every counter of gemkit_counters (libgemdebugfs).
+ */
+#include <string.h>
+
+#include "commands.h"
+#include "dfs.h"
+#include "session.h"
+
+#define GEN3_FENCES 16
+
+int cmd_info(struct gemctl *ctl, int argc, char **argv)
+{
+	struct gdfs_counters c;
+	struct gdfs_objects objs;
+	struct gdfs_ring ring;
+	struct gdfs *src;
+	uint64_t aperture = 0, gtt_free = 0, hole = 0, pinned = 0, nobj = 0, bytes = 0;
+	unsigned int fences = 0;
+	gj *doc, *cj;
+	size_t i;
+	int ret;
+
+	(void)argv;
+	if (argc != 1)
+		return gemctl_usage(ctl);
+	if ((ret = gemctl_debugfs(ctl, &src)))
+		return ret;
+	if ((ret = gemctl_read_counters(ctl, &c)))
+		return ret;
+	if ((ret = gemctl_read_ring(ctl, &ring))) {
+		gdfs_counters_release(&c);
+		return ret;
+	}
+	if ((ret = gemctl_read_objects(ctl, &objs))) {
+		gdfs_ring_release(&ring);
+		gdfs_counters_release(&c);
+		return ret;
+	}
+	for (i = 0; i < objs.n; i++)
+		if (objs.v[i].fence >= 0)
+			fences++;
+	gdfs_counter(&c, "aperture", &aperture);
+	gdfs_counter(&c, "gtt_free", &gtt_free);
+	gdfs_counter(&c, "gtt_largest_hole", &hole);
+	gdfs_counter(&c, "pinned_bytes", &pinned);
+	gdfs_counter(&c, "objects", &nobj);
+	gdfs_counter(&c, "object_bytes", &bytes);
+
+	gemctl_say(ctl, "device %s\ndebugfs %s\n", gemctl_device(ctl), gdfs_describe(src));
+	gemctl_say(ctl, "aperture %llu free %llu largest hole %llu pinned %llu\n",
+		   (unsigned long long)aperture, (unsigned long long)gtt_free,
+		   (unsigned long long)hole, (unsigned long long)pinned);
+	gemctl_say(ctl, "objects %llu bytes %llu\n", (unsigned long long)nobj,
+		   (unsigned long long)bytes);
+	gemctl_say(ctl, "fences %u of %u in use\n", fences, GEN3_FENCES);
+	gemctl_say(ctl, "seqno emitted %u completed %u; %u outstanding%s%s\n",
+		   ring.emitted_seqno, ring.completed_seqno, ring.outstanding,
+		   ring.idle ? ", idle" : "", ring.wedged ? ", WEDGED" : "");
+	gemctl_say(ctl, "counters:\n");
+	for (i = 0; i < c.n; i++)
+		gemctl_say(ctl, "  %-20s %llu\n", c.v[i].key, (unsigned long long)c.v[i].value);
+	gemctl_result(ctl, "%llu", (unsigned long long)aperture);
+
+	doc = gemctl_json_begin(ctl);
+	if (doc) {
+		gj *ap = gj_object(NULL), *fj = gj_object(NULL), *sj = gj_object(NULL);
+
+		gj_str(doc, "debugfs", gdfs_describe(src));
+		gj_uint(ap, "size", aperture);
+		gj_uint(ap, "free", gtt_free);
+		gj_uint(ap, "largest_hole", hole);
+		gj_uint(ap, "pinned", pinned);
+		gj_set(doc, "aperture", ap);
+		gj_uint(fj, "total", GEN3_FENCES);
+		gj_uint(fj, "used", fences);
+		gj_set(doc, "fences", fj);
+		gj_uint(sj, "emitted", ring.emitted_seqno);
+		gj_uint(sj, "completed", ring.completed_seqno);
+		gj_uint(sj, "outstanding", ring.outstanding);
+		gj_bool(sj, "idle", ring.idle);
+		gj_bool(sj, "wedged", ring.wedged);
+		gj_set(doc, "seqno", sj);
+		cj = gj_object(NULL);
+		for (i = 0; i < c.n; i++)
+			gj_uint(cj, c.v[i].key, c.v[i].value);
+		gj_set(doc, "counters", cj);
+	}
+	gemctl_json_end(ctl, doc);
+	gdfs_objects_release(&objs);
+	gdfs_ring_release(&ring);
+	gdfs_counters_release(&c);
+	return GEMCTL_OK;
+}

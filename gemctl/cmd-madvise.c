@@ -1,0 +1,42 @@
+/* madvise H willneed|dontneed: prints whether the pages are retained
+ * (0 means the driver already purged them). */
+#include <string.h>
+
+#include <drm.h>
+#include <i915_drm.h>
+
+#include "commands.h"
+#include "json.h"
+#include "session.h"
+
+int cmd_madvise(struct gemctl *ctl, int argc, char **argv)
+{
+	struct drm_i915_gem_madvise arg = { 0 };
+	int ret;
+	gj *doc;
+
+	if (argc != 3)
+		return gemctl_usage(ctl);
+	if ((ret = gemctl_parse_handle(ctl, argv[1], &arg.handle)))
+		return ret;
+	if (!strcmp(argv[2], "willneed"))
+		arg.madv = I915_MADV_WILLNEED;
+	else if (!strcmp(argv[2], "dontneed"))
+		arg.madv = I915_MADV_DONTNEED;
+	else
+		return gemctl_error(ctl, GEMCTL_USAGE,
+				    "advice '%s' is not willneed or dontneed", argv[2]);
+	ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_MADVISE, &arg);
+	if (ret)
+		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_MADVISE", -ret,
+					  "handle %u %s", arg.handle, argv[2]);
+	gemctl_result(ctl, "%u", arg.retained);
+	gemctl_say(ctl, "handle %u %s retained %u\n", arg.handle, argv[2],
+		   arg.retained);
+	doc = gemctl_json_begin(ctl);
+	gj_uint(doc, "handle", arg.handle);
+	gj_str(doc, "advice", argv[2]);
+	gj_bool(doc, "retained", arg.retained);
+	gemctl_json_end(ctl, doc);
+	return GEMCTL_OK;
+}

@@ -1,0 +1,62 @@
+/* suspend [--timeout DUR]: gemd idles the GPU, unbinds every unpinned
+ * object and refuses execbuffer (EBUSY) until `resume`
+ * (driver/gem/suspend.c).  On timeout gemd may still finish suspending. */
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "commands.h"
+#include "control.h"
+#include "json.h"
+#include "protocol.h"
+#include "session.h"
+
+int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, unsigned int op)
+{
+	static const struct option opts[] = {
+		{ "timeout", required_argument, NULL, 't' },
+		{ NULL, 0, NULL, 0 },
+	};
+	const char *what = op == GEM_CONTROL_SUSPEND ? "suspend" : "resume";
+	uint64_t timeout_ns = ctl->timeout_ns;
+	int32_t result;
+	int opt, ret;
+	gj *doc;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt != 't')
+			return gemctl_usage(ctl);
+		if ((ret = gemctl_parse_timeout(ctl, optarg, &timeout_ns)))
+			return ret;
+	}
+	if (optind != argc)
+		return gemctl_usage(ctl);
+	ret = gemctl_control_call(ctl, GEM_MSG_CONTROL, op, NULL, 0, timeout_ns,
+				  &result, NULL, 0);
+	if (ret == -ETIMEDOUT) {
+		/* gemd goes on idling; the GPU state says why it takes long. */
+		gemctl_error(ctl, GEMCTL_TIMEOUT, "%s: no answer within %llums", what,
+			     (unsigned long long)(timeout_ns / 1000000));
+		gemctl_print_evidence(ctl);
+		return GEMCTL_TIMEOUT;
+	}
+	if (ret == -ENOENT || ret == -ECONNREFUSED || ret == -ENOTCONN)
+		return gemctl_error(ctl, GEMCTL_NODEV, "cannot reach gemd at %s: %s",
+				    gemctl_device(ctl), strerror(-ret));
+	if (ret == -EINTR)
+		return gemctl_error(ctl, GEMCTL_FAILED, "interrupted");
+	if (ret)
+		return gemctl_error(ctl, GEMCTL_FAILED, "GEM_MSG_CONTROL: %s",
+				    strerror(-ret));
+	if (result)
+		return gemctl_ioctl_error(ctl, "GEM_MSG_CONTROL", -result, "%s", what);
+	doc = gemctl_json_begin(ctl);
+	gj_str(doc, "state", op == GEM_CONTROL_SUSPEND ? "suspended" : "running");
+	gemctl_json_end(ctl, doc);
+	return GEMCTL_OK;
+}
+
+int cmd_suspend(struct gemctl *ctl, int argc, char **argv)
+{
+	return gemctl_control_verb(ctl, argc, argv, GEM_CONTROL_SUSPEND);
+}

@@ -1,0 +1,103 @@
+/*
+ * wait-hang [--timeout DUR] [--after N]: block until gemd reports a hang
+ * (GEM_MSG_HANG_WAIT) and say where its capture is.  After `hang` in the
+ * same session it waits for a hang after the ones counted before that
+ * submission, so a hang caught before wait-hang starts is not missed;
+ * otherwise the next one from now.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <string.h>
+
+#include "commands.h"
+#include "control.h"
+#include "gemdebugfs.h"
+#include "json.h"
+#include "protocol.h"
+#include "session.h"
+#include "util.h"
+
+int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "timeout", required_argument, NULL, 't' },
+		{ "after", required_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct gem_hang_wait req = { .after = GEM_HANG_NEXT };
+	uint64_t timeout_ns = ctl->timeout_ns;
+	struct strbuf where = STRBUF_INIT;
+	struct gem_hang_event ev;
+	struct gdfs *src;
+	int32_t result;
+	int opt, ret;
+	gj *doc;
+
+	if (ctl->hang_base_set)
+		req.after = ctl->hang_base;
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			if ((ret = gemctl_parse_timeout(ctl, optarg, &timeout_ns)))
+				return ret;
+			break;
+		case 'a':
+			if ((ret = gemctl_parse_u64(ctl, "hang number", optarg, &req.after)))
+				return ret;
+			break;
+		default:
+			return gemctl_usage(ctl);
+		}
+	}
+	if (optind != argc)
+		return gemctl_usage(ctl);
+	/* 0 would mean forever: the shortest wait is 1 ms. */
+	req.timeout_ms = (uint32_t)MAX(1ull, MIN(timeout_ns / 1000000, (uint64_t)UINT32_MAX));
+	memset(&ev, 0, sizeof(ev));
+	/* gemd times the wait; ours is a backstop for a gemd that hangs. */
+	ret = gemctl_control_call(ctl, GEM_MSG_HANG_WAIT, 0, &req, sizeof(req),
+				  timeout_ns + 5000000000ull, &result, &ev, sizeof(ev));
+	if (ret == -ENOENT || ret == -ECONNREFUSED || ret == -ENOTCONN)
+		return gemctl_error(ctl, GEMCTL_NODEV, "cannot reach gemd at %s: %s",
+				    gemctl_device(ctl), strerror(-ret));
+	if (ret == -EINTR)
+		return gemctl_error(ctl, GEMCTL_FAILED, "interrupted");
+	if (ret && ret != -ETIMEDOUT)
+		return gemctl_error(ctl, GEMCTL_FAILED, "GEM_MSG_HANG_WAIT: %s",
+				    strerror(-ret));
+	if (ret == -ETIMEDOUT || result == -ETIMEDOUT) {
+		gemctl_error(ctl, GEMCTL_TIMEOUT, "no hang within %llums",
+			     (unsigned long long)(timeout_ns / 1000000));
+		gemctl_print_evidence(ctl);
+		return GEMCTL_TIMEOUT;
+	}
+	if (result)
+		return gemctl_ioctl_error(ctl, "GEM_MSG_HANG_WAIT", -result, "%s", "");
+	ctl->hang_base_set = false;
+	ev.kind[sizeof(ev.kind) - 1] = '\0';
+	if (gemctl_debugfs(ctl, &src) == 0)
+		strbuf_addf(&where, "%s/i915_error_state", gdfs_describe(src));
+	else
+		strbuf_addstr(&where, "i915_error_state");
+	gemctl_result(ctl, "%s", ev.kind);
+	gemctl_say(ctl, "hang %llu: %s, seqno %u, pid %u, file %u, acthd 0x%08x ipehr 0x%08x, "
+		   "detected after %llums, %s\ncapture: %s\n",
+		   (unsigned long long)ev.seq, ev.kind, ev.seqno, ev.pid, ev.file,
+		   ev.acthd, ev.ipehr, (unsigned long long)(ev.detect_ns / 1000000),
+		   ev.recovered ? "recovered" : "WEDGED", where.buf);
+	doc = gemctl_json_begin(ctl);
+	gj_uint(doc, "seq", ev.seq);
+	gj_str(doc, "kind", ev.kind);
+	gj_uint(doc, "seqno", ev.seqno);
+	gj_uint(doc, "pid", ev.pid);
+	gj_uint(doc, "file", ev.file);
+	gj_uint(doc, "acthd", ev.acthd);
+	gj_uint(doc, "ipehr", ev.ipehr);
+	gj_uint(doc, "detect_ns", ev.detect_ns);
+	gj_uint(doc, "time_ns", ev.time_ns);
+	gj_bool(doc, "recovered", ev.recovered != 0);
+	gj_str(doc, "capture", where.buf);
+	gemctl_json_end(ctl, doc);
+	strbuf_release(&where);
+	return GEMCTL_OK;
+}

@@ -1,0 +1,82 @@
+/*
+ * workload NAME [--duration DUR] [--clients N]: run a synthetic workload
+ * (workload.h) and report ops and bytes, per second too.  Ctrl-C stops it
+ * early (the report covers what ran).  The value is the op count.
+ */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "commands.h"
+#include "json.h"
+#include "session.h"
+#include "workload.h"
+
+int cmd_workload(struct gemctl *ctl, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "duration", required_argument, NULL, 'd' },
+		{ "clients", required_argument, NULL, 'c' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct workload_params p = {
+		.duration_ns = 2000000000ull,
+		.clients = 1,
+		.stop = (volatile int *)&gemctl_interrupted,
+	};
+	struct workload_result r;
+	const struct workload *w;
+	double secs;
+	int opt, ret;
+	unsigned int i;
+	gj *doc;
+
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd':
+			if ((ret = gemctl_parse_timeout(ctl, optarg, &p.duration_ns)))
+				return ret;
+			break;
+		case 'c':
+			if ((ret = gemctl_parse_u32(ctl, "client count", optarg, &p.clients)))
+				return ret;
+			if (!p.clients || p.clients > 64)
+				return gemctl_error(ctl, GEMCTL_USAGE,
+						    "clients must be 1 to 64");
+			break;
+		default:
+			return gemctl_usage(ctl);
+		}
+	}
+	if (argc - optind != 1)
+		return gemctl_usage(ctl);
+	w = workload_find(argv[optind]);
+	if (!w) {
+		gemctl_error(ctl, GEMCTL_USAGE, "unknown workload '%s'; there are:",
+			     argv[optind]);
+		for (i = 0; i < nworkloads; i++)
+			fprintf(stderr, "  %-8s %s\n", workloads[i].name, workloads[i].summary);
+		return GEMCTL_USAGE;
+	}
+	p.device = ctl->device_arg;
+	ret = workload_run(w, &p, &r);
+	if (ret && r.failed_op && !strcmp(r.failed_op, "gem_open"))
+		return gemctl_error(ctl, GEMCTL_NODEV, "cannot open device %s: %s",
+				    gemctl_device(ctl), strerror(-ret));
+	if (ret)
+		return gemctl_ioctl_error(ctl, r.failed_op ? r.failed_op : "workload",
+					  -ret, "in workload %s", w->name);
+	secs = r.elapsed_ns ? (double)r.elapsed_ns / 1e9 : 1e-9;
+	gemctl_result(ctl, "%llu", (unsigned long long)r.ops);
+	gemctl_say(ctl, "%s: %u client(s), %.2f s: %llu ops (%.1f/s), %llu bytes (%.1f MiB/s)\n",
+		   w->name, p.clients, secs, (unsigned long long)r.ops, r.ops / secs,
+		   (unsigned long long)r.bytes, r.bytes / secs / 1048576.0);
+	doc = gemctl_json_begin(ctl);
+	gj_str(doc, "workload", w->name);
+	gj_uint(doc, "clients", p.clients);
+	gj_uint(doc, "elapsed_ns", r.elapsed_ns);
+	gj_uint(doc, "ops", r.ops);
+	gj_uint(doc, "bytes", r.bytes);
+	gemctl_json_end(ctl, doc);
+	return GEMCTL_OK;
+}

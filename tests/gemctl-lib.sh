@@ -1,0 +1,49 @@
+# Helpers for the gemctl shell tests (sourced after test-lib.sh).
+
+GEMCTL="$GEMKIT_BUILD_DIR/gemctl/gemctl"
+if ! test -x "$GEMCTL"; then
+	echo "1..0 # SKIP $GEMCTL is not built"
+	exit 0
+fi
+
+# gemctl against the private gemd.
+gemctl () {
+	"$GEMCTL" -D "$GEMD_SOCK" "$@"
+}
+
+# A socket path where nothing listens.
+NODEV="$GEMD_SOCK_DIR/nothing-here"
+
+# json_check EXPR: every line of stdin is one JSON document (parsed by a
+# real parser) for which the Python expression EXPR, over d, is true.
+json_check () {
+	if command -v python3 >/dev/null 2>&1; then
+		python3 -c '
+import json, sys
+expr = sys.argv[1]
+n = 0
+for line in sys.stdin:
+    if not line.strip():
+        continue
+    d = json.loads(line)
+    n += 1
+    if d.get("schema_version") != 1:
+        sys.exit("no schema_version 1: %r" % d)
+    if not eval(expr):
+        sys.exit("false: %s on %r" % (expr, d))
+if n == 0:
+    sys.exit("no JSON document")
+' "$1"
+	else
+		jq -e "$1" >/dev/null
+	fi
+}
+
+# stderr_has TEXT: the last command's stderr (in ./err) contains TEXT.
+stderr_has () {
+	grep -F -- "$1" err >/dev/null || {
+		echo >&2 "stderr lacks '$1':"
+		cat >&2 err
+		return 1
+	}
+}
