@@ -24,7 +24,9 @@ int channel_connect(const char *path, uint16_t type, bool autobind,
 		.len = sizeof(hello),
 	};
 	struct iovec iov[2] = { { &hdr, sizeof(hdr) }, { &hello, sizeof(hello) } };
-	struct sa_family_only { sa_family_t family; } any = { AF_UNIX };
+	/* A whole (zeroed) sockaddr_un, though only its family is passed:
+	 * checkers read the struct the pointer names. */
+	struct sockaddr_un any = { .sun_family = AF_UNIX };
 	struct gem_reply_hdr rh;
 	struct sockaddr_un sa;
 	int fd, alen, ret;
@@ -41,7 +43,7 @@ int channel_connect(const char *path, uint16_t type, bool autobind,
 	if (fd < 0)
 		return -errno;
 	/* Length sizeof(sa_family_t): the kernel picks an abstract name. */
-	if (autobind && bind(fd, (struct sockaddr *)&any, sizeof(any)) < 0)
+	if (autobind && bind(fd, (struct sockaddr *)&any, sizeof(sa_family_t)) < 0)
 		goto out_errno;
 	while (connect(fd, (struct sockaddr *)&sa, (socklen_t)alen) < 0) {
 		if (errno != EINTR)
