@@ -1,0 +1,108 @@
+/* gemdump info: what a capture holds, in one screen. */
+#include <getopt.h>
+#include <inttypes.h>
+#include <string.h>
+#include <time.h>
+
+#include "core.h"
+#include "gemdump.h"
+#include "util.h"
+
+static const char *reason_name(uint32_t r)
+{
+	return r == GD_REASON_LIVE ? "live driver" :
+	       r == GD_REASON_ERROR_STATE ? "error state" : "unknown";
+}
+
+static void print_info(const struct gd_capture *c)
+{
+	uint64_t bytes = 0, cbytes = 0, bound = 0;
+	size_t i, ncap = 0, nbound = 0;
+	char when[64] = "";
+	time_t t = (time_t)(c->header.time_ns / 1000000000ull);
+	struct tm tm;
+
+	if (gmtime_r(&t, &tm))
+		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
+	for (i = 0; i < c->nobjects; i++) {
+		bytes += c->objects[i].size;
+		if (c->data[i])
+			ncap++, cbytes += c->objects[i].size;
+		if (c->objects[i].flags & GD_OBJ_BOUND)
+			nbound++, bound += c->objects[i].size;
+	}
+	printf("capture:   schema %u, %s, written by %s\n", c->header.schema,
+	       reason_name(c->header.reason), c->header.tool_version);
+	printf("time:      %s\n", when);
+	printf("source:    %s\n", c->header.source);
+	if (c->header.error_time[0])
+		printf("error:     %s\n", c->header.error_time);
+	printf("device:    PCI id 0x%04x, gen %u, aperture %" PRIu64 " bytes, %u fences\n",
+	       c->device.pci_id, c->device.gen, c->device.aperture, c->device.nfences);
+	printf("objects:   %zu (%" PRIu64 " bytes), %zu bound (%" PRIu64 " bytes), "
+	       "%zu with contents (%" PRIu64 " bytes)\n",
+	       c->nobjects, bytes, nbound, bound, ncap, cbytes);
+	for (i = 0; i < c->nrings; i++) {
+		const struct gd_rec_ring *r = &c->rings[i];
+
+		printf("ring %s:%s head 0x%08x tail 0x%08x acthd 0x%08x start 0x%08x "
+		       "(obj %u)\n", r->name, strlen(r->name) < 6 ? " " : "", r->head,
+		       r->tail, r->acthd, r->start, r->ring_obj);
+		printf("           seqno emitted %u completed %u, %u outstanding%s%s%s\n",
+		       r->emitted_seqno, r->completed_seqno, r->outstanding,
+		       r->flags & GD_RING_IDLE ? ", idle" : "",
+		       r->flags & GD_RING_STOPPED ? ", stopped" : "",
+		       r->flags & GD_RING_WEDGED ? ", wedged" : "");
+	}
+	printf("requests:  %zu\n", c->nrequests);
+	printf("clients:   %zu\n", c->nclients);
+	for (i = 0; i < c->nclients; i++)
+		printf("           file %u pid %d %s: %u handles, %" PRIu64 " bytes\n",
+		       c->clients[i].file, c->clients[i].pid, c->clients[i].comm,
+		       c->clients[i].handles, c->clients[i].handle_bytes);
+	printf("fences:    %zu\n", c->nfences);
+	printf("registers:");
+	for (i = 0; i < c->nregs; i++)
+		printf(" %s=0x%08x", c->regs[i].name, c->regs[i].value);
+	printf("\n");
+	printf("events:    %zu", c->nevents);
+	if (c->nevents)
+		printf(" (seq %" PRIu64 "..%" PRIu64 ")", c->events[0].seq,
+		       c->events[c->nevents - 1].seq);
+	printf("\n");
+	if (c->header.hang_kind[0] || c->header.guilty_pid)
+		printf("hang:      %s, guilty pid %d (%s) seqno %u\n",
+		       c->header.hang_kind[0] ? c->header.hang_kind : "?",
+		       c->header.guilty_pid, c->header.guilty_comm, c->header.guilty_seqno);
+}
+
+static int run(struct gd_ctx *ctx, int argc, char **argv)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct gd_capture c;
+	int ret;
+
+	if (getopt_long(argc, argv, "", (struct option[]){ { NULL, 0, NULL, 0 } }, NULL) != -1)
+		return gd_usage_error(ctx, "bad option");
+	if (argc - optind != 1)
+		return gd_usage_error(ctx, "one capture file expected");
+	ret = gd_capture_load(argv[optind], &c, &err);
+	if (ret) {
+		gd_error(ctx, "%s", err.buf);
+		strbuf_release(&err);
+		return GD_EXIT_FAIL;
+	}
+	print_info(&c);
+	gd_capture_release(&c);
+	strbuf_release(&err);
+	return GD_EXIT_OK;
+}
+
+const struct gd_cmd gd_cmd_info = {
+	.name = "info",
+	.args = "FILE",
+	.summary = "summarise a capture: device, rings, objects, clients, registers",
+	.options = "",
+	.complete = "",
+	.run = run,
+};

@@ -1,0 +1,213 @@
+/* The capture model in memory: records, lookups, and their text names. */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "core.h"
+#include "util.h"
+
+void gd_capture_init(struct gd_capture *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->header.h.version = 1;
+	c->header.h.size = sizeof(c->header);
+	c->header.schema = GD_CORE_SCHEMA;
+	c->device.h.version = 1;
+	c->device.h.size = sizeof(c->device);
+}
+
+void gd_capture_release(struct gd_capture *c)
+{
+	size_t i;
+
+	if (c->fill_release)
+		c->fill_release(c->fill_arg);
+	for (i = 0; i < c->nowned; i++)
+		free(c->owned[i]);
+	free(c->owned);
+	free(c->rings);
+	free(c->requests);
+	free(c->objects);
+	free(c->data);
+	free(c->owners);
+	free(c->clients);
+	free(c->fences);
+	free(c->regs);
+	free(c->events);
+	free(c->file);
+	gd_capture_init(c);
+}
+
+/* Grow *v (elements of size sz, count *n) by one zeroed element. */
+static void *grow(void **v, size_t *n, size_t sz)
+{
+	char *nv;
+
+	/* Double at powers of two: amortised O(1) without a capacity field. */
+	if (!*n || (*n >= 8 && !(*n & (*n - 1)))) {
+		size_t cap = *n ? *n * 2 : 8;
+
+		nv = realloc(*v, cap * sz);
+		if (!nv)
+			return NULL;
+		*v = nv;
+	}
+	nv = (char *)*v + *n * sz;
+	memset(nv, 0, sz);
+	(*n)++;
+	return nv;
+}
+
+#define ADD(c, field, count, type) ({					\
+	type *r_ = grow((void **)&(c)->field, &(c)->count, sizeof(type)); \
+	if (r_) {							\
+		r_->h.version = 1;					\
+		r_->h.size = sizeof(type);				\
+	}								\
+	r_; })
+
+struct gd_rec_object *gd_capture_add_object(struct gd_capture *c)
+{
+	struct gd_rec_object *o = ADD(c, objects, nobjects, struct gd_rec_object);
+	size_t n = c->nobjects - 1;
+	const uint8_t **nd;
+
+	if (!o)
+		return NULL;
+	/* data[] follows objects[] one for one. */
+	if (!n || (n >= 8 && !(n & (n - 1)))) {
+		nd = realloc(c->data, (n ? n * 2 : 8) * sizeof(*nd));
+		if (!nd) {
+			c->nobjects--;
+			return NULL;
+		}
+		c->data = nd;
+	}
+	c->data[n] = NULL;
+	return o;
+}
+
+struct gd_rec_ring *gd_capture_add_ring(struct gd_capture *c)
+{
+	return ADD(c, rings, nrings, struct gd_rec_ring);
+}
+
+struct gd_rec_request *gd_capture_add_request(struct gd_capture *c)
+{
+	return ADD(c, requests, nrequests, struct gd_rec_request);
+}
+
+struct gd_rec_owner *gd_capture_add_owner(struct gd_capture *c)
+{
+	return ADD(c, owners, nowners, struct gd_rec_owner);
+}
+
+struct gd_rec_client *gd_capture_add_client(struct gd_capture *c)
+{
+	return ADD(c, clients, nclients, struct gd_rec_client);
+}
+
+struct gd_rec_fence *gd_capture_add_fence(struct gd_capture *c)
+{
+	return ADD(c, fences, nfences, struct gd_rec_fence);
+}
+
+struct gd_rec_register *gd_capture_add_register(struct gd_capture *c, const char *name,
+						uint32_t value)
+{
+	struct gd_rec_register *r = ADD(c, regs, nregs, struct gd_rec_register);
+
+	if (r) {
+		snprintf(r->name, sizeof(r->name), "%s", name);
+		r->value = value;
+	}
+	return r;
+}
+
+struct gd_rec_event *gd_capture_add_event(struct gd_capture *c)
+{
+	return ADD(c, events, nevents, struct gd_rec_event);
+}
+
+int gd_capture_own(struct gd_capture *c, uint8_t *buf)
+{
+	uint8_t **no = realloc(c->owned, (c->nowned + 1) * sizeof(*no));
+
+	if (!no)
+		return -ENOMEM;
+	c->owned = no;
+	c->owned[c->nowned++] = buf;
+	return 0;
+}
+
+const struct gd_rec_object *gd_capture_find_id(const struct gd_capture *c, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < c->nobjects; i++)
+		if (c->objects[i].id == id)
+			return &c->objects[i];
+	return NULL;
+}
+
+const struct gd_rec_object *gd_capture_find_addr(const struct gd_capture *c, uint64_t addr)
+{
+	size_t i;
+
+	for (i = 0; i < c->nobjects; i++) {
+		const struct gd_rec_object *o = &c->objects[i];
+
+		if ((o->flags & GD_OBJ_BOUND) && addr >= o->gtt_offset &&
+		    addr - o->gtt_offset < o->size)
+			return o;
+	}
+	return NULL;
+}
+
+const uint8_t *gd_capture_data(const struct gd_capture *c, const struct gd_rec_object *o)
+{
+	size_t i = (size_t)(o - c->objects);
+
+	return i < c->nobjects ? c->data[i] : NULL;
+}
+
+bool gd_capture_reg(const struct gd_capture *c, const char *name, uint32_t *value)
+{
+	size_t i;
+
+	for (i = 0; i < c->nregs; i++) {
+		if (!strcmp(c->regs[i].name, name)) {
+			*value = c->regs[i].value;
+			return true;
+		}
+	}
+	return false;
+}
+
+const char *gd_list_name(uint32_t list)
+{
+	static const char *const names[] = {
+		"unbound", "inactive", "active", "flushing", "pinned",
+	};
+
+	return list < ARRAY_SIZE(names) ? names[list] : "?";
+}
+
+/* "rs/R": read domains in lower case, then the write domain in upper
+ * case, as gemtop prints them; "-" for none. */
+void gd_domains_str(uint32_t read, uint32_t write, char *buf, size_t size)
+{
+	static const char letters[] = "crsmivg";	/* bits 0..6 */
+	char r[8], w[8];
+	size_t i, nr = 0, nw = 0;
+
+	for (i = 0; i < 7; i++) {
+		if (read & (1u << i))
+			r[nr++] = letters[i];
+		if (write & (1u << i))
+			w[nw++] = (char)(letters[i] - 'a' + 'A');
+	}
+	r[nr] = w[nw] = '\0';
+	snprintf(buf, size, "%s/%s", nr ? r : "-", nw ? w : "-");
+}

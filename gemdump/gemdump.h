@@ -1,0 +1,79 @@
+/*
+ * gemdump: dump objects, decode batches and write up GPU hangs.
+ *
+ * How to add a subcommand: write gemdump/cmd-NAME.c exporting
+ * "const struct gd_cmd gd_cmd_NAME", declare it below, list it in
+ * gd_commands[] (main.c) and add the file to gemdump/Makefile.inc.  Its
+ * usage and options strings feed --help and the shell completions
+ * (gemdump --complete), so they are the one place to describe it.
+ */
+#ifndef GEMKIT_GEMDUMP_H
+#define GEMKIT_GEMDUMP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "strbuf.h"
+
+/* Exit codes (documented in gemdump(1)). */
+enum {
+	GD_EXIT_OK = 0,
+	GD_EXIT_FAIL = 1,	/* the operation failed: bad input, I/O, no driver */
+	GD_EXIT_USAGE = 2,	/* bad command line */
+};
+
+enum gd_color { GD_COLOR_AUTO, GD_COLOR_ALWAYS, GD_COLOR_NEVER };
+
+/* Global options, shared by every subcommand. */
+struct gd_ctx {
+	const char *device;		/* -D: a gemd socket */
+	const char *debugfs;		/* --debugfs DIR */
+	enum gd_color color;
+	bool no_pager;
+	bool use_color;			/* resolved by gd_output_begin() */
+	const char *cmd;		/* the subcommand running, for messages */
+};
+
+struct gd_cmd {
+	const char *name;
+	const char *args;		/* "[FILE|-]" */
+	const char *summary;		/* one line */
+	const char *options;		/* --help text of its options */
+	const char *complete;		/* its long options, space-separated */
+	int (*run)(struct gd_ctx *ctx, int argc, char **argv);
+};
+
+extern const struct gd_cmd gd_cmd_bo, gd_cmd_decode, gd_cmd_hang, gd_cmd_capture,
+	gd_cmd_info, gd_cmd_list, gd_cmd_find, gd_cmd_diff;
+
+/* "gemdump CMD: message" on stderr; returns GD_EXIT_FAIL. */
+int gd_error(const struct gd_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* The same for a usage error, plus a hint; returns GD_EXIT_USAGE. */
+int gd_usage_error(const struct gd_ctx *ctx, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+/* Print the subcommand's help to f. */
+void gd_cmd_help(const struct gd_cmd *cmd, FILE *f);
+/* True for -h/--help as the first argument (after which run() returns). */
+bool gd_wants_help(const struct gd_cmd *cmd, int argc, char **argv);
+
+/* Parse an unsigned number (decimal or 0x hex) fully; 0 or -EINVAL. */
+int gd_parse_u64(const char *s, uint64_t *out);
+
+/*
+ * Read a whole file (or stdin for "-"/NULL) into out, refusing more than
+ * max bytes (-EFBIG).  Returns 0 or -errno.
+ */
+int gd_read_file(const char *path, size_t max, struct strbuf *out);
+
+/* Start output: the pager on a terminal (unless --no-pager) and colour. */
+void gd_output_begin(struct gd_ctx *ctx);
+/* Flush and wait for the pager.  Returns 0, or -EIO if stdout failed. */
+int gd_output_end(struct gd_ctx *ctx);
+
+/* Upper bound on any input gemdump reads into memory: 1 GiB. */
+#define GD_MAX_INPUT (1ull << 30)
+
+#endif

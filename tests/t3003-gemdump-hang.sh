@@ -1,0 +1,104 @@
+#!/bin/sh
+# gemdump hang: the post-mortem from saved error states of every layout
+# (golden reports), from captures, and from a live gemd after a hang.
+test_description='gemdump hang'
+. "$(dirname "$0")/test-lib.sh"
+
+GEMDUMP="$GEMKIT_BUILD_DIR/gemdump/gemdump"
+POPULATE="$GEMKIT_BUILD_DIR/tests/gemdump/gd-populate"
+GOLDEN="$GEMKIT_SRC_DIR/tests/golden/gemdump"
+if ! test -x "$GEMDUMP"; then
+	echo "1..0 # SKIP gemdump is not built"
+	exit 0
+fi
+
+for f in sample-error-state-gen3 errstate-3.2 errstate-2.6.34 \
+	 errstate-ascii85-raw errstate-ascii85-zlib; do
+	test_expect_success "hang $f: the golden report" '
+		cp "$GOLDEN/$f.txt" . &&
+		"$GEMDUMP" hang $f.txt >actual &&
+		test_cmp "$GOLDEN/$f.hang" actual
+	'
+done
+
+test_expect_success 'every layout marks XY_COLOR_BLT at ACTHD 0x00a45004' '
+	for f in sample-error-state-gen3 errstate-3.2 errstate-2.6.34 \
+		 errstate-ascii85-raw errstate-ascii85-zlib; do
+		grep "^> " "$GOLDEN/$f.hang" >marked &&
+		test $(wc -l <marked) -eq 1 &&
+		grep -q "^> 0x00a45004: HEAD 0x54300004: XY_COLOR_BLT" marked || return 1
+	done
+'
+
+test_expect_success 'hang --all decodes the batch and the ring' '
+	"$GEMDUMP" hang --all sample-error-state-gen3.txt >actual &&
+	test_cmp "$GOLDEN/sample-error-state-gen3.hang-all" actual
+'
+
+test_expect_success 'hang reads stdin and a capture of the same error state alike' '
+	"$GEMDUMP" hang - <sample-error-state-gen3.txt >stdin.out &&
+	sed 1,2d stdin.out >a &&
+	sed 1,2d "$GOLDEN/sample-error-state-gen3.hang" >b &&
+	test_cmp b a &&
+	"$GEMDUMP" capture -q --from-error-state sample-error-state-gen3.txt -o es.core &&
+	"$GEMDUMP" hang es.core >core.out &&
+	sed 1,2d core.out >c &&
+	test_cmp b c
+'
+
+test_expect_success 'the ascii85 forms decode to the same buffers as the text' '
+	sed 1,2d "$GOLDEN/errstate-ascii85-zlib.hang" >z &&
+	sed 1,2d "$GOLDEN/errstate-ascii85-raw.hang" >r &&
+	sed 1,2d "$GOLDEN/sample-error-state-gen3.hang" >t &&
+	test_cmp t r &&
+	test_cmp t z
+'
+
+test_expect_success 'pager and colour: off into a pipe, forced with --color=always' '
+	"$GEMDUMP" hang sample-error-state-gen3.txt >plain &&
+	! grep -q "$(printf "\033")" plain &&
+	"$GEMDUMP" --color=always hang sample-error-state-gen3.txt >colour &&
+	grep -q "$(printf "\033")\[1;31m> 0x00a45004" colour
+'
+
+test_expect_success 'bad error states name the line' '
+	printf "Time: 1 s 0 us\nPCI ID: 0x2772\nEIR: 0xzz\n" >bad.txt &&
+	test_expect_code 1 "$GEMDUMP" hang bad.txt 2>err &&
+	grep -q "line 3" err &&
+	sed "s/^~z<%n/~z<%v/" "$GOLDEN/errstate-ascii85-raw.txt" >bad85.txt &&
+	test_expect_code 1 "$GEMDUMP" hang bad85.txt 2>err &&
+	grep -q "ascii85: bad character at column" err &&
+	awk "/^:/ { print substr(\$0, 1, 21); next } { print }" \
+		"$GOLDEN/errstate-ascii85-zlib.txt" >badz.txt &&
+	test_expect_code 1 "$GEMDUMP" hang badz.txt 2>err &&
+	grep -q "zlib: corrupt or truncated stream" err
+'
+
+test_expect_success 'no error state collected: a clear message, exit 1' '
+	echo "no error state collected" >none.txt &&
+	test_expect_code 1 "$GEMDUMP" hang none.txt 2>err &&
+	grep -q "no GPU hang recorded" err
+'
+
+if test -x "$POPULATE"; then
+	test_expect_success 'live: a batch with a bad command is named at ACTHD' '
+		start_gemd &&
+		{ "$POPULATE" "$GEMD_SOCK" hang >populate.out 2>&1 & } &&
+		test_register_pid $! &&
+		test_wait_for 10 grep -q "^ready" populate.out &&
+		test_wait_for 10 sh -c "\"$GEMDUMP\" -D \"$GEMD_SOCK\" hang >live.out 2>/dev/null" &&
+		grep "^> " live.out >marked &&
+		grep -q "HEAD 0x1f800000: MI UNKNOWN  <- ACTHD" marked &&
+		grep -q "^  IPEHR     0x1f800000 (UNKNOWN: not a gen3 command)" live.out &&
+		grep -q "^  EIR       0x00000001 (instruction error)" live.out &&
+		grep -q "^  guilty    pid [0-9]* (gd-populate)" live.out
+	'
+	test_expect_success 'live: a capture keeps the hang' '
+		"$GEMDUMP" -D "$GEMD_SOCK" capture -q -o hang.core &&
+		"$GEMDUMP" hang hang.core >core.out &&
+		grep -q "HEAD 0x1f800000: MI UNKNOWN  <- ACTHD" core.out &&
+		grep -q "^  IPEHR     0x1f800000" core.out
+	'
+fi
+
+test_done
