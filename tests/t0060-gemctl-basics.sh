@@ -2,7 +2,7 @@
 # gemctl: options, help, exit codes, and the scripting contract.
 test_description='gemctl help, exit codes, -c/-f/stdin scripts, variables, -e, -x, -q'
 . "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/gemctl-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
 test_expect_success '--help lists the verbs and the exit codes' '
 	"$GEMCTL" --help >out &&

@@ -2,7 +2,7 @@
 # gemctl object verbs: success with exact contents, and their failures.
 test_description='gemctl create/close/flink/open/write/read/map/set-domain/tiling/madvise/caching'
 . "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/gemctl-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
 test_expect_success 'start gemd' '
 	start_gemd --no-debugfs

@@ -2,7 +2,7 @@
 # gemctl work verbs: blits and batches with exact results, waits, timeouts.
 test_description='gemctl exec/fill/copy/wait/busy/throttle'
 . "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/gemctl-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
 # dwords DW...: little-endian dwords on stdout.
 dwords () {

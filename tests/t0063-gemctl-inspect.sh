@@ -3,7 +3,7 @@
 # JSON parsed by a real parser with exact values.
 test_description='gemctl info/list/inspect/gtt/seqno/requests/clients/events'
 . "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/gemctl-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
 test_expect_success 'start gemd (16M aperture, debugfs over the socket)' '
 	start_gemd --no-debugfs --aperture 16M

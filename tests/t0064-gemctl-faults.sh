@@ -4,7 +4,7 @@
 # verified.
 test_description='gemctl hang/wait-hang/clear-error/drop-caches/wedged/suspend/resume'
 . "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/gemctl-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
 DFS="$GEMD_SOCK_DIR/debugfs"
 if test -c /dev/fuse && grep -q '^#define HAVE_FUSE3 1' "$GEMKIT_BUILD_DIR/config.h"; then

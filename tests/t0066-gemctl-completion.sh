@@ -4,7 +4,7 @@
 # `gemctl --complete`, which reads the verb table.
 test_description='gemctl --complete and the bash/zsh completions'
 . "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/gemctl-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
 BASH_COMPLETION=/usr/share/bash-completion/bash_completion
 

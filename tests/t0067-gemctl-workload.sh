@@ -3,7 +3,7 @@
 # every verb's --json output is one document a real parser accepts.
 test_description='gemctl workload, and --json for every verb'
 . "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/gemctl-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
 test_expect_success 'start gemd (16M aperture: thrash stays small)' '
 	start_gemd --no-debugfs --aperture 16M

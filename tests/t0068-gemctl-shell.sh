@@ -5,7 +5,7 @@
 # leaving the shell.
 test_description='gemctl interactive shell'
 . "$(dirname "$0")/test-lib.sh"
-. "$(dirname "$0")/gemctl-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
 if ! command -v script >/dev/null 2>&1; then
 	echo "1..0 # SKIP no script(1) to give gemctl a terminal"
