@@ -7,6 +7,8 @@
 #include <sys/types.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+/* A switch case that goes on into the next, as gcc and clang both see. */
+#define fallthrough __attribute__((__fallthrough__))
 #define ALIGN_UP(x, a) (((x) + ((a) - 1)) & ~((__typeof__(x))(a) - 1))
 #define IS_ALIGNED(x, a) (((x) & ((__typeof__(x))(a) - 1)) == 0)
 #define MIN(a, b) ((a) < (b) ? (a) : (b))

@@ -82,7 +82,8 @@ int gemctl_debugfs(struct gemctl *ctl, struct gdfs **out)
 	return 0;
 }
 
-static void verror(struct gemctl *ctl, const char *fmt, va_list ap)
+static __attribute__((format(printf, 2, 0)))
+void verror(struct gemctl *ctl, const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
 

@@ -90,7 +90,8 @@ bool gd_wants_help(const struct gd_cmd *cmd, int argc, char **argv)
 	return false;
 }
 
-static void vmessage(const struct gd_ctx *ctx, const char *fmt, va_list ap)
+static __attribute__((format(printf, 2, 0)))
+void vmessage(const struct gd_ctx *ctx, const char *fmt, va_list ap)
 {
 	fflush(stdout);
 	if (ctx && ctx->cmd)

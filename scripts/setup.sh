@@ -98,6 +98,18 @@ gemkit_build () {
 	)
 }
 
+# True if clang can link a libFuzzer target here.
+gemkit_have_libfuzzer () {
+	local dir ret
+	command -v clang >/dev/null 2>&1 || return 1
+	dir=$(mktemp -d) || return 1
+	printf 'int LLVMFuzzerTestOneInput(const unsigned char *d, unsigned long n)\n{ return d && n == 7; }\n' >"$dir/f.c"
+	clang -fsanitize=fuzzer "$dir/f.c" -o "$dir/f" >/dev/null 2>&1
+	ret=$?
+	rm -rf "$dir"
+	return $ret
+}
+
 # True if DIR holds a build whose programs exist (run-demo's "if needed").
 gemkit_built () {
 	local dir=$1 p

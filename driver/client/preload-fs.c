@@ -409,7 +409,7 @@ EXPORT int statx(int dirfd, const char *path, int flags, unsigned int mask,
 	case PRELOAD_PATH_FDLINK:
 		if (flags & AT_SYMLINK_NOFOLLOW)
 			break;
-		/* fall through */
+		fallthrough;
 	case PRELOAD_PATH_DEVICE:
 		if (do_stat(dirfd, path, &st, flags) < 0)
 			return -1;

@@ -274,7 +274,7 @@ enum preload_path_kind preload_classify(int dirfd, const char *path,
 		if (has_prefix(path, "/dev/dri", &rest))
 			break;
 		/* /dev/fd/N */
-		/* fall through */
+		fallthrough;
 	case 'p':
 		fd = fd_link(path);
 		if (fd >= 0 && preload_is_device_fd(fd)) {
