@@ -115,7 +115,7 @@ int hex_digit(char c)
 }
 
 /* Digits in base 10 or 16; *end is set past them.  -EINVAL if none. */
-static int parse_u64(const char *s, unsigned int base, uint64_t *out,
+static int parse_digits(const char *s, unsigned int base, uint64_t *out,
 		     const char **end)
 {
 	uint64_t v = 0;
@@ -158,9 +158,9 @@ int parse_size(const char *s, uint64_t *out)
 	if (!s)
 		return -EINVAL;
 	if (s[0] == '0' && (s[1] == 'x' || s[1] == 'X'))
-		ret = parse_u64(s + 2, 16, &v, &end);
+		ret = parse_digits(s + 2, 16, &v, &end);
 	else
-		ret = parse_u64(s, 10, &v, &end);
+		ret = parse_digits(s, 10, &v, &end);
 	if (ret)
 		return ret;
 
@@ -201,7 +201,7 @@ int parse_duration_ns(const char *s, uint64_t *out)
 		return -EINVAL;
 	p = s;
 	if (*p >= '0' && *p <= '9') {
-		ret = parse_u64(p, 10, &ipart, &p);
+		ret = parse_digits(p, 10, &ipart, &p);
 		if (ret)
 			return ret;
 		digits = true;
@@ -301,4 +301,19 @@ const char *gem_device_path(const char *override)
 out_toolong:
 	errno = ENAMETOOLONG;
 	return NULL;
+}
+
+int parse_u64(const char *s, uint64_t *out)
+{
+	unsigned long long v;
+	char *end;
+
+	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
+		return -EINVAL;
+	errno = 0;
+	v = strtoull(s, &end, 0);
+	if (errno || *end)
+		return -EINVAL;
+	*out = v;
+	return 0;
 }

@@ -29,6 +29,9 @@ ssize_t write_full(int fd, const void *buf, size_t len);
 
 /* "256M", "64KiB", "4096", "1G": returns 0 or -EINVAL / -ERANGE. */
 int parse_size(const char *s, uint64_t *out);
+/* A whole unsigned number, decimal, 0x hex or 0 octal, nothing else (no
+ * sign, no spaces, no suffix): 0 or -EINVAL. */
+int parse_u64(const char *s, uint64_t *out);
 /* "1500ms", "2s", "250us", "10" (milliseconds): nanoseconds. */
 int parse_duration_ns(const char *s, uint64_t *out);
 

@@ -45,17 +45,6 @@ void gemctl_domain_format(struct strbuf *sb, uint32_t mask)
 		strbuf_addstr(sb, "none");
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 int gemctl_parse_hex_bytes(const char *s, struct strbuf *out)
 {
 	size_t i, len;
@@ -66,7 +55,7 @@ int gemctl_parse_hex_bytes(const char *s, struct strbuf *out)
 	if (!len || len % 2)
 		return -EINVAL;
 	for (i = 0; i < len; i += 2) {
-		int hi = hexval(s[i]), lo = hexval(s[i + 1]);
+		int hi = hex_digit(s[i]), lo = hex_digit(s[i + 1]);
 
 		if (hi < 0 || lo < 0)
 			return -EINVAL;

@@ -245,25 +245,10 @@ void gemctl_name_add(struct gemctl *ctl, uint32_t name)
 	u32_push(&ctl->names, &ctl->nnames, &ctl->names_alloc, name);
 }
 
-static int parse_u64_strict(const char *s, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 int gemctl_parse_u64(struct gemctl *ctl, const char *what, const char *arg,
 		     uint64_t *out)
 {
-	if (parse_u64_strict(arg, out) < 0)
+	if (parse_u64(arg, out) < 0)
 		return gemctl_error(ctl, GEMCTL_USAGE, "bad %s '%s'", what,
 				    arg ? arg : "");
 	return 0;
@@ -274,7 +259,7 @@ int gemctl_parse_u32(struct gemctl *ctl, const char *what, const char *arg,
 {
 	uint64_t v;
 
-	if (parse_u64_strict(arg, &v) < 0 || v > UINT32_MAX)
+	if (parse_u64(arg, &v) < 0 || v > UINT32_MAX)
 		return gemctl_error(ctl, GEMCTL_USAGE, "bad %s '%s'", what,
 				    arg ? arg : "");
 	*out = v;

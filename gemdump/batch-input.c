@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "util.h"
 
 static bool is_text(const char *buf, size_t len)
 {
@@ -42,17 +43,6 @@ static const char *skip_ws(const char *p, const char *end)
 	return p;
 }
 
-static int hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* 1 to 8 hex digits, optionally after 0x.  Returns the end or NULL. */
 static const char *parse_hex32(const char *p, const char *end, uint32_t *out)
 {
@@ -61,10 +51,10 @@ static const char *parse_hex32(const char *p, const char *end, uint32_t *out)
 
 	if (end - p > 2 && p[0] == '0' && (p[1] == 'x' || p[1] == 'X'))
 		p += 2;
-	while (p < end && hexval(*p) >= 0) {
+	while (p < end && hex_digit(*p) >= 0) {
 		if (++n > 8)
 			return NULL;
-		v = v << 4 | (uint32_t)hexval(*p++);
+		v = v << 4 | (uint32_t)hex_digit(*p++);
 	}
 	if (!n)
 		return NULL;

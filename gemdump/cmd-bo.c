@@ -29,14 +29,14 @@ static int parse_spec(const char *s, struct spec *sp)
 {
 	if (*s == '@') {
 		sp->kind = SPEC_ADDR;
-		return gd_parse_u64(s + 1, &sp->v);
+		return parse_u64(s + 1, &sp->v);
 	}
 	if (!strncmp(s, "name:", 5)) {
 		sp->kind = SPEC_NAME;
-		return gd_parse_u64(s + 5, &sp->v) || !sp->v || sp->v > UINT32_MAX ? -EINVAL : 0;
+		return parse_u64(s + 5, &sp->v) || !sp->v || sp->v > UINT32_MAX ? -EINVAL : 0;
 	}
 	sp->kind = SPEC_ID;
-	return gd_parse_u64(s, &sp->v) || !sp->v || sp->v > UINT32_MAX ? -EINVAL : 0;
+	return parse_u64(s, &sp->v) || !sp->v || sp->v > UINT32_MAX ? -EINVAL : 0;
 }
 
 /* What we know of the chosen object, wherever it came from. */
@@ -241,7 +241,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 			break;
 		case 'O':
 		case 'L':
-			if (gd_parse_u64(optarg, opt == 'O' ? &o.offset : &o.length))
+			if (parse_u64(optarg, opt == 'O' ? &o.offset : &o.length))
 				return gd_usage_error(ctx, "invalid --%s '%s'",
 						      opt == 'O' ? "offset" : "length", optarg);
 			o.has_length |= opt == 'L';

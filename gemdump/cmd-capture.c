@@ -31,7 +31,7 @@ static int parse_ids(const char *s, uint32_t **ids, size_t *n)
 			goto bad;
 		memcpy(tok, s, len);
 		tok[len] = '\0';
-		if (gd_parse_u64(tok, &x) || !x || x > UINT32_MAX)
+		if (parse_u64(tok, &x) || !x || x > UINT32_MAX)
 			goto bad;
 		v[(*n)++] = (uint32_t)x;
 		s += len;

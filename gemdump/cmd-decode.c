@@ -185,7 +185,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 		case 'd':
 		case 'b':
 		case 'H':
-			if (gd_parse_u64(optarg, &v) || v > UINT32_MAX)
+			if (parse_u64(optarg, &v) || v > UINT32_MAX)
 				return gd_usage_error(ctx, "invalid --%s '%s': a 32-bit number",
 						      opt == 'd' ? "devid" : opt == 'b' ? "base" : "head",
 						      optarg);

@@ -23,7 +23,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 		return gd_usage_error(ctx, "bad option");
 	if (argc - optind != 2)
 		return gd_usage_error(ctx, "a capture file and an address expected");
-	if (gd_parse_u64(argv[optind + 1], &addr))
+	if (parse_u64(argv[optind + 1], &addr))
 		return gd_usage_error(ctx, "invalid address '%s'", argv[optind + 1]);
 	ret = gd_capture_load(argv[optind], &c, &err);
 	if (ret) {

@@ -439,7 +439,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 			ho.all = true;
 			break;
 		case 'w':
-			if (gd_parse_u64(optarg, &v) || v > 100000)
+			if (parse_u64(optarg, &v) || v > 100000)
 				return gd_usage_error(ctx, "invalid --window '%s'", optarg);
 			ho.window = (unsigned int)v;
 			break;

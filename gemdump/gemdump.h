@@ -16,6 +16,7 @@
 #include <stdio.h>
 
 #include "strbuf.h"
+#include "util.h"
 
 /* Exit codes (documented in gemdump(1)). */
 enum {
@@ -59,8 +60,7 @@ void gd_cmd_help(const struct gd_cmd *cmd, FILE *f);
 /* True for -h/--help as the first argument (after which run() returns). */
 bool gd_wants_help(const struct gd_cmd *cmd, int argc, char **argv);
 
-/* Parse an unsigned number (decimal or 0x hex) fully; 0 or -EINVAL. */
-int gd_parse_u64(const char *s, uint64_t *out);
+/* Numbers: parse_u64 of common/util.h. */
 
 /*
  * Read a whole file (or stdin for "-"/NULL) into out, refusing more than

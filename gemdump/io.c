@@ -8,21 +8,6 @@
 #include "gemdump.h"
 #include "util.h"
 
-int gd_parse_u64(const char *s, uint64_t *out)
-{
-	unsigned long long v;
-	char *end;
-
-	if (!s || !*s || *s == '-' || *s == '+' || *s == ' ')
-		return -EINVAL;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end)
-		return -EINVAL;
-	*out = v;
-	return 0;
-}
-
 int gd_read_file(const char *path, size_t max, struct strbuf *out)
 {
 	char buf[65536];

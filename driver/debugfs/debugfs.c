@@ -52,7 +52,7 @@ const struct debugfs_file debugfs_objdata_file = {
 	DEBUGFS_OBJDIR, NULL, NULL, NULL, debugfs_objdata_size, debugfs_objdata_read,
 };
 
-static int parse_u64(const char *s, uint64_t *out)
+static int parse_decimal(const char *s, uint64_t *out)
 {
 	uint64_t v = 0;
 
@@ -87,14 +87,14 @@ const struct debugfs_file *debugfs_lookup(const char *name, uint64_t *arg)
 		if (!strcmp(name, debugfs_files[i].name))
 			return &debugfs_files[i];
 	if (!strncmp(name, DEBUGFS_EVENTS_SINCE, strlen(DEBUGFS_EVENTS_SINCE))) {
-		if (parse_u64(name + strlen(DEBUGFS_EVENTS_SINCE), arg))
+		if (parse_decimal(name + strlen(DEBUGFS_EVENTS_SINCE), arg))
 			return NULL;
 		for (i = 0; i < debugfs_nfiles; i++)
 			if (debugfs_files[i].show == debugfs_show_gemkit_events)
 				return &debugfs_files[i];
 	}
 	if (!strncmp(name, DEBUGFS_OBJDIR, objdir_len) && name[objdir_len] == '/') {
-		if (parse_u64(name + objdir_len + 1, arg) || *arg == 0 || *arg > UINT32_MAX)
+		if (parse_decimal(name + objdir_len + 1, arg) || *arg == 0 || *arg > UINT32_MAX)
 			return NULL;
 		return &debugfs_objdata_file;
 	}
