@@ -143,50 +143,53 @@ static int parse_owners(struct gdfs_objects *objs, size_t *pool_alloc,
 
 struct objects_ctx {
 	struct gdfs_objects *out;
-	size_t alloc, pool_alloc;
-	uint32_t *firsts;		/* owner_pool index per object */
-	size_t nfirsts, firsts_alloc;
+	size_t pool_alloc;
+	struct gdfs_vec firsts;		/* owner_pool index per object */
 };
 
-static int object_record(void *arg, const struct gdfs_kv *kv, int n,
-			 unsigned int line, struct strbuf *err)
+static void object_init(void *rec)
+{
+	((struct gdfs_object *)rec)->fence = -1;
+}
+
+/* The owners of object index, which the field table does not cover. */
+static int object_rest(void *arg, void *rec, size_t index, const struct gdfs_kv *kv,
+		       int n, unsigned int line, struct strbuf *err)
 {
 	struct objects_ctx *ctx = arg;
-	const struct gdfs_kv *owners;
-	struct gdfs_object *o;
+	struct gdfs_object *o = rec;
+	const struct gdfs_kv *owners = gdfs_kv_find(kv, n, "owners", -1);
 	uint32_t *first;
 	int ret;
 
-	o = gdfs_vec_push((void **)&ctx->out->v, &ctx->out->n, &ctx->alloc, sizeof(*o));
-	first = gdfs_vec_push((void **)&ctx->firsts, &ctx->nfirsts, &ctx->firsts_alloc,
+	first = gdfs_vec_push(&ctx->firsts.v, &ctx->firsts.n, &ctx->firsts.alloc,
 			      sizeof(*first));
-	if (!o || !first)
+	if (!first || ctx->firsts.n != index + 1)
 		return -ENOMEM;
-	o->fence = -1;
-	ret = gdfs_fill_fields(object_fields, ARRAY_SIZE(object_fields), o, kv, n,
-			       "gemkit_objects", line, err);
+	if (!owners)
+		return 0;
+	ret = parse_owners(ctx->out, &ctx->pool_alloc, owners, first, &o->nowners);
 	if (ret)
-		return ret;
-	if (!gdfs_kv_find(kv, n, "id", 0)) {
-		gdfs_err(err, "gemkit_objects", line, "record without id");
-		return -EINVAL;
-	}
-	owners = gdfs_kv_find(kv, n, "owners", -1);
-	if (owners) {
-		ret = parse_owners(ctx->out, &ctx->pool_alloc, owners, first, &o->nowners);
-		if (ret) {
-			gdfs_err(err, "gemkit_objects", line, "bad owners '%.*s'",
-				 (int)(owners->vlen > 60 ? 60 : owners->vlen), owners->val);
-			return ret;
-		}
-	}
-	return 0;
+		gdfs_err(err, "gemkit_objects", line, "bad owners '%.*s'",
+			 (int)(owners->vlen > 60 ? 60 : owners->vlen), owners->val);
+	return ret;
 }
+
+static const struct gdfs_array_desc objects_desc = {
+	.schema = "gemkit_objects",
+	.tab = object_fields,
+	.ntab = ARRAY_SIZE(object_fields),
+	.size = sizeof(struct gdfs_object),
+	.init = object_init,
+	.rest = object_rest,
+};
 
 int gdfs_parse_objects(const char *buf, size_t len, struct gdfs_objects *out,
 		       struct strbuf *err)
 {
 	struct objects_ctx ctx = { .out = out };
+	struct gdfs_vec vec = { NULL, 0, 0 };
+	uint32_t *firsts;
 	size_t i;
 	int ret;
 
@@ -196,28 +199,32 @@ int gdfs_parse_objects(const char *buf, size_t len, struct gdfs_objects *out,
 	if (!gdfs_parse_schema(buf, len, &out->schema, NULL) && out->schema.count) {
 		size_t want = MIN(out->schema.count, len / 32 + 1);
 
-		if (gdfs_vec_reserve((void **)&out->v, &ctx.alloc, want, sizeof(*out->v)) ||
-		    gdfs_vec_reserve((void **)&ctx.firsts, &ctx.firsts_alloc, want,
-				     sizeof(*ctx.firsts)) ||
+		if (gdfs_vec_reserve(&vec.v, &vec.alloc, want, sizeof(*out->v)) ||
+		    gdfs_vec_reserve(&ctx.firsts.v, &ctx.firsts.alloc, want, sizeof(*firsts)) ||
 		    gdfs_vec_reserve((void **)&out->owner_pool, &ctx.pool_alloc, want,
 				     sizeof(*out->owner_pool))) {
-			free(ctx.firsts);
-			gdfs_objects_release(out);
-			return -ENOMEM;
+			ret = -ENOMEM;
+			goto out_free;
 		}
 	}
-	ret = gdfs_parse_file(buf, len, "gemkit_objects", &out->schema,
-			      object_record, &ctx, err);
-	if (ret) {
-		free(ctx.firsts);
-		gdfs_objects_release(out);
-		return ret;
-	}
+	ret = gdfs_parse_array(buf, len, &objects_desc, &out->schema, &vec, &ctx, err);
+	out->v = vec.v;
+	out->n = vec.n;
+	if (ret)
+		goto out_free;
 	/* The pool moved while it grew: point into it now. */
+	firsts = ctx.firsts.v;
 	for (i = 0; i < out->n; i++)
-		out->v[i].owners = out->v[i].nowners ? out->owner_pool + ctx.firsts[i] : NULL;
-	free(ctx.firsts);
+		out->v[i].owners = out->v[i].nowners ? out->owner_pool + firsts[i] : NULL;
+	free(ctx.firsts.v);
 	return 0;
+
+out_free:
+	if (!out->v)
+		free(vec.v);
+	free(ctx.firsts.v);
+	gdfs_objects_release(out);
+	return ret;
 }
 
 void gdfs_objects_release(struct gdfs_objects *objs)
@@ -280,33 +287,23 @@ static const struct gdfs_field client_fields[] = {
 };
 #undef CLI
 
-struct clients_ctx {
-	struct gdfs_clients *out;
-	size_t alloc;
+static const struct gdfs_array_desc clients_desc = {
+	.schema = "gemkit_clients",
+	.tab = client_fields,
+	.ntab = ARRAY_SIZE(client_fields),
+	.size = sizeof(struct gdfs_client),
 };
-
-static int client_record(void *arg, const struct gdfs_kv *kv, int n,
-			 unsigned int line, struct strbuf *err)
-{
-	struct clients_ctx *ctx = arg;
-	struct gdfs_client *cl;
-
-	cl = gdfs_vec_push((void **)&ctx->out->v, &ctx->out->n, &ctx->alloc, sizeof(*cl));
-	if (!cl)
-		return -ENOMEM;
-	return gdfs_fill_fields(client_fields, ARRAY_SIZE(client_fields), cl, kv, n,
-				"gemkit_clients", line, err);
-}
 
 int gdfs_parse_clients(const char *buf, size_t len, struct gdfs_clients *out,
 		       struct strbuf *err)
 {
-	struct clients_ctx ctx = { .out = out };
+	struct gdfs_vec vec = { NULL, 0, 0 };
 	int ret;
 
 	memset(out, 0, sizeof(*out));
-	ret = gdfs_parse_file(buf, len, "gemkit_clients", &out->schema,
-			      client_record, &ctx, err);
+	ret = gdfs_parse_array(buf, len, &clients_desc, &out->schema, &vec, NULL, err);
+	out->v = vec.v;
+	out->n = vec.n;
 	if (ret)
 		gdfs_clients_release(out);
 	return ret;

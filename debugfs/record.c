@@ -333,3 +333,199 @@ int gdfs_parse_file(const char *buf, size_t len, const char *schema,
 	}
 	return 0;
 }
+
+/* hex_digit as a table for the fast path: the digit's value plus one,
+ * 0 for anything else. */
+static const unsigned char hexval1[256] = {
+	['0'] = 1, 2, 3, 4, 5, 6, 7, 8, 9, 10,
+	['A'] = 11, 12, 13, 14, 15, 16,
+	['a'] = 11, 12, 13, 14, 15, 16,
+};
+
+/*
+ * The fast path of gdfs_parse_array: convert the value of field f that
+ * starts at v, in place, without splitting the line first.  Returns the
+ * end of the value (a ' ' or le), or NULL if it does not convert cleanly
+ * (the generic path then says why).
+ */
+static const char *fast_value(const struct gdfs_field *f, char *dst, const char *v,
+			      const char *le)
+{
+	const char *p = v, *start;
+	struct gdfs_kv kv;
+	uint64_t x = 0;
+	bool neg = false;
+	int d;
+
+	switch (f->type) {
+	case GDFS_F_U32:
+	case GDFS_F_U64:
+	case GDFS_F_I32:
+		if (f->type == GDFS_F_I32 && p < le && *p == '-') {
+			neg = true;
+			p++;
+		}
+		if (le - p > 2 && p[0] == '0' && p[1] == 'x') {
+			start = p += 2;
+			while (p < le && (d = hexval1[(unsigned char)*p] - 1) >= 0) {
+				x = x << 4 | (uint64_t)d;
+				p++;
+			}
+			if (p == start || p - start > 16)
+				return NULL;
+		} else {
+			start = p;
+			while (p < le && (unsigned int)(*p - '0') <= 9) {
+				unsigned int c = (unsigned int)(*p - '0');
+
+				if (x > (UINT64_MAX - c) / 10)
+					return NULL;
+				x = x * 10 + c;
+				p++;
+			}
+			if (p == start)
+				return NULL;
+		}
+		if (f->type == GDFS_F_U32) {
+			if (neg || x > UINT32_MAX)
+				return NULL;
+			*(uint32_t *)dst = (uint32_t)x;
+		} else if (f->type == GDFS_F_U64) {
+			*(uint64_t *)dst = x;
+		} else {
+			if (x > (neg ? 0x80000000ull : (uint64_t)INT32_MAX))
+				return NULL;
+			*(int32_t *)dst = neg ? (int32_t)(0 - x) : (int32_t)x;
+		}
+		break;
+	case GDFS_F_BOOL:
+		if (p == le || (*p != '0' && *p != '1'))
+			return NULL;
+		*(bool *)dst = *p++ == '1';
+		break;
+	case GDFS_F_ENUM:
+	case GDFS_F_TEXT:
+		p = memchr(v, ' ', (size_t)(le - v));
+		if (!p)
+			p = le;
+		kv.val = v;
+		kv.vlen = (size_t)(p - v);
+		if (f->type == GDFS_F_TEXT) {
+			gdfs_kv_text(&kv, dst, f->size);
+		} else {
+			d = enum_value(f->names, &kv);
+			if (d < 0)
+				return NULL;
+			*(int *)dst = d;
+		}
+		break;
+	}
+	return p == le || *p == ' ' ? p : NULL;
+}
+
+/* Keys are a few bytes: a loop beats a call to memcmp. */
+static inline bool same_bytes(const char *a, const char *b, size_t n)
+{
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (a[i] != b[i])
+			return false;
+	return true;
+}
+
+/*
+ * Fill rec from the line [*pp, le) while its keys come in table order:
+ * one pass, each value converted where it lies.  Stops at the end of the
+ * line or at the first token that is not the next field (a new key, keys
+ * out of order, a bad value), leaving *pp there.  Returns a mask of the
+ * fields taken (bit i: tab[i]).
+ */
+static uint64_t fill_fast(const struct gdfs_field *tab, size_t ntab, void *rec,
+			  const char **pp, const char *le)
+{
+	const char *p = *pp, *end;
+	uint64_t seen = 0;
+	size_t i;
+
+	for (i = 0; i < ntab && p < le; i++) {
+		const struct gdfs_field *f = &tab[i];
+
+		if ((size_t)(le - p) <= f->klen || p[f->klen] != '=' ||
+		    !same_bytes(p, f->key, f->klen))
+			break;
+		end = fast_value(f, (char *)rec + f->off, p + f->klen + 1, le);
+		if (!end)
+			break;
+		seen |= 1ull << i;
+		p = end;
+		while (p < le && *p == ' ')
+			p++;
+	}
+	*pp = p;
+	return seen;
+}
+
+int gdfs_parse_array(const char *buf, size_t len, const struct gdfs_array_desc *d,
+		     struct gdfs_schema *schema, struct gdfs_vec *vec, void *ctx,
+		     struct strbuf *err)
+{
+	const char *p = buf, *end = buf + len, *le, *nl;
+	struct gdfs_kv kv[GDFS_MAX_KEYS];
+	struct gdfs_cursor c;
+	unsigned int line = 1;
+	uint64_t seen;
+	void *rec;
+	int n, ret;
+
+	ret = gdfs_parse_schema(buf, len, schema, err);
+	if (ret)
+		return ret;
+	if (strcmp(schema->file, d->schema)) {
+		gdfs_err(err, d->schema, 1, "this is a %s file", schema->file);
+		return -EINVAL;
+	}
+	nl = memchr(p, '\n', len);
+	p = nl ? nl + 1 : end;
+	for (; p < end; p = le + 1) {
+		line++;
+		nl = memchr(p, '\n', (size_t)(end - p));
+		if (!nl) {
+			gdfs_err(err, d->schema, line, "truncated (no newline at the end)");
+			return -EINVAL;
+		}
+		le = nl;
+		if (p == le)
+			continue;
+		rec = gdfs_vec_push(&vec->v, &vec->n, &vec->alloc, d->size);
+		if (!rec)
+			return -ENOMEM;
+		if (d->init)
+			d->init(rec);
+		seen = fill_fast(d->tab, d->ntab, rec, &p, le);
+		/* What the fast path left: the generic way, which also names
+		 * any problem. */
+		n = 0;
+		if (p < le) {
+			gdfs_cursor_init(&c, p, (size_t)(le - p));
+			n = gdfs_next_record(&c, kv, GDFS_MAX_KEYS);
+			if (n < 0) {
+				gdfs_err(err, d->schema, line, "malformed record (a token without '=')");
+				return -EINVAL;
+			}
+			ret = gdfs_fill_fields(d->tab, d->ntab, rec, kv, n, d->schema, line, err);
+			if (ret)
+				return ret;
+		}
+		if (!(seen & 1) && !gdfs_kv_find(kv, n, d->tab[0].key, 0)) {
+			gdfs_err(err, d->schema, line, "record without %s", d->tab[0].key);
+			return -EINVAL;
+		}
+		if (d->rest) {
+			ret = d->rest(ctx, rec, vec->n - 1, kv, n, line, err);
+			if (ret)
+				return ret;
+		}
+	}
+	return 0;
+}

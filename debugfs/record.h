@@ -54,6 +54,30 @@ int gdfs_parse_file(const char *buf, size_t len, const char *schema,
 		    struct strbuf *err);
 /* The token with key, looking at index likely first (negative: from the
  * end; -1 is the last token). */
+/*
+ * Files of one record kind in bulk (gemkit_objects, gemkit_clients): an
+ * array of structs described by a field table whose first field is
+ * required.  While a line's keys come in table order each value is
+ * converted where it lies, in one pass; the tokens from the first key out
+ * of order on go the generic way (gdfs_fill_fields), and to rest() with
+ * the record, for keys outside the table and checks.
+ */
+struct gdfs_vec {
+	void *v;
+	size_t n, alloc;
+};
+struct gdfs_array_desc {
+	const char *schema;
+	const struct gdfs_field *tab;
+	size_t ntab;			/* <= 64 */
+	size_t size;			/* of a record */
+	void (*init)(void *rec);	/* defaults, before filling (may be NULL) */
+	int (*rest)(void *ctx, void *rec, size_t index, const struct gdfs_kv *kv,
+		    int n, unsigned int line, struct strbuf *err);
+};
+int gdfs_parse_array(const char *buf, size_t len, const struct gdfs_array_desc *d,
+		     struct gdfs_schema *schema, struct gdfs_vec *vec, void *ctx,
+		     struct strbuf *err);
 const struct gdfs_kv *gdfs_kv_find(const struct gdfs_kv *kv, int n, const char *key,
 				   int likely);
 
