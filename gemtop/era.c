@@ -74,7 +74,7 @@ int gt_era_ring(const char *seqno, size_t seqno_len, const char *info, size_t in
 {
 	struct gdfs_era_seqno sq;
 	struct gdfs_era_ringinfo ri;
-	const char *p = req, *end = req + req_len;
+	const char *p = req, *end = req ? req + req_len : NULL;
 	int ret;
 
 	memset(out, 0, sizeof(*out));
