@@ -58,11 +58,16 @@ static int run_capture(char *const *argv, struct strbuf *out)
 	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
 }
 
+/* The programs say PASS/MISS (gem-bench), met/MISSED (debugfs-bench),
+ * ok/OVER (gemtop-bench). */
 static const char *line_status(const char *line)
 {
-	if (strstr(line, "MISSED") || strstr(line, "MISS"))
+	size_t len = strlen(line);
+
+	if (strstr(line, "MISS") || strstr(line, " OVER"))
 		return "MISS";
-	if (strstr(line, "PASS") || strstr(line, " met"))
+	if (strstr(line, "PASS") || strstr(line, " met") ||
+	    (len >= 3 && !strcmp(line + len - 3, " ok")))
 		return "PASS";
 	return "";
 }
@@ -98,12 +103,16 @@ static void row(struct micro_out *o, const char *prog, const char *text,
 static void text_rows(struct micro_out *o, const char *prog, struct strbuf *sb)
 {
 	char *line = sb->buf, *nl;
+	size_t len;
 
 	while (line && *line) {
 		nl = strchr(line, '\n');
 		if (nl)
 			*nl = '\0';
 		line += strspn(line, " ");
+		len = strlen(line);
+		while (len && line[len - 1] == ' ')
+			line[--len] = '\0';
 		if (*line)
 			row(o, prog, line, line_status(line));
 		line = nl ? nl + 1 : NULL;

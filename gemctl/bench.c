@@ -147,9 +147,9 @@ int bench_measure(const struct bench_env *env, const struct bench_workload *w,
 	/* The thread that appeared with our connection serves it. */
 	bench_gemd_tids(env->gemd_pid, &after);
 	bench_tids_new(&before, &after, &mine);
-	if (env->handler && !env->handler->n)
+	if (env->handler && mine.n)
 		*env->handler = mine;
-	if (env->handler)
+	else if (env->handler)
 		mine = *env->handler;
 	out->handler_known = mine.n > 0;
 	out->counters = env->gdfs && read_counters(env->gdfs, c0) == 0;

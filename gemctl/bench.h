@@ -130,7 +130,7 @@ struct bench_env {
 	uint8_t *src;
 	/* gemd's threads serving this process: libgem keeps one connection
 	 * per process and device, so they appear with the first run's
-	 * gem_open and serve every later one. */
+	 * gem_open and serve the later ones (unless new ones appear). */
 	struct bench_tids *handler;
 };
 

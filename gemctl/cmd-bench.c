@@ -387,8 +387,10 @@ int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 		.duration_ns = 1000000000ull,
 		.placement = BENCH_ANY,
 	};
+	enum bench_placement placed;
 	char **rest = NULL;
-	int nrest = 0, i, ret;
+	int nrest = 0, i, ret, pid;
+	const char *why;
 	FILE *out;
 
 	for (i = 0; i < (int)ARRAY_SIZE(default_strategies); i++)
@@ -413,13 +415,21 @@ int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 		if (o.nw)
 			return gemctl_error(ctl, GEMCTL_USAGE,
 					    "micro runs on its own, without workloads");
-		if (bench_gemd_pid(gemctl_device(ctl)) < 0)
+		pid = bench_gemd_pid(gemctl_device(ctl));
+		if (pid < 0)
 			return gemctl_error(ctl, GEMCTL_NODEV, "cannot connect to %s",
 					    gemctl_device(ctl));
 		out = open_output(ctl, &o);
 		if (!out)
 			return GEMCTL_FAILED;
+		/* The programs inherit this thread's affinity. */
+		placed = bench_place(pid, o.placement, &why);
+		if (o.placement != BENCH_ANY && placed == BENCH_ANY)
+			fprintf(stderr, "gemctl bench: placement %s refused (%s)\n",
+				bench_placement_names[o.placement], why);
 		ret = bench_micro(gemctl_device(ctl), o.json, out);
+		if (placed != BENCH_ANY)
+			bench_unplace(pid);
 		if (ret) {
 			if (out != stdout)
 				fclose(out);

@@ -1,0 +1,210 @@
+#!/bin/sh
+# gemctl bench: every workload under every strategy that applies runs a
+# short smoke and gives a valid JSON document whose figures are positive
+# and whose counts agree with the driver's counters.  No timing is
+# asserted: the machine is shared.
+test_description='gemctl bench: smoke runs, JSON, consistency with gemkit_counters, compare, micro'
+. "$(dirname "$0")/test-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
+
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "1..0 # SKIP python3 is needed to check the JSON documents"
+	exit 0
+fi
+
+ALL_STRATEGIES=alloc,reuse,suballoc,pwrite,cpu-map,gtt-map,unsync
+
+# bench_check FILE WORKLOAD STRATEGIES: FILE holds one result per listed
+# strategy for WORKLOAD, each with positive figures and gemkit's counts
+# equal to the driver's.
+bench_check () {
+	python3 - "$@" <<-\EOF
+	import json, sys
+	path, workload, strategies = sys.argv[1], sys.argv[2], sys.argv[3].split(",")
+	d = json.load(open(path))
+	assert d["schema_version"] == 1 and d["verb"] == "bench", d.get("verb")
+	m = d["machine"]
+	assert m["cores"] >= 1 and m["cpu_model"] and m["kernel"], m
+	assert m["placement"] == "any", m
+	assert d["repeat"] == 1 and d["duration_ns"] == 200000000
+	f = d["floors"]
+	assert f["socket_rtt_ns"] > 0 and f["debugfs_cycle_ns"] > 0
+	assert all(c["memcpy_ns"] > 0 and c["pwrite_ns"] > 0 for c in f["copies"])
+	got = [r["strategy"] for r in d["results"] if r["workload"] == workload]
+	assert got == strategies, (got, strategies)
+	for r in d["results"]:
+	    name = "%s/%s" % (r["workload"], r["strategy"])
+	    met = r["metrics"]
+	    for k in ("ops_per_s", "wall_us_per_op", "ioctls_per_op",
+	              "execbuffers_per_op", "floor_us_per_op", "wall_over_floor"):
+	        v = met[k]
+	        assert isinstance(v["median"], (int, float)), (name, k)
+	        assert v["min"] > 0 and v["min"] <= v["median"] <= v["max"], (name, k, v)
+	        assert v["spread_pct"] == 0, (name, k, v)   # one run
+	    for k in ("client_cpu_us_per_op", "gemd_cpu_us_per_op",
+	              "gemd_handler_cpu_us_per_op", "gemd_other_cpu_us_per_op",
+	              "gemd_handler_cpu_us_per_request", "binds_per_op",
+	              "evictions_per_op", "clflush_bytes_per_op", "waits_per_op"):
+	        assert met[k]["median"] >= 0, (name, k)
+	    assert ("mb_per_s" in met) == r["workload"].startswith("texdown"), name
+	    assert r["consistent"] is True, name
+	    (run,) = r["runs"]
+	    assert run["ops"] > 0 and run["elapsed_ns"] > 0, (name, run)
+	    assert run["counters_read"] is True, name
+	    # the gemd thread serving this client was found
+	    assert run["gemd_handler_cpu_ns"] <= run["gemd_cpu_ns"], (name, run)
+	    assert run["execbuffers_counted"] == run["execbuffers_driver"] > 0, (name, run)
+	    # gemd recounts a relocation pass restarted after a wait
+	    if run["waits_driver"] == 0:
+	        assert run["relocations_counted"] == run["relocations_driver"], (name, run)
+	    else:
+	        assert run["relocations_counted"] <= run["relocations_driver"], (name, run)
+	    assert run["pwrite_bytes_counted"] == run["pwrite_bytes_driver"], (name, run)
+	    execs = {"texdown": 1, "texdown-subimage": 1, "gears": 8, "ipers": 32,
+	             "exec-nop": 1, "reloc": 1, "thrash": 1}[r["workload"]]
+	    assert run["execbuffers_counted"] == execs * run["ops"], (name, run)
+	    relocs = {"texdown": 2, "texdown-subimage": 2, "gears": 2 * 8 + 1,
+	              "ipers": 32, "exec-nop": 0, "reloc": 64, "thrash": 1}[r["workload"]]
+	    assert run["relocations_counted"] == relocs * run["ops"], (name, run)
+	    if r["upload"] == "unsync":
+	        assert run["pwrite_bytes_counted"] == 0, (name, run)
+	EOF
+}
+
+test_expect_success 'start gemd (16 MiB aperture)' '
+	start_gemd --aperture 16M
+'
+
+# Upload paths apply to the workloads that upload; the others run the
+# allocation strategies only (pwrite, alone, is reuse with pwrite).
+for w in texdown texdown-subimage gears; do
+	test_expect_success "$w under every strategy: JSON, positive, consistent" '
+		gemctl bench $w --strategy $ALL_STRATEGIES --duration 0.2s \
+			--repeat 1 --json -o $w.json &&
+		bench_check $w.json $w $ALL_STRATEGIES
+	'
+done
+for w in ipers exec-nop reloc thrash; do
+	test_expect_success "$w under every strategy that applies" '
+		gemctl bench $w --strategy $ALL_STRATEGIES --duration 0.2s \
+			--repeat 1 --json -o $w.json &&
+		bench_check $w.json $w alloc,reuse,suballoc
+	'
+done
+
+test_expect_success 'thrash evicts; exec-nop under alloc binds one batch per op' '
+	python3 -c "
+import json
+d = json.load(open(\"thrash.json\"))
+assert all(r[\"metrics\"][\"evictions_per_op\"][\"median\"] > 0 for r in d[\"results\"])
+d = json.load(open(\"exec-nop.json\"))
+r = [r for r in d[\"results\"] if r[\"strategy\"] == \"alloc\"][0]
+assert r[\"metrics\"][\"binds_per_op\"][\"median\"] == 1, r[\"metrics\"][\"binds_per_op\"]
+"
+'
+
+test_expect_success 'the text table: one row per result, counts ok' '
+	gemctl bench exec-nop reloc --strategy alloc,suballoc --duration 0.2s \
+		--repeat 2 >table &&
+	grep "^floors: socket round trip [0-9]* ns" table &&
+	grep "^workload  *strategy  *ops/s" table &&
+	test $(grep -c "^exec-nop  *alloc .* ok$" table) = 1 &&
+	test $(grep -c "^exec-nop  *suballoc .* ok$" table) = 1 &&
+	test $(grep -c "^reloc  *alloc .* ok$" table) = 1 &&
+	test $(grep -c "^reloc  *suballoc .* ok$" table) = 1 &&
+	test $(grep -c " ok$" table) = 4
+'
+
+test_expect_success '--repeat 3: three runs, min <= median <= max' '
+	gemctl bench exec-nop --strategy reuse --duration 0.2s --repeat 3 \
+		--json >r3.json &&
+	python3 -c "
+import json
+d = json.load(open(\"r3.json\"))
+(r,) = d[\"results\"]
+assert len(r[\"runs\"]) == 3
+ops = sorted(x[\"ops\"] / x[\"elapsed_ns\"] * 1e9 for x in r[\"runs\"])
+m = r[\"metrics\"][\"ops_per_s\"]
+assert abs(m[\"min\"] - ops[0]) < 1e-6 * ops[0] and abs(m[\"max\"] - ops[2]) < 1e-6 * ops[2]
+assert abs(m[\"median\"] - ops[1]) < 1e-6 * ops[1]
+assert abs(m[\"spread_pct\"] - (ops[2] - ops[0]) / ops[1] * 100) < 1e-6
+"
+'
+
+test_expect_success '--placement same: pinned, and said so' '
+	gemctl bench exec-nop --strategy reuse --duration 0.2s --repeat 1 \
+		--placement same --json >same.json &&
+	json_check "d[\"machine\"][\"placement\"] == \"same\"" <same.json
+'
+
+test_expect_success '--compare: a run against itself changes nothing' '
+	gemctl bench --compare exec-nop.json exec-nop.json >cmp &&
+	grep "^exec-nop  *alloc  *ops_per_s .* 1.000  $" cmp &&
+	grep "^[0-9]* figures compared, 0 changed beyond" cmp
+'
+
+test_expect_success '--compare flags a change beyond the spread' '
+	python3 -c "
+import json
+d = json.load(open(\"exec-nop.json\"))
+for r in d[\"results\"]:
+    r[\"metrics\"][\"ops_per_s\"][\"median\"] *= 2
+json.dump(d, open(\"faster.json\", \"w\"))
+" &&
+	gemctl bench --compare exec-nop.json faster.json >cmp &&
+	grep "^exec-nop  *alloc  *ops_per_s .* 2.000  better$" cmp &&
+	grep "^[0-9]* figures compared, 3 changed beyond" cmp
+'
+
+test_expect_success 'micro gathers the micro benchmarks'"'"' lines' '
+	mkdir fake &&
+	cat >fake/gem-bench <<-\EOF &&
+	#!/bin/sh
+	echo "{\"version\":\"x\",\"results\":[{\"name\":\"ioctl (GETPARAM)\",\"median_ns\":1000.0,\"min_ns\":900.0,\"max_ns\":1100.0,\"floor\":\"socket round trip\",\"ratio\":1.1000,\"goal_ratio\":1.25,\"status\":\"PASS\"}]}"
+	EOF
+	cat >fake/debugfs-bench <<-\EOF &&
+	#!/bin/sh
+	echo "generation (gemkit_objects)   10.0 ms   floor  8.0 ms   ratio  1.25   goal <= 1.50  met"
+	exit 1
+	EOF
+	cat >fake/gemtop-bench <<-\EOF &&
+	#!/bin/sh
+	echo "1000       0.25        0.02%          0.37%        0.20%     1% ok     "
+	echo "100000    70.74        7.07%         12.04%        2.77%    10% OVER"
+	EOF
+	chmod +x fake/gem-bench fake/debugfs-bench fake/gemtop-bench &&
+	GEMCTL_BENCH_DIR=$PWD/fake gemctl bench micro >micro 2>err &&
+	grep "^gem-bench  *ioctl (GETPARAM): 1000 ns, 1.10x socket round trip (goal <= 1.25x) *PASS$" micro &&
+	grep "^debugfs-bench  *generation (gemkit_objects) .* met *PASS$" micro &&
+	grep "^debugfs-bench  *exited with status 1" micro &&
+	grep "^preload-bench  *not built" micro &&
+	grep "^gemtop-bench  *1000 .* 1% ok *PASS$" micro &&
+	grep "^gemtop-bench  *100000 .* 10% OVER *MISS$" micro &&
+	rm fake/gemtop-bench &&
+	GEMCTL_BENCH_DIR=$PWD/fake gemctl bench micro >micro 2>err &&
+	grep "^gemtop-bench  *not run: .*gemtop-bench: No such file or directory" micro &&
+	GEMCTL_BENCH_DIR=$PWD/fake gemctl bench micro --json >micro.json 2>err &&
+	json_check "len(d[\"micro\"]) == 5 and d[\"micro\"][0][\"status\"] == \"PASS\"" <micro.json
+'
+
+test_expect_success 'usage errors exit 2, a missing device 3' '
+	test_expect_code 2 gemctl bench frobnicate 2>err &&
+	stderr_has "unknown workload or suite '\''frobnicate'\''" &&
+	test_expect_code 2 gemctl bench exec-nop --strategy bogus 2>err &&
+	stderr_has "unknown strategy '\''bogus'\''" &&
+	test_expect_code 2 gemctl bench exec-nop --repeat 0 2>err &&
+	test_expect_code 2 gemctl bench exec-nop --duration never 2>err &&
+	test_expect_code 2 gemctl bench exec-nop --placement far 2>err &&
+	test_expect_code 2 gemctl bench --compare one.json 2>err &&
+	test_expect_code 2 gemctl bench ipers --strategy gtt-map 2>err &&
+	stderr_has "no strategy applies" &&
+	test_expect_code 3 "$GEMCTL" -D "$NODEV" bench exec-nop 2>err &&
+	test_expect_code 1 gemctl bench --compare nothing.json exec-nop.json 2>err &&
+	stderr_has "cannot read '\''nothing.json'\''"
+'
+
+test_expect_success 'stop gemd' '
+	stop_gemd
+'
+
+test_done
