@@ -250,17 +250,16 @@ static int eb_relocate_object(struct eb *eb, struct gem_object *obj)
 			}
 			r->presumed_offset = gem_object_gtt_offset(target);
 		}
-		eb->file->dev->stats.relocations++;
 	}
 	return 0;
 }
 
 static int eb_relocate(struct eb *eb)
 {
+	uint64_t count = 0;
+	bool moved = false;
 	unsigned int i;
 	int ret;
-
-	bool moved = false;
 
 	for (i = 0; i < eb->count; i++) {
 		eb->objs[i]->pending_read_domains = 0;
@@ -279,8 +278,11 @@ static int eb_relocate(struct eb *eb)
 	for (i = 0; i < eb->count; i++) {
 		ret = eb_relocate_object(eb, eb->objs[i]);
 		if (ret)
-			return ret;
+			return ret;	/* -EAGAIN: all of them again after the wait */
+		count += eb->objs[i]->exec_entry->relocation_count;
 	}
+	/* Counted once the pass succeeds, so a restart counts nothing twice. */
+	eb->file->dev->stats.relocations += count;
 	return 0;
 }
 
