@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "commands.h"
+#include "bench.h"
 #include "complete.h"
 #include "dfs.h"
 #include "session.h"
@@ -188,6 +189,15 @@ static unsigned int complete_verb_args(struct gemctl *ctl, const struct gemctl_c
 		return 0;
 	}
 	if ((cmd->complete & GEMCTL_COMPLETE_WORKLOAD) && pos == 1) {
+		/* bench has workloads of its own (and suites, and micro). */
+		if (!strcmp(cmd->name, "bench")) {
+			for (i = 0; i < (int)bench_nworkloads; i++)
+				offer(e, bench_workloads[i].name);
+			offer(e, "seed");
+			offer(e, "all");
+			offer(e, "micro");
+			return 0;
+		}
 		for (i = 0; i < (int)nworkloads; i++)
 			offer(e, workloads[i].name);
 		return 0;
