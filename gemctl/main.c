@@ -112,7 +112,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return GEMCTL_OK;
 		case 'V':
-			printf("gemctl %s\n", PACKAGE_VERSION);
+			printf("gemctl (gemkit) %s\n", PACKAGE_VERSION);
 			return GEMCTL_OK;
 		case 'C':
 			complete = true;

@@ -234,7 +234,7 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return GD_EXIT_OK;
 		case 'V':
-			printf("gemdump %s\n", PACKAGE_VERSION);
+			printf("gemdump (gemkit) %s\n", PACKAGE_VERSION);
 			return GD_EXIT_OK;
 		case 'C':
 			complete();

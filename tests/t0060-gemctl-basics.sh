@@ -14,7 +14,7 @@ test_expect_success '--help lists the verbs and the exit codes' '
 
 test_expect_success '--version' '
 	"$GEMCTL" --version >out &&
-	grep "^gemctl [0-9]" out
+	grep "^gemctl (gemkit) [0-9]" out
 '
 
 test_expect_success 'help VERB and VERB --help show the usage' '

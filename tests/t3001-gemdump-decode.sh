@@ -20,7 +20,7 @@ test_expect_success '--help, --version and every command --help exit 0' '
 	"$GEMDUMP" --help >out &&
 	grep -q "^usage: gemdump" out &&
 	"$GEMDUMP" --version >out &&
-	grep -q "^gemdump [0-9]" out &&
+	grep -q "^gemdump (gemkit) [0-9]" out &&
 	for c in $("$GEMDUMP" --help | sed -n "/^commands:/,/^$/s/^  \([a-z]*\) .*/\1/p"); do
 		"$GEMDUMP" $c --help >out || return 1
 		grep -q "^usage: gemdump $c" out || return 1
