@@ -19,13 +19,24 @@ test_cleanup_tmux_ () {
 }
 trap 'test_cleanup_tmux_' EXIT
 
+# new_session ARGS...: a detached session gt.  A server whose last session
+# just ended may still be exiting, and then new-session fails ("server
+# exited unexpectedly"): try again.
+new_session () {
+	for try in 1 2 3 4 5; do
+		$T new-session -d -s gt -c "$TRASH" "$@" && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
 # Start gemtop in a COLSxROWS tmux window named gt; its exit status goes
 # to the file exit-status.
 start_gemtop () {
 	cols=$1 rows=$2
 	shift 2
 	rm -f exit-status
-	$T new-session -d -s gt -x "$cols" -y "$rows" -c "$TRASH" \
+	new_session -x "$cols" -y "$rows" \
 		"\"$GEMTOP\" -D \"$GEMD_SOCK\" $*; echo \$? >\"$TRASH/exit-status\"; sleep 30"
 }
 
@@ -277,7 +288,7 @@ test_expect_success '-n N leaves by itself after N frames, as in batch mode' '
 
 test_expect_success 'an unknown terminal is a clear message and exit 1' '
 	rm -f exit-status &&
-	$T new-session -d -s gt -x 80 -y 24 -c "$TRASH" \
+	new_session -x 80 -y 24 \
 		"TERM=no-such-term \"$GEMTOP\" -D \"$GEMD_SOCK\" 2>\"$TRASH/err\"; echo \$? >\"$TRASH/exit-status\"; sleep 30" &&
 	test_wait_for 10 test -s exit-status &&
 	echo 1 >expect && test_cmp expect exit-status &&
