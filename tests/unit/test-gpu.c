@@ -260,9 +260,13 @@ static void test_ring_wrap(void)
 	struct tgpu t;
 
 	t_init(&t);
-	/* Start 8 bytes before the end: the store straddles the wrap. */
+	/* Start 8 bytes before the end: the store straddles the wrap.  Move
+	 * HEAD and TAIL with the ring disabled, as a driver does: between
+	 * the two writes an enabled ring would run the whole ring once. */
+	gpu_write(t.gpu, PRB0_CTL, 0);
 	gpu_write(t.gpu, PRB0_HEAD, RING_SIZE - 8);
 	gpu_write(t.gpu, PRB0_TAIL, RING_SIZE - 8);
+	gpu_write(t.gpu, PRB0_CTL, ((RING_SIZE - 4096) & RING_NR_PAGES) | RING_VALID);
 	t.tail = RING_SIZE - 8;
 	t_emit_seqno(&t, 77);
 	t_advance(&t);
