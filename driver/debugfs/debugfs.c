@@ -13,43 +13,55 @@
 
 #define LIST(l)	((const void *)(uintptr_t)(l))
 
+#define SHOW(n, fn)		{ .name = n, .show = fn }
+#define SNAP(n, fn, want)	{ .name = n, .snap_show = fn, .snap = want }
+#define LIST_FILE(n, l)		{ .name = n, .snap_show = debugfs_show_gem_list, \
+				  .snap = SNAP_OBJECTS, .data = LIST(l) }
+
 const struct debugfs_file debugfs_files[] = {
 	/* the kernel's files (Linux 3.2 formats) */
-	{ "name", debugfs_show_name },
-	{ "i915_capabilities", debugfs_show_capabilities },
-	{ "i915_gem_objects", debugfs_show_gem_objects },
-	{ "i915_gem_gtt", debugfs_show_gem_gtt },
-	{ "i915_gem_active", debugfs_show_gem_list, NULL, LIST(GEM_LIST_ACTIVE) },
-	{ "i915_gem_flushing", debugfs_show_gem_list, NULL, LIST(GEM_LIST_FLUSHING) },
-	{ "i915_gem_inactive", debugfs_show_gem_list, NULL, LIST(GEM_LIST_INACTIVE) },
-	{ "i915_gem_pinned", debugfs_show_gem_list, NULL, LIST(GEM_LIST_PINNED) },
-	{ "i915_gem_deferred_free", debugfs_show_gem_list, NULL, LIST(GEM_LIST_COUNT) },
-	{ "i915_gem_request", debugfs_show_gem_request },
-	{ "i915_gem_seqno", debugfs_show_gem_seqno },
-	{ "i915_gem_fence_regs", debugfs_show_fence_regs },
-	{ "i915_gem_interrupt", debugfs_show_gem_interrupt },
-	{ "i915_gem_hws", debugfs_show_gem_hws },
-	{ "i915_ringbuffer_data", debugfs_show_ringbuffer_data },
-	{ "i915_ringbuffer_info", debugfs_show_ringbuffer_info },
-	{ "i915_batchbuffers", debugfs_show_batchbuffers },
-	{ "i915_error_state", debugfs_show_error_state, debugfs_write_error_state },
-	{ "i915_wedged", debugfs_show_wedged, debugfs_write_wedged },
-	{ "i915_gem_drop_caches", debugfs_show_drop_caches, debugfs_write_drop_caches },
+	SHOW("name", debugfs_show_name),
+	SHOW("i915_capabilities", debugfs_show_capabilities),
+	SNAP("i915_gem_objects", debugfs_show_gem_objects, SNAP_OBJECTS),
+	SNAP("i915_gem_gtt", debugfs_show_gem_gtt, SNAP_GTT_ORDER),
+	LIST_FILE("i915_gem_active", GEM_LIST_ACTIVE),
+	LIST_FILE("i915_gem_flushing", GEM_LIST_FLUSHING),
+	LIST_FILE("i915_gem_inactive", GEM_LIST_INACTIVE),
+	LIST_FILE("i915_gem_pinned", GEM_LIST_PINNED),
+	{ .name = "i915_gem_deferred_free", .snap_show = debugfs_show_gem_list,
+	  .data = LIST(GEM_LIST_COUNT) },	/* always empty: no objects */
+	SNAP("i915_gem_request", debugfs_show_gem_request, SNAP_REQUESTS),
+	SNAP("i915_gem_seqno", debugfs_show_gem_seqno, 0),
+	SNAP("i915_gem_fence_regs", debugfs_show_fence_regs, SNAP_OBJECTS),
+	SNAP("i915_gem_interrupt", debugfs_show_gem_interrupt, 0),
+	SNAP("i915_gem_hws", debugfs_show_gem_hws, SNAP_HWS),
+	SNAP("i915_ringbuffer_data", debugfs_show_ringbuffer_data, SNAP_RING),
+	SNAP("i915_ringbuffer_info", debugfs_show_ringbuffer_info, 0),
+	SNAP("i915_batchbuffers", debugfs_show_batchbuffers, SNAP_BATCHES),
+	{ .name = "i915_error_state", .show = debugfs_show_error_state,
+	  .write = debugfs_write_error_state },
+	{ .name = "i915_wedged", .show = debugfs_show_wedged,
+	  .write = debugfs_write_wedged },
+	{ .name = "i915_gem_drop_caches", .show = debugfs_show_drop_caches,
+	  .write = debugfs_write_drop_caches },
 	/* gemkit's structured files (debugfs/FORMAT.md) */
-	{ "gemkit_objects", debugfs_show_gemkit_objects },
-	{ "gemkit_clients", debugfs_show_gemkit_clients },
-	{ "gemkit_gtt", debugfs_show_gemkit_gtt },
-	{ "gemkit_ring", debugfs_show_gemkit_ring },
-	{ "gemkit_counters", debugfs_show_gemkit_counters },
-	{ "gemkit_events", debugfs_show_gemkit_events },
+	SNAP("gemkit_objects", debugfs_show_gemkit_objects, SNAP_OWNERS),
+	SNAP("gemkit_clients", debugfs_show_gemkit_clients, SNAP_FILES),
+	SNAP("gemkit_gtt", debugfs_show_gemkit_gtt, SNAP_GTT_ORDER),
+	SNAP("gemkit_ring", debugfs_show_gemkit_ring, SNAP_REQUESTS),
+	SNAP("gemkit_counters", debugfs_show_gemkit_counters, 0),
+	SHOW("gemkit_events", debugfs_show_gemkit_events),
 	/* raw memory */
-	{ "gemkit_aperture", NULL, NULL, NULL, debugfs_aperture_size, debugfs_aperture_read },
+	{ .name = "gemkit_aperture", .raw_size = debugfs_aperture_size,
+	  .raw_read = debugfs_aperture_read },
 };
 const unsigned int debugfs_nfiles = ARRAY_SIZE(debugfs_files);
 
 /* The per-object raw file; data is set per lookup (see debugfs_file_for). */
 const struct debugfs_file debugfs_objdata_file = {
-	DEBUGFS_OBJDIR, NULL, NULL, NULL, debugfs_objdata_size, debugfs_objdata_read,
+	.name = DEBUGFS_OBJDIR,
+	.raw_size = debugfs_objdata_size,
+	.raw_read = debugfs_objdata_read,
 };
 
 static int parse_decimal(const char *s, uint64_t *out)
@@ -105,9 +117,20 @@ const struct debugfs_file *debugfs_lookup(const char *name, uint64_t *arg)
 int debugfs_generate(struct gem_device *dev, const struct debugfs_file *f,
 			    uint64_t arg, struct strbuf *out)
 {
+	struct debugfs_snapshot snap;
+	int ret;
+
 	if (f->show == debugfs_show_gemkit_events && arg)
 		return debugfs_events_since(dev, out, arg);
-	return f->show(dev, out, f->data);
+	if (f->show)
+		return f->show(dev, out, f->data);
+	/* The lock is held only while the snapshot is taken. */
+	ret = debugfs_snapshot_take(dev, f->snap, &snap);
+	if (ret)
+		return ret;
+	ret = f->snap_show(&snap, out, f->data);
+	debugfs_snapshot_release(&snap);
+	return ret;
 }
 
 /* Read the whole of a raw file (object data: data = id). */

@@ -6,9 +6,11 @@
  * How to add a file: write a show function (and a write function if it is
  * writable) next to the subsystem it describes (objects.c, ring.c, gtt.c,
  * misc.c, events.c), declare it below, and add one line to debugfs_files[]
- * in debugfs.c.  A show function takes the snapshot it needs with
- * debugfs_snapshot_take(), releases the lock before formatting (the
- * snapshot function does that), and appends to the strbuf.
+ * in debugfs.c.  Most files are DEBUGFS_SNAP_SHOW functions: their table
+ * line names the parts of the snapshot they need (enum snap_want), the
+ * core takes it under the lock and releases it afterwards, and the
+ * function only formats it into the strbuf, lock-free.  Files that read
+ * something else (the event ring, the error state) are DEBUGFS_SHOW.
  */
 #ifndef GEMKIT_DEBUGFS_PRIV_H
 #define GEMKIT_DEBUGFS_PRIV_H
@@ -24,10 +26,18 @@
 
 /* --- the table --------------------------------------------------------- */
 
+struct debugfs_snapshot;
+
 struct debugfs_file {
 	const char *name;
-	/* Generate the whole file (at open).  NULL for raw files. */
+	/* Generate the whole file (at open) from the driver itself (files
+	 * that need no snapshot).  NULL for the others. */
 	int (*show)(struct gem_device *dev, struct strbuf *sb, const void *data);
+	/* ... or from a snapshot the core takes with the 'snap' flags (enum
+	 * snap_want) and releases afterwards: what most files do. */
+	int (*snap_show)(const struct debugfs_snapshot *snap, struct strbuf *sb,
+			 const void *data);
+	unsigned int snap;
 	/* Handle a write of the whole buffer; returns 0 or -errno.  NULL:
 	 * read-only. */
 	int (*write)(struct gem_device *dev, const char *buf, size_t len,
@@ -38,6 +48,12 @@ struct debugfs_file {
 	ssize_t (*raw_read)(struct gem_device *dev, void *buf, size_t len,
 			    uint64_t off, const void *data);
 };
+
+/* A text file (generated at open), as opposed to a raw one. */
+static inline bool debugfs_is_text(const struct debugfs_file *f)
+{
+	return f->show || f->snap_show;
+}
 
 extern const struct debugfs_file debugfs_files[];
 extern const unsigned int debugfs_nfiles;
@@ -165,27 +181,29 @@ const struct snap_file *snap_file_of(const struct debugfs_snapshot *snap, uint32
 /* --- show and write functions, one group per subsystem ----------------- */
 
 #define DEBUGFS_SHOW(fn) int fn(struct gem_device *dev, struct strbuf *sb, const void *data)
+#define DEBUGFS_SNAP_SHOW(fn) int fn(const struct debugfs_snapshot *snap, struct strbuf *sb, \
+				     const void *data)
 #define DEBUGFS_WRITE(fn) int fn(struct gem_device *dev, const char *buf, size_t len, \
 				 const void *data)
 
 /* objects.c: object lists, i915_gem_objects, fences, gemkit_objects, clients */
-DEBUGFS_SHOW(debugfs_show_gem_objects);
-DEBUGFS_SHOW(debugfs_show_gem_gtt);
-DEBUGFS_SHOW(debugfs_show_gem_list);	/* data = (uintptr_t)enum gem_list */
-DEBUGFS_SHOW(debugfs_show_fence_regs);
-DEBUGFS_SHOW(debugfs_show_gemkit_objects);
-DEBUGFS_SHOW(debugfs_show_gemkit_clients);
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_objects);
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_gtt);
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_list);	/* data = (uintptr_t)enum gem_list */
+DEBUGFS_SNAP_SHOW(debugfs_show_fence_regs);
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_objects);
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_clients);
 /* ring.c: requests, seqnos, interrupts, status page, ring, batches */
-DEBUGFS_SHOW(debugfs_show_gem_request);
-DEBUGFS_SHOW(debugfs_show_gem_seqno);
-DEBUGFS_SHOW(debugfs_show_gem_interrupt);
-DEBUGFS_SHOW(debugfs_show_gem_hws);
-DEBUGFS_SHOW(debugfs_show_ringbuffer_info);
-DEBUGFS_SHOW(debugfs_show_ringbuffer_data);
-DEBUGFS_SHOW(debugfs_show_batchbuffers);
-DEBUGFS_SHOW(debugfs_show_gemkit_ring);
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_request);
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_seqno);
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_interrupt);
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_hws);
+DEBUGFS_SNAP_SHOW(debugfs_show_ringbuffer_info);
+DEBUGFS_SNAP_SHOW(debugfs_show_ringbuffer_data);
+DEBUGFS_SNAP_SHOW(debugfs_show_batchbuffers);
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_ring);
 /* gtt.c: the GTT map and raw access to memory */
-DEBUGFS_SHOW(debugfs_show_gemkit_gtt);
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_gtt);
 uint64_t debugfs_aperture_size(struct gem_device *dev, const void *data);
 ssize_t debugfs_aperture_read(struct gem_device *dev, void *buf, size_t len,
 			      uint64_t off, const void *data);
@@ -201,7 +219,7 @@ DEBUGFS_SHOW(debugfs_show_wedged);
 DEBUGFS_WRITE(debugfs_write_wedged);
 DEBUGFS_SHOW(debugfs_show_drop_caches);
 DEBUGFS_WRITE(debugfs_write_drop_caches);
-DEBUGFS_SHOW(debugfs_show_gemkit_counters);
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_counters);
 /* events.c */
 DEBUGFS_SHOW(debugfs_show_gemkit_events);	/* data: NULL = all */
 int debugfs_events_since(struct gem_device *dev, struct strbuf *sb, uint64_t after);

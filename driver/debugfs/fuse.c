@@ -203,7 +203,7 @@ static int dfs_open(const char *path, struct fuse_file_info *fi)
 		return -ENOENT;
 	if (acc != O_RDONLY && !f->write && f->show != debugfs_show_gemkit_events)
 		return -EACCES;
-	if (acc != O_WRONLY && f->raw_read == NULL && f->show == NULL)
+	if (acc != O_WRONLY && f->raw_read == NULL && !debugfs_is_text(f))
 		return -EACCES;
 	h = calloc(1, sizeof(*h));
 	if (!h)
@@ -212,7 +212,7 @@ static int dfs_open(const char *path, struct fuse_file_info *fi)
 	h->arg = arg;
 	pthread_mutex_init(&h->lock, NULL);
 	strbuf_init(&h->buf, 0);
-	if (acc != O_WRONLY && f->show) {
+	if (acc != O_WRONLY && debugfs_is_text(f)) {
 		ret = debugfs_generate(dfs->dev, f, arg, &h->buf);
 		if (ret) {
 			strbuf_release(&h->buf);

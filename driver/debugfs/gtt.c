@@ -30,21 +30,17 @@ static char *emit_hole(char *p, uint64_t start, uint64_t size)
 	return p;
 }
 
-DEBUGFS_SHOW(debugfs_show_gemkit_gtt)
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_gtt)
 {
-	struct debugfs_snapshot snap;
 	uint64_t pos = 0, used = 0, pinned = 0, largest = 0, holes = 0;
 	size_t i;
 	int ret;
 
-	ret = debugfs_snapshot_take(dev, SNAP_GTT_ORDER, &snap);
-	if (ret)
-		return ret;
 	ret = strbuf_addf(sb, "schema=gemkit_gtt version=%d fields=" GTT_FIELDS "\n",
 			  GEMKIT_SCHEMA_VERSION);
-	for (i = 0; !ret && i <= snap.ngtt; i++) {
-		const struct snap_obj *o = i < snap.ngtt ? &snap.objs[snap.gtt_order[i]] : NULL;
-		uint64_t start = o ? o->gtt_start : snap.aperture_size;
+	for (i = 0; !ret && i <= snap->ngtt; i++) {
+		const struct snap_obj *o = i < snap->ngtt ? &snap->objs[snap->gtt_order[i]] : NULL;
+		uint64_t start = o ? o->gtt_start : snap->aperture_size;
 		char *p = sb_reserve(sb, 256);
 
 		if (!p) {
@@ -84,13 +80,12 @@ DEBUGFS_SHOW(debugfs_show_gemkit_gtt)
 		ret = strbuf_addf(sb, "kind=summary total=%llu used=%llu free=%llu "
 				  "largest_hole=%llu pinned=%llu evictable=%llu "
 				  "ranges=%zu holes=%llu\n",
-				  (unsigned long long)snap.aperture_size,
+				  (unsigned long long)snap->aperture_size,
 				  (unsigned long long)used,
-				  (unsigned long long)(snap.aperture_size - used),
+				  (unsigned long long)(snap->aperture_size - used),
 				  (unsigned long long)largest, (unsigned long long)pinned,
-				  (unsigned long long)(used - pinned), snap.ngtt,
+				  (unsigned long long)(used - pinned), snap->ngtt,
 				  (unsigned long long)holes);
-	debugfs_snapshot_release(&snap);
 	return ret;
 }
 

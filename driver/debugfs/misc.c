@@ -187,17 +187,13 @@ out_unlock:
 	return ret;
 }
 
-DEBUGFS_SHOW(debugfs_show_gemkit_counters)
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_counters)
 {
-	struct debugfs_snapshot snap;
 	const struct gem_stats *s;
 	unsigned int l;
 	int ret;
 
-	ret = debugfs_snapshot_take(dev, 0, &snap);
-	if (ret)
-		return ret;
-	s = &snap.stats;
+	s = &snap->stats;
 	ret = strbuf_addf(sb, "schema=gemkit_counters version=%d\n", GEMKIT_SCHEMA_VERSION);
 	if (!ret)
 		ret = strbuf_addf(sb,
@@ -210,7 +206,7 @@ DEBUGFS_SHOW(debugfs_show_gemkit_counters)
 			"seqno=%u gpu_commands=%llu gpu_batches=%llu gpu_blits=%llu "
 			"gpu_blit_bytes=%llu gpu_interrupts=%llu gpu_busy_ns=%llu "
 			"hangs=%llu resets=%llu ",
-			(unsigned long long)snap.taken_ns,
+			(unsigned long long)snap->taken_ns,
 			(unsigned long long)s->execbuffers, (unsigned long long)s->relocations,
 			(unsigned long long)s->binds, (unsigned long long)s->evictions,
 			(unsigned long long)s->waits, (unsigned long long)s->wait_ns,
@@ -219,28 +215,27 @@ DEBUGFS_SHOW(debugfs_show_gemkit_counters)
 			(unsigned long long)s->pwrite_bytes, (unsigned long long)s->pread_bytes,
 			(unsigned long long)s->purges, (unsigned long long)s->retires,
 			(unsigned long long)s->faults,
-			(unsigned long long)snap.object_count,
-			(unsigned long long)snap.object_bytes,
-			(unsigned long long)snap.pinned_bytes,
-			(unsigned long long)snap.aperture_size,
-			(unsigned long long)snap.gtt_free,
-			(unsigned long long)snap.gtt_largest_hole,
-			(unsigned long long)snap.irq_count, snap.hw_seqno,
-			(unsigned long long)snap.gpu.commands,
-			(unsigned long long)snap.gpu.batches, (unsigned long long)snap.gpu.blits,
-			(unsigned long long)snap.gpu.blit_bytes,
-			(unsigned long long)snap.gpu.interrupts,
-			(unsigned long long)snap.gpu.busy_ns,
+			(unsigned long long)snap->object_count,
+			(unsigned long long)snap->object_bytes,
+			(unsigned long long)snap->pinned_bytes,
+			(unsigned long long)snap->aperture_size,
+			(unsigned long long)snap->gtt_free,
+			(unsigned long long)snap->gtt_largest_hole,
+			(unsigned long long)snap->irq_count, snap->hw_seqno,
+			(unsigned long long)snap->gpu.commands,
+			(unsigned long long)snap->gpu.batches, (unsigned long long)snap->gpu.blits,
+			(unsigned long long)snap->gpu.blit_bytes,
+			(unsigned long long)snap->gpu.interrupts,
+			(unsigned long long)snap->gpu.busy_ns,
 			(unsigned long long)s->hangs, (unsigned long long)s->resets);
 	/* Per-list totals, as i915_gem_objects gives them but without a
 	 * walk of every object (list names as in gemkit_objects). */
 	for (l = 0; !ret && l < GEM_LIST_COUNT; l++)
 		ret = strbuf_addf(sb, "%s%s_objects=%llu %s_bytes=%llu",
 				  l ? " " : "", debugfs_list_name(l),
-				  (unsigned long long)snap.list_count[l], debugfs_list_name(l),
-				  (unsigned long long)snap.list_bytes[l]);
+				  (unsigned long long)snap->list_count[l], debugfs_list_name(l),
+				  (unsigned long long)snap->list_bytes[l]);
 	if (!ret)
 		ret = strbuf_addch(sb, '\n');
-	debugfs_snapshot_release(&snap);
 	return ret;
 }

@@ -100,7 +100,7 @@ static int emit_total(struct strbuf *sb, uint64_t count, uint64_t obj_size,
 			   (int)count, (size_t)obj_size, (size_t)gtt_size);
 }
 
-DEBUGFS_SHOW(debugfs_show_gem_list)
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_list)
 {
 	static const char *const headers[GEM_LIST_COUNT + 1] = {
 		[GEM_LIST_INACTIVE] = "Inactive:\n",
@@ -110,20 +110,16 @@ DEBUGFS_SHOW(debugfs_show_gem_list)
 		[GEM_LIST_COUNT] = "Deferred free:\n",	/* always empty: frees are immediate */
 	};
 	unsigned int list = (unsigned int)(uintptr_t)data;
-	struct debugfs_snapshot snap;
 	uint64_t count = 0, obj_size = 0, gtt_size = 0;
 	size_t i;
 	int ret;
 
 	if (list > GEM_LIST_COUNT || !headers[list])
 		return -EINVAL;
-	ret = debugfs_snapshot_take(dev, list < GEM_LIST_COUNT ? SNAP_OBJECTS : 0, &snap);
-	if (ret)
-		return ret;
 	ret = strbuf_addstr(sb, headers[list]);
 	if (list < GEM_LIST_COUNT) {
-		for (i = snap.list_start[list]; !ret && i < snap.list_start[list + 1]; i++) {
-			const struct snap_obj *o = &snap.objs[i];
+		for (i = snap->list_start[list]; !ret && i < snap->list_start[list + 1]; i++) {
+			const struct snap_obj *o = &snap->objs[i];
 
 			ret = emit_obj_line(sb, o, "   ");
 			count++;
@@ -133,22 +129,17 @@ DEBUGFS_SHOW(debugfs_show_gem_list)
 	}
 	if (!ret)
 		ret = emit_total(sb, count, obj_size, gtt_size);
-	debugfs_snapshot_release(&snap);
 	return ret;
 }
 
-DEBUGFS_SHOW(debugfs_show_gem_gtt)
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_gtt)
 {
-	struct debugfs_snapshot snap;
 	uint64_t count = 0, obj_size = 0, gtt_size = 0;
 	size_t i;
-	int ret;
+	int ret = 0;
 
-	ret = debugfs_snapshot_take(dev, SNAP_GTT_ORDER, &snap);
-	if (ret)
-		return ret;
-	for (i = 0; !ret && i < snap.ngtt; i++) {
-		const struct snap_obj *o = &snap.objs[snap.gtt_order[i]];
+	for (i = 0; !ret && i < snap->ngtt; i++) {
+		const struct snap_obj *o = &snap->objs[snap->gtt_order[i]];
 
 		ret = emit_obj_line(sb, o, "   ");
 		count++;
@@ -157,7 +148,6 @@ DEBUGFS_SHOW(debugfs_show_gem_gtt)
 	}
 	if (!ret)
 		ret = emit_total(sb, count, obj_size, gtt_size);
-	debugfs_snapshot_release(&snap);
 	return ret;
 }
 
@@ -189,28 +179,24 @@ static int emit_count(struct strbuf *sb, const char *kind, const struct obj_coun
 			   c->mappable_count, kind, (size_t)c->size, (size_t)c->mappable_size);
 }
 
-DEBUGFS_SHOW(debugfs_show_gem_objects)
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_objects)
 {
-	struct debugfs_snapshot snap;
 	struct obj_count gtt = { 0 }, active = { 0 }, pinned = { 0 };
 	struct obj_count inactive = { 0 }, freed = { 0 };
 	unsigned int pin_mappable = 0;
 	uint64_t pin_mappable_size = 0;
-	size_t i, *ls;
+	const size_t *ls = snap->list_start;
+	size_t i;
 	int ret;
 
-	ret = debugfs_snapshot_take(dev, SNAP_OBJECTS, &snap);
-	if (ret)
-		return ret;
-	ls = snap.list_start;
 	/* gtt_list: every bound object, i.e. every list but the unbound one. */
-	count_range(&snap, ls[GEM_LIST_INACTIVE], ls[GEM_LIST_COUNT], &gtt);
-	count_range(&snap, ls[GEM_LIST_ACTIVE], ls[GEM_LIST_ACTIVE + 1], &active);
-	count_range(&snap, ls[GEM_LIST_FLUSHING], ls[GEM_LIST_FLUSHING + 1], &active);
-	count_range(&snap, ls[GEM_LIST_PINNED], ls[GEM_LIST_PINNED + 1], &pinned);
-	count_range(&snap, ls[GEM_LIST_INACTIVE], ls[GEM_LIST_INACTIVE + 1], &inactive);
+	count_range(snap, ls[GEM_LIST_INACTIVE], ls[GEM_LIST_COUNT], &gtt);
+	count_range(snap, ls[GEM_LIST_ACTIVE], ls[GEM_LIST_ACTIVE + 1], &active);
+	count_range(snap, ls[GEM_LIST_FLUSHING], ls[GEM_LIST_FLUSHING + 1], &active);
+	count_range(snap, ls[GEM_LIST_PINNED], ls[GEM_LIST_PINNED + 1], &pinned);
+	count_range(snap, ls[GEM_LIST_INACTIVE], ls[GEM_LIST_INACTIVE + 1], &inactive);
 	for (i = ls[GEM_LIST_INACTIVE]; i < ls[GEM_LIST_COUNT]; i++) {
-		const struct snap_obj *o = &snap.objs[i];
+		const struct snap_obj *o = &snap->objs[i];
 
 		if (o->pin_count && o->map_and_fenceable) {
 			pin_mappable++;
@@ -218,8 +204,8 @@ DEBUGFS_SHOW(debugfs_show_gem_objects)
 		}
 	}
 
-	ret = strbuf_addf(sb, "%u objects, %zu bytes\n", (unsigned int)snap.object_count,
-			  (size_t)snap.object_bytes);
+	ret = strbuf_addf(sb, "%u objects, %zu bytes\n", (unsigned int)snap->object_count,
+			  (size_t)snap->object_bytes);
 	if (!ret)
 		ret = strbuf_addf(sb, "%u [%u] objects, %zu [%zu] bytes in gtt\n", gtt.count,
 				  gtt.mappable_count, (size_t)gtt.size, (size_t)gtt.mappable_size);
@@ -237,31 +223,25 @@ DEBUGFS_SHOW(debugfs_show_gem_objects)
 	if (!ret)
 		ret = strbuf_addf(sb, "%u fault mappable objects, %zu bytes\n", 0u, (size_t)0);
 	if (!ret)
-		ret = strbuf_addf(sb, "%zu [%zu] gtt total\n", (size_t)snap.aperture_size,
-				  (size_t)snap.aperture_size);
-	debugfs_snapshot_release(&snap);
+		ret = strbuf_addf(sb, "%zu [%zu] gtt total\n", (size_t)snap->aperture_size,
+				  (size_t)snap->aperture_size);
 	return ret;
 }
 
-DEBUGFS_SHOW(debugfs_show_fence_regs)
+DEBUGFS_SNAP_SHOW(debugfs_show_fence_regs)
 {
-	struct debugfs_snapshot snap;
 	int i, ret;
 
-	ret = debugfs_snapshot_take(dev, SNAP_OBJECTS, &snap);
-	if (ret)
-		return ret;
 	ret = strbuf_addf(sb, "Reserved fences = %d\nTotal fences = %d\n", 0, GEN3_NUM_FENCES);
 	for (i = 0; !ret && i < GEN3_NUM_FENCES; i++) {
 		char prefix[32];
 
 		snprintf(prefix, sizeof(prefix), "Fenced object[%2d] = ", i);
-		if (snap.fence_obj[i] < 0)
+		if (snap->fence_obj[i] < 0)
 			ret = strbuf_addf(sb, "%sunused\n", prefix);
 		else
-			ret = emit_obj_line(sb, &snap.objs[snap.fence_obj[i]], prefix);
+			ret = emit_obj_line(sb, &snap->objs[snap->fence_obj[i]], prefix);
 	}
-	debugfs_snapshot_release(&snap);
 	return ret;
 }
 
@@ -328,20 +308,16 @@ static char *fmt_key_u64(char *p, const char *key, size_t keylen, uint64_t v)
 }
 #define KEY_U64(p, key, v)	fmt_key_u64((p), key, sizeof(key) - 1, (v))
 
-DEBUGFS_SHOW(debugfs_show_gemkit_objects)
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_objects)
 {
-	struct debugfs_snapshot snap;
 	size_t i;
 	int ret;
 
-	ret = debugfs_snapshot_take(dev, SNAP_OWNERS, &snap);
-	if (ret)
-		return ret;
 	ret = strbuf_addf(sb, "schema=gemkit_objects version=%d count=%zu fields=" OBJ_FIELDS "\n",
-			  GEMKIT_SCHEMA_VERSION, snap.nobjs);
+			  GEMKIT_SCHEMA_VERSION, snap->nobjs);
 	/* A line is at most ~420 bytes plus 80 per owner. */
-	for (i = 0; !ret && i < snap.nobjs; i++) {
-		const struct snap_obj *o = &snap.objs[i];
+	for (i = 0; !ret && i < snap->nobjs; i++) {
+		const struct snap_obj *o = &snap->objs[i];
 		char *p = sb_reserve(sb, 512 + (size_t)o->owner_count * 80);
 		uint32_t k;
 
@@ -383,8 +359,8 @@ DEBUGFS_SHOW(debugfs_show_gemkit_objects)
 		p = KEY_U64(p, " evicts=", o->evict_count);
 		p = fmt_lit(p, " owners=");
 		for (k = 0; k < o->owner_count; k++) {
-			const struct snap_owner *ow = &snap.owners[o->owner_first + k];
-			const struct snap_file *f = snap_file_of(&snap, ow->file_id);
+			const struct snap_owner *ow = &snap->owners[o->owner_first + k];
+			const struct snap_file *f = snap_file_of(snap, ow->file_id);
 
 			if (k)
 				*p++ = ',';
@@ -399,25 +375,20 @@ DEBUGFS_SHOW(debugfs_show_gemkit_objects)
 		*p++ = '\n';
 		sb_commit(sb, p);
 	}
-	debugfs_snapshot_release(&snap);
 	return ret;
 }
 
 #define CLIENT_FIELDS "file,pid,comm,handles,handle_bytes,bound_bytes,requests"
 
-DEBUGFS_SHOW(debugfs_show_gemkit_clients)
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_clients)
 {
-	struct debugfs_snapshot snap;
 	size_t i;
 	int ret;
 
-	ret = debugfs_snapshot_take(dev, SNAP_FILES, &snap);
-	if (ret)
-		return ret;
 	ret = strbuf_addf(sb, "schema=gemkit_clients version=%d count=%zu fields=" CLIENT_FIELDS "\n",
-			  GEMKIT_SCHEMA_VERSION, snap.nfiles);
-	for (i = 0; !ret && i < snap.nfiles; i++) {
-		const struct snap_file *f = &snap.files[i];
+			  GEMKIT_SCHEMA_VERSION, snap->nfiles);
+	for (i = 0; !ret && i < snap->nfiles; i++) {
+		const struct snap_file *f = &snap->files[i];
 		char *p = sb_reserve(sb, 256);
 
 		if (!p) {
@@ -435,6 +406,5 @@ DEBUGFS_SHOW(debugfs_show_gemkit_clients)
 		*p++ = '\n';
 		sb_commit(sb, p);
 	}
-	debugfs_snapshot_release(&snap);
 	return ret;
 }

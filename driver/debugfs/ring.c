@@ -39,28 +39,23 @@ int fmt_dword_dump(struct strbuf *sb, const uint32_t *dw, size_t n, bool per_pag
 	return 0;
 }
 
-DEBUGFS_SHOW(debugfs_show_gem_request)
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_request)
 {
-	struct debugfs_snapshot snap;
 	size_t i;
 	int ret;
 
-	ret = debugfs_snapshot_take(dev, SNAP_REQUESTS, &snap);
-	if (ret)
-		return ret;
-	if (!snap.nreqs) {
+	if (!snap->nreqs) {
 		ret = strbuf_addstr(sb, "No requests\n");
 	} else {
 		ret = strbuf_addstr(sb, "Render requests:\n");
-		for (i = 0; !ret && i < snap.nreqs; i++) {
-			uint64_t age = snap.taken_ns > snap.reqs[i].emitted_ns ?
-				       snap.taken_ns - snap.reqs[i].emitted_ns : 0;
+		for (i = 0; !ret && i < snap->nreqs; i++) {
+			uint64_t age = snap->taken_ns > snap->reqs[i].emitted_ns ?
+				       snap->taken_ns - snap->reqs[i].emitted_ns : 0;
 
-			ret = strbuf_addf(sb, "    %d @ %d\n", (int32_t)snap.reqs[i].seqno,
+			ret = strbuf_addf(sb, "    %d @ %d\n", (int32_t)snap->reqs[i].seqno,
 					  (int)(age / 1000000));
 		}
 	}
-	debugfs_snapshot_release(&snap);
 	return ret;
 }
 
@@ -75,27 +70,15 @@ static int emit_seqno_lines(struct strbuf *sb, const struct debugfs_snapshot *sn
 			   RING_NAME, (int32_t)snap->irq_seqno);
 }
 
-DEBUGFS_SHOW(debugfs_show_gem_seqno)
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_seqno)
 {
-	struct debugfs_snapshot snap;
-	int ret;
-
-	ret = debugfs_snapshot_take(dev, 0, &snap);
-	if (ret)
-		return ret;
-	ret = emit_seqno_lines(sb, &snap);
-	debugfs_snapshot_release(&snap);
-	return ret;
+	return emit_seqno_lines(sb, snap);
 }
 
-DEBUGFS_SHOW(debugfs_show_gem_interrupt)
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_interrupt)
 {
-	struct debugfs_snapshot snap;
 	int ret;
 
-	ret = debugfs_snapshot_take(dev, 0, &snap);
-	if (ret)
-		return ret;
 	ret = strbuf_addf(sb,
 			  "Interrupt enable:    %08x\n"
 			  "Interrupt identity:  %08x\n"
@@ -103,106 +86,78 @@ DEBUGFS_SHOW(debugfs_show_gem_interrupt)
 			  "Pipe %c stat:         %08x\n"
 			  "Pipe %c stat:         %08x\n"
 			  "Interrupts received: %d\n",
-			  snap.ier, snap.iir, snap.imr, 'A', snap.pipea_stat,
-			  'B', snap.pipeb_stat, (int)snap.irq_count);
+			  snap->ier, snap->iir, snap->imr, 'A', snap->pipea_stat,
+			  'B', snap->pipeb_stat, (int)snap->irq_count);
 	if (!ret)
-		ret = emit_seqno_lines(sb, &snap);
-	debugfs_snapshot_release(&snap);
+		ret = emit_seqno_lines(sb, snap);
 	return ret;
 }
 
-DEBUGFS_SHOW(debugfs_show_gem_hws)
+DEBUGFS_SNAP_SHOW(debugfs_show_gem_hws)
 {
-	struct debugfs_snapshot snap;
 	unsigned int i;
 	char *p;
-	int ret;
 
-	ret = debugfs_snapshot_take(dev, SNAP_HWS, &snap);
-	if (ret)
-		return ret;
 	/* i < 4096 / sizeof(u32) / 4: only the first KiB, 64 lines of 58 bytes. */
 	p = sb_reserve(sb, 64 * 58 + 1);
-	if (!p) {
-		ret = -ENOMEM;
-		goto out;
-	}
+	if (!p)
+		return -ENOMEM;
 	for (i = 0; i < 4096 / 4 / 4; i += 4) {
 		p = fmt_lit(p, "0x");
 		p = fmt_hex8(p, i * 4);
 		p = fmt_lit(p, ": 0x");
-		p = fmt_hex8(p, snap.hws[i]);
+		p = fmt_hex8(p, snap->hws[i]);
 		p = fmt_lit(p, " 0x");
-		p = fmt_hex8(p, snap.hws[i + 1]);
+		p = fmt_hex8(p, snap->hws[i + 1]);
 		p = fmt_lit(p, " 0x");
-		p = fmt_hex8(p, snap.hws[i + 2]);
+		p = fmt_hex8(p, snap->hws[i + 2]);
 		p = fmt_lit(p, " 0x");
-		p = fmt_hex8(p, snap.hws[i + 3]);
+		p = fmt_hex8(p, snap->hws[i + 3]);
 		*p++ = '\n';
 	}
 	sb_commit(sb, p);
-out:
-	debugfs_snapshot_release(&snap);
-	return ret;
+	return 0;
 }
 
-DEBUGFS_SHOW(debugfs_show_ringbuffer_info)
+DEBUGFS_SNAP_SHOW(debugfs_show_ringbuffer_info)
 {
-	struct debugfs_snapshot snap;
-	int ret;
-
-	ret = debugfs_snapshot_take(dev, 0, &snap);
-	if (ret)
-		return ret;
-	ret = strbuf_addf(sb,
-			  "Ring %s:\n"
-			  "  Head :    %08x\n"
-			  "  Tail :    %08x\n"
-			  "  Size :    %08x\n"
-			  "  Active :  %08x\n"
-			  "  NOPID :   %08x\n"
-			  "  Control : %08x\n"
-			  "  Start :   %08x\n",
-			  RING_NAME, snap.head & HEAD_ADDR, snap.tail & TAIL_ADDR,
-			  GEM_RING_SIZE, snap.acthd, snap.nopid, snap.ctl, snap.start);
-	debugfs_snapshot_release(&snap);
-	return ret;
+	return strbuf_addf(sb,
+			   "Ring %s:\n"
+			   "  Head :    %08x\n"
+			   "  Tail :    %08x\n"
+			   "  Size :    %08x\n"
+			   "  Active :  %08x\n"
+			   "  NOPID :   %08x\n"
+			   "  Control : %08x\n"
+			   "  Start :   %08x\n",
+			   RING_NAME, snap->head & HEAD_ADDR, snap->tail & TAIL_ADDR,
+			   GEM_RING_SIZE, snap->acthd, snap->nopid, snap->ctl, snap->start);
 }
 
-DEBUGFS_SHOW(debugfs_show_ringbuffer_data)
+DEBUGFS_SNAP_SHOW(debugfs_show_ringbuffer_data)
 {
-	struct debugfs_snapshot snap;
 	int ret;
 
-	ret = debugfs_snapshot_take(dev, SNAP_RING, &snap);
-	if (ret)
-		return ret;
-	if (!snap.ring)
+	if (!snap->ring)
 		ret = strbuf_addstr(sb, "No ringbuffer setup\n");
 	else
-		ret = fmt_dword_dump(sb, snap.ring, snap.ring_size / 4, false);
-	debugfs_snapshot_release(&snap);
+		ret = fmt_dword_dump(sb, snap->ring, snap->ring_size / 4, false);
 	return ret;
 }
 
-DEBUGFS_SHOW(debugfs_show_batchbuffers)
+DEBUGFS_SNAP_SHOW(debugfs_show_batchbuffers)
 {
-	struct debugfs_snapshot snap;
 	size_t i;
-	int ret;
+	int ret = 0;
 
-	ret = debugfs_snapshot_take(dev, SNAP_BATCHES, &snap);
-	if (ret)
-		return ret;
-	for (i = 0; !ret && i < snap.nbatches; i++) {
-		const struct snap_batch *b = &snap.batches[i];
+	for (i = 0; !ret && i < snap->nbatches; i++) {
+		const struct snap_batch *b = &snap->batches[i];
 
 		ret = strbuf_addf(sb, "--- gtt_offset = 0x%08x\n", b->gtt_offset);
 		/* i915_dump_object restarts the offset on every page. */
 		if (!ret)
 			ret = fmt_dword_dump(sb, b->data, b->size / 4, true);
 	}
-	debugfs_snapshot_release(&snap);
 	return ret;
 }
 
@@ -210,15 +165,11 @@ DEBUGFS_SHOW(debugfs_show_batchbuffers)
 	"completed_seqno,waiting_seqno,irq_seqno,outstanding,idle,stopped,wedged;" \
 	"kind=request:seqno,tail,age_ns,file,pid"
 
-DEBUGFS_SHOW(debugfs_show_gemkit_ring)
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_ring)
 {
-	struct debugfs_snapshot snap;
 	size_t i;
 	int ret;
 
-	ret = debugfs_snapshot_take(dev, SNAP_REQUESTS, &snap);
-	if (ret)
-		return ret;
 	ret = strbuf_addf(sb, "schema=gemkit_ring version=%d fields=" RING_FIELDS "\n",
 			  GEMKIT_SCHEMA_VERSION);
 	if (!ret)
@@ -226,18 +177,17 @@ DEBUGFS_SHOW(debugfs_show_gemkit_ring)
 				  "acthd=0x%08x start=0x%08x ctl=0x%08x size=%u "
 				  "emitted_seqno=%u completed_seqno=%u waiting_seqno=%u "
 				  "irq_seqno=%u outstanding=%zu idle=%d stopped=%d wedged=%d\n",
-				  snap.head, snap.tail, snap.acthd, snap.start, snap.ctl,
-				  GEM_RING_SIZE, snap.next_seqno - 1, snap.hw_seqno,
-				  snap.waiting_seqno, snap.irq_seqno, snap.nreqs,
-				  snap.gpu_idle, snap.gpu_stopped, snap.wedged);
-	for (i = 0; !ret && i < snap.nreqs; i++) {
-		const struct snap_request *r = &snap.reqs[i];
-		uint64_t age = snap.taken_ns > r->emitted_ns ? snap.taken_ns - r->emitted_ns : 0;
+				  snap->head, snap->tail, snap->acthd, snap->start, snap->ctl,
+				  GEM_RING_SIZE, snap->next_seqno - 1, snap->hw_seqno,
+				  snap->waiting_seqno, snap->irq_seqno, snap->nreqs,
+				  snap->gpu_idle, snap->gpu_stopped, snap->wedged);
+	for (i = 0; !ret && i < snap->nreqs; i++) {
+		const struct snap_request *r = &snap->reqs[i];
+		uint64_t age = snap->taken_ns > r->emitted_ns ? snap->taken_ns - r->emitted_ns : 0;
 
 		ret = strbuf_addf(sb, "kind=request seqno=%u tail=0x%08x age_ns=%llu "
 				  "file=%u pid=%d\n", r->seqno, r->tail,
 				  (unsigned long long)age, r->file_id, (int)r->pid);
 	}
-	debugfs_snapshot_release(&snap);
 	return ret;
 }

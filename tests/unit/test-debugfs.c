@@ -659,7 +659,7 @@ int main(int argc, char **argv)
 			const char *name = debugfs_files[i].name;
 			char *via_fuse, *direct;
 
-			if (!debugfs_files[i].show || !strcmp(name, "gemkit_counters"))
+			if (!debugfs_is_text(&debugfs_files[i]) || !strcmp(name, "gemkit_counters"))
 				continue;
 			snprintf(path, sizeof(path), "%s/dri/0/%s", dir, name);
 			via_fuse = read_path(path);
