@@ -1,11 +1,13 @@
 /* strbuf: a growable, always NUL-terminated string buffer (after git's). */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "strbuf.h"
 #include "util.h"
@@ -173,11 +175,13 @@ out_restore:
 }
 
 /*
- * Read until EOF straight into the buffer.  Regular files are sized up
- * front from fstat so that one read usually does; pipes and sockets grow
- * geometrically.  On error the buffer is as it was before the call.
+ * Read until EOF straight into the buffer, at most max bytes (-EFBIG
+ * beyond: hostile input never makes us allocate more).  Regular files are
+ * sized up front from fstat so that one read usually does; pipes and
+ * sockets grow geometrically.  On error the buffer is as it was before
+ * the call.
  */
-long strbuf_read_fd(struct strbuf *sb, int fd)
+static long read_fd_max(struct strbuf *sb, int fd, size_t max)
 {
 	size_t oldlen = sb->len, hint = STRBUF_READ_CHUNK;
 	struct stat st;
@@ -190,10 +194,14 @@ long strbuf_read_fd(struct strbuf *sb, int fd)
 	for (;;) {
 		size_t avail;
 
+		if (hint > max - (sb->len - oldlen) + 1)
+			hint = max - (sb->len - oldlen) + 1;
 		if (strbuf_grow(sb, hint))
 			goto out_nomem;
 		hint = STRBUF_READ_CHUNK;
 		avail = sb->alloc - sb->len - 1;
+		if (avail > max - (sb->len - oldlen) + 1)
+			avail = max - (sb->len - oldlen) + 1;
 		r = xread(fd, sb->buf + sb->len, avail);
 		if (r < 0)
 			goto out_restore;
@@ -201,6 +209,10 @@ long strbuf_read_fd(struct strbuf *sb, int fd)
 			break;
 		sb->len += (size_t)r;
 		sb->buf[sb->len] = '\0';
+		if (sb->len - oldlen > max) {
+			r = -EFBIG;
+			goto out_restore;
+		}
 	}
 	return (long)(sb->len - oldlen);
 
@@ -209,4 +221,25 @@ out_nomem:
 out_restore:
 	strbuf_setlen(sb, oldlen);
 	return (long)r;
+}
+
+long strbuf_read_fd(struct strbuf *sb, int fd)
+{
+	return read_fd_max(sb, fd, SIZE_MAX - 1);
+}
+
+long strbuf_read_path(struct strbuf *sb, const char *path, size_t max)
+{
+	long n;
+	int fd = STDIN_FILENO;
+
+	if (path && strcmp(path, "-")) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return -errno;
+	}
+	n = read_fd_max(sb, fd, max ? max : SIZE_MAX - 1);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	return n;
 }

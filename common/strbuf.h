@@ -35,5 +35,9 @@ int strbuf_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 	__attribute__((format(printf, 2, 0)));
 /* Read all of fd (until EOF) into sb; returns bytes read or -errno. */
 long strbuf_read_fd(struct strbuf *sb, int fd);
+/* The same for a file, or standard input when path is NULL or "-", at most
+ * max bytes (0: no limit; -EFBIG beyond).  Returns the bytes read or
+ * -errno (the open's, as is). */
+long strbuf_read_path(struct strbuf *sb, const char *path, size_t max);
 
 #endif

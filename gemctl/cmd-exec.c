@@ -95,21 +95,10 @@ bad:
 
 static int load_batch(struct gemctl *ctl, const char *path, struct strbuf *sb)
 {
-	int fd = STDIN_FILENO;
-	long n;
+	int ret = gemctl_read_input(ctl, path, sb);
 
-	if (strcmp(path, "-")) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return gemctl_error(ctl, GEMCTL_FAILED, "cannot open %s: %s",
-					    path, strerror(errno));
-	}
-	n = strbuf_read_fd(sb, fd);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (n < 0)
-		return gemctl_error(ctl, GEMCTL_FAILED, "cannot read %s: %s", path,
-				    strerror((int)-n));
+	if (ret)
+		return ret;
 	if (!sb->len || sb->len % 4)
 		return gemctl_error(ctl, GEMCTL_USAGE,
 				    "%s: %zu bytes is not a whole number of dwords",

@@ -21,26 +21,6 @@
 #include "names.h"
 #include "session.h"
 
-static int read_source(struct gemctl *ctl, const char *path, struct strbuf *data)
-{
-	int fd = STDIN_FILENO;
-	long n;
-
-	if (strcmp(path, "-")) {
-		fd = open(path, O_RDONLY | O_CLOEXEC);
-		if (fd < 0)
-			return gemctl_error(ctl, GEMCTL_FAILED, "cannot open %s: %s",
-					    path, strerror(errno));
-	}
-	n = strbuf_read_fd(data, fd);
-	if (fd != STDIN_FILENO)
-		close(fd);
-	if (n < 0)
-		return gemctl_error(ctl, GEMCTL_FAILED, "cannot read %s: %s", path,
-				    strerror((int)-n));
-	return 0;
-}
-
 int cmd_write(struct gemctl *ctl, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -119,7 +99,7 @@ int cmd_write(struct gemctl *ctl, int argc, char **argv)
 			if (strbuf_addch(&data, unit.buf[i % unit.len]) < 0)
 				break;
 	} else {
-		if ((ret = read_source(ctl, argv[optind + 1], &data)))
+		if ((ret = gemctl_read_input(ctl, argv[optind + 1], &data)))
 			goto out;
 		if (have_length && length < data.len)
 			strbuf_setlen(&data, length);

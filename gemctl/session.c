@@ -340,3 +340,23 @@ bool gemctl_expired(uint64_t deadline)
 {
 	return now_ns() >= deadline;
 }
+
+int gemctl_read_input(struct gemctl *ctl, const char *path, struct strbuf *sb)
+{
+	int fd = STDIN_FILENO;
+	long n;
+
+	if (strcmp(path, "-")) {
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		if (fd < 0)
+			return gemctl_error(ctl, GEMCTL_FAILED, "cannot open %s: %s",
+					    path, strerror(errno));
+	}
+	n = strbuf_read_fd(sb, fd);
+	if (fd != STDIN_FILENO)
+		close(fd);
+	if (n < 0)
+		return gemctl_error(ctl, GEMCTL_FAILED, "cannot read %s: %s", path,
+				    strerror((int)-n));
+	return 0;
+}

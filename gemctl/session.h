@@ -83,6 +83,9 @@ int gemctl_debugfs(struct gemctl *ctl, struct gdfs **out);
  * verbs can `return gemctl_error(ctl, GEMCTL_USAGE, ...)`. */
 int gemctl_error(struct gemctl *ctl, int code, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* Read the whole of file path ("-": standard input) into sb, or say why
+ * not (naming the file) and return GEMCTL_FAILED. */
+int gemctl_read_input(struct gemctl *ctl, const char *path, struct strbuf *sb);
 /* An ioctl failed with errno: maps EIO to GEMCTL_HUNG, ETIME/ETIMEDOUT to
  * GEMCTL_TIMEOUT, the rest to GEMCTL_FAILED. */
 int gemctl_ioctl_error(struct gemctl *ctl, const char *ioctl, int err,

@@ -63,17 +63,12 @@ static bool match(const struct spec *sp, uint32_t id, uint64_t size, bool bound,
 static int from_capture(const struct gd_ctx *ctx, const char *file, const struct spec *sp,
 			struct target *t, struct gd_capture *c, const uint8_t **data)
 {
-	struct strbuf err = STRBUF_INIT;
 	size_t i;
 	int ret;
 
-	ret = gd_capture_load(file, c, &err);
-	if (ret) {
-		gd_error(ctx, "%s", err.buf);
-		strbuf_release(&err);
+	ret = gd_load_capture(ctx, file, c);
+	if (ret)
 		return ret;
-	}
-	strbuf_release(&err);
 	for (i = 0; i < c->nobjects; i++) {
 		const struct gd_rec_object *o = &c->objects[i];
 

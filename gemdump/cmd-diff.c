@@ -74,7 +74,6 @@ static size_t diff(const struct gd_capture *a, const struct gd_capture *b)
 
 static int run(struct gd_ctx *ctx, int argc, char **argv)
 {
-	struct strbuf err = STRBUF_INIT;
 	struct gd_capture a, b;
 	size_t n;
 
@@ -82,18 +81,12 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 		return gd_usage_error(ctx, "bad option");
 	if (argc - optind != 2)
 		return gd_usage_error(ctx, "two capture files expected");
-	if (gd_capture_load(argv[optind], &a, &err)) {
-		gd_error(ctx, "%s", err.buf);
-		strbuf_release(&err);
+	if (gd_load_capture(ctx, argv[optind], &a))
 		return GD_EXIT_FAIL;
-	}
-	if (gd_capture_load(argv[optind + 1], &b, &err)) {
-		gd_error(ctx, "%s", err.buf);
-		strbuf_release(&err);
+	if (gd_load_capture(ctx, argv[optind + 1], &b)) {
 		gd_capture_release(&a);
 		return GD_EXIT_FAIL;
 	}
-	strbuf_release(&err);
 	n = diff(&a, &b);
 	if (!n)
 		printf("no differences in %zu objects\n", a.nobjects);

@@ -13,7 +13,6 @@
 static int run(struct gd_ctx *ctx, int argc, char **argv)
 {
 	const struct gd_objmap_ent *e, *border;
-	struct strbuf err = STRBUF_INIT;
 	struct gd_objmap map;
 	struct gd_capture c;
 	uint64_t addr;
@@ -25,13 +24,8 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 		return gd_usage_error(ctx, "a capture file and an address expected");
 	if (parse_u64(argv[optind + 1], &addr))
 		return gd_usage_error(ctx, "invalid address '%s'", argv[optind + 1]);
-	ret = gd_capture_load(argv[optind], &c, &err);
-	if (ret) {
-		gd_error(ctx, "%s", err.buf);
-		strbuf_release(&err);
+	if (gd_load_capture(ctx, argv[optind], &c))
 		return GD_EXIT_FAIL;
-	}
-	strbuf_release(&err);
 	if (gd_objmap_from_capture(&map, &c)) {
 		gd_capture_release(&c);
 		return gd_error(ctx, "out of memory");

@@ -79,26 +79,19 @@ void gd_print_object(const struct gd_capture *c, const struct gd_rec_object *o)
 
 static int run(struct gd_ctx *ctx, int argc, char **argv)
 {
-	struct strbuf err = STRBUF_INIT;
 	struct gd_capture c;
 	size_t i;
-	int ret;
 
 	if (getopt_long(argc, argv, "", (struct option[]){ { NULL, 0, NULL, 0 } }, NULL) != -1)
 		return gd_usage_error(ctx, "bad option");
 	if (argc - optind != 1)
 		return gd_usage_error(ctx, "one capture file expected");
-	ret = gd_capture_load(argv[optind], &c, &err);
-	if (ret) {
-		gd_error(ctx, "%s", err.buf);
-		strbuf_release(&err);
+	if (gd_load_capture(ctx, argv[optind], &c))
 		return GD_EXIT_FAIL;
-	}
 	gd_print_object_header();
 	for (i = 0; i < c.nobjects; i++)
 		gd_print_object(&c, &c.objects[i]);
 	gd_capture_release(&c);
-	strbuf_release(&err);
 	return GD_EXIT_OK;
 }
 

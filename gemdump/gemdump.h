@@ -62,6 +62,9 @@ bool gd_wants_help(const struct gd_cmd *cmd, int argc, char **argv);
 
 /* Numbers: parse_u64 of common/util.h. */
 
+/* gd_capture_load, saying what is wrong with the file as ctx's error. */
+struct gd_capture;
+int gd_load_capture(const struct gd_ctx *ctx, const char *path, struct gd_capture *c);
 /*
  * Read a whole file (or stdin for "-"/NULL) into out, refusing more than
  * max bytes (-EFBIG).  Returns 0 or -errno.

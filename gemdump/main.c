@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "core.h"
 #include "gemdump.h"
 #include "util.h"
 
@@ -110,6 +111,17 @@ int gd_error(const struct gd_ctx *ctx, const char *fmt, ...)
 	vmessage(ctx, fmt, ap);
 	va_end(ap);
 	return GD_EXIT_FAIL;
+}
+
+int gd_load_capture(const struct gd_ctx *ctx, const char *path, struct gd_capture *c)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = gd_capture_load(path, c, &err);
+
+	if (ret)
+		gd_error(ctx, "%s", err.buf);
+	strbuf_release(&err);
+	return ret;
 }
 
 int gd_usage_error(const struct gd_ctx *ctx, const char *fmt, ...)
