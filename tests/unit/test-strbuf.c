@@ -271,5 +271,30 @@ int main(int argc, char **argv)
 		strbuf_release(&sb);
 	}
 
+	/* A file by path, bounded: the bound is exact and a refusal leaves
+	 * the buffer as it was. */
+	gemtest_subtest("read-path-bounded") {
+		struct strbuf sb = STRBUF_INIT;
+		char path[512];
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/ten", gemtest_tmpdir());
+		fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+		gt_assert(fd >= 0);
+		gt_assert_eq(write(fd, "0123456789", 10), 10);
+		close(fd);
+		strbuf_addstr(&sb, "x");
+		gt_assert_eq(strbuf_read_path(&sb, path, 10), 10);
+		gt_assert(!strcmp(sb.buf, "x0123456789"));
+		gt_assert_eq(strbuf_read_path(&sb, path, 9), -EFBIG);
+		gt_assert(!strcmp(sb.buf, "x0123456789"));
+		gt_assert_eq(strbuf_read_path(&sb, path, 0), 10);
+		gt_assert_eq(sb.len, 21);
+		snprintf(path, sizeof(path), "%s/missing", gemtest_tmpdir());
+		gt_assert_eq(strbuf_read_path(&sb, path, 0), -ENOENT);
+		gt_assert_eq(sb.len, 21);
+		strbuf_release(&sb);
+	}
+
 	return gemtest_exit();
 }
