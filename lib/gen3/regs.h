@@ -34,7 +34,7 @@
 #define IMR			0x020a8
 #define ISR			0x020ac
 #define   I915_USER_INTERRUPT	(1 << 1)
-#define   I915_RENDER_COMMAND_PARSER_ERROR_INTERRUPT	(1 << 11)
+#define   I915_RENDER_COMMAND_PARSER_ERROR_INTERRUPT	(1 << 15)
 #define EIR			0x020b0
 #define EMR			0x020b4
 #define ESR			0x020b8
