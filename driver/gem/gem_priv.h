@@ -237,7 +237,7 @@ int gem_backing_alloc(struct gem_device *dev, struct gem_object *obj);
 void gem_backing_free(struct gem_device *dev, struct gem_object *obj);
 void gem_backing_discard(struct gem_object *obj);	/* purge: zero the pages */
 void gem_backing_fini(struct gem_device *dev);
-void gem_object_location(const struct gem_object *obj, struct gem_location *loc);
+void gem_object_location(const struct gem_object *obj, struct gem_backing_loc *loc);
 
 /* object.c */
 int gem_object_create(struct gem_device *dev, uint64_t size, struct gem_object **out);

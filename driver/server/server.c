@@ -390,11 +390,31 @@ static int handle_hello(struct conn *c, const struct gem_msg_hdr *hdr,
 	return conn_reply(c, 0, NULL, 0, -1);
 }
 
+/* The gem core's answers in the wire's structs (the core has its own). */
+static void loc_to_wire(const struct gem_backing_loc *in, struct gem_location *out)
+{
+	*out = (struct gem_location){
+		.arena = in->arena, .offset = in->offset, .size = in->size,
+	};
+}
+
+static void hang_to_wire(const struct gem_hang_info *in, struct gem_hang_event *out)
+{
+	*out = (struct gem_hang_event){
+		.seq = in->seq, .time_ns = in->time_ns, .detect_ns = in->detect_ns,
+		.seqno = in->seqno, .pid = in->pid, .file = in->file,
+		.acthd = in->acthd, .ipehr = in->ipehr, .recovered = in->recovered,
+	};
+	_Static_assert(sizeof(out->kind) == sizeof(in->kind), "kind");
+	memcpy(out->kind, in->kind, sizeof(out->kind));
+}
+
 static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 			uint8_t *payload)
 {
 	struct wire_server_call call;
 	struct gem_call gc = { .has_loc = false };
+	struct gem_location loc;
 	struct file_entry *fe;
 	int ret, pret;
 
@@ -410,7 +430,9 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 		goto out_put;
 	}
 	ret = gem_ioctl(fe->file, hdr->request, call.karg, &gc);
-	pret = wire_server_pack(&call, ret, gc.has_loc ? &gc.loc : NULL, &c->out);
+	if (gc.has_loc)
+		loc_to_wire(&gc.loc, &loc);
+	pret = wire_server_pack(&call, ret, gc.has_loc ? &loc : NULL, &c->out);
 	if (pret) {
 		/* The driver ran but its answer cannot be sent back. */
 		strbuf_reset(&c->out);
@@ -447,6 +469,7 @@ static int handle_mmap(struct conn *c, const struct gem_msg_hdr *hdr,
 		       uint8_t *payload)
 {
 	struct gem_mmap_req req;
+	struct gem_backing_loc bl;
 	struct gem_location loc;
 	struct file_entry *fe;
 	int ret;
@@ -460,10 +483,11 @@ static int handle_mmap(struct conn *c, const struct gem_msg_hdr *hdr,
 	fe = file_get(c->srv, hdr->file, c->uid);
 	if (!fe)
 		return conn_reply(c, -EBADF, NULL, 0, -1);
-	ret = gem_mmap_lookup(fe->file, req.offset, req.length, &loc);
+	ret = gem_mmap_lookup(fe->file, req.offset, req.length, &bl);
 	file_put(c->srv, fe);
 	if (ret)
 		return conn_reply(c, ret, NULL, 0, -1);
+	loc_to_wire(&bl, &loc);
 	return conn_reply(c, 0, &loc, sizeof(loc), -1);
 }
 
@@ -532,6 +556,7 @@ static int handle_hang_wait(struct conn *c, const struct gem_msg_hdr *hdr,
 {
 	struct gem_hang_wait req;
 	struct gem_hang_event ev;
+	struct gem_hang_info info;
 	uint64_t deadline = 0, now;
 	uint32_t slice;
 	char byte;
@@ -558,7 +583,7 @@ static int handle_hang_wait(struct conn *c, const struct gem_msg_hdr *hdr,
 			slice = (uint32_t)MIN((uint64_t)slice,
 					      (deadline - now + 999999) / 1000000);
 		}
-		ret = gem_hang_wait(c->srv->dev, req.after, slice, &ev);
+		ret = gem_hang_wait(c->srv->dev, req.after, slice, &info);
 		if (ret != -ETIMEDOUT)
 			break;
 		if (recv(c->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
@@ -566,6 +591,7 @@ static int handle_hang_wait(struct conn *c, const struct gem_msg_hdr *hdr,
 	}
 	if (ret)
 		return conn_reply(c, ret, NULL, 0, -1);
+	hang_to_wire(&info, &ev);
 	return conn_reply(c, 0, &ev, sizeof(ev), -1);
 }
 
