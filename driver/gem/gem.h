@@ -74,12 +74,15 @@ struct gem_call {
  * it; dispatch is on _IOC_NR and arg has already been zero-extended to the
  * kernel's struct size and its embedded user pointers point at memory gemd
  * can read and write (see wire.c).  May sleep (waits never hold the big
- * lock).  Returns 0 or -errno.
+ * lock).  Returns 0 or -errno.  (The kernel's drm_ioctl(); libgem's
+ * gem_ioctl() is the client's ioctl(2).)
  */
-int gem_ioctl(struct gem_file *file, unsigned int cmd, void *arg,
-	      struct gem_call *call);
-/* The kernel-side struct size for cmd's _IOC_NR, or -EINVAL if unknown. */
+int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
+		       struct gem_call *call);
+/* The kernel-side struct size for cmd's _IOC_NR, or -EINVAL if unknown;
+ * its name ("I915_GEM_CREATE"), or NULL (lib/proto/ioctls.def). */
 int gem_ioctl_size(unsigned int cmd);
+const char *gem_ioctl_name(unsigned int cmd);
 
 /*
  * Wait up to wait_ms for a hang with a sequence number above after (for

@@ -11,15 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <drm.h>
 
 #include "debugfs.h"
 #include "gem.h"
@@ -429,7 +426,7 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 			  wire_ioctl_name(hdr->request), strerror(-ret));
 		goto out_put;
 	}
-	ret = gem_ioctl(fe->file, hdr->request, call.karg, &gc);
+	ret = gem_ioctl_dispatch(fe->file, hdr->request, call.karg, &gc);
 	if (gc.has_loc)
 		loc_to_wire(&gc.loc, &loc);
 	pret = wire_server_pack(&call, ret, gc.has_loc ? &loc : NULL, &c->out);
@@ -966,23 +963,6 @@ out_close:
 	return ret;
 }
 
-/* Two tables describe the same ioctls; say so early if they drift apart. */
-static void check_ioctl_sizes(void)
-{
-	unsigned int nr;
-
-	for (nr = 0; nr < 256; nr++) {
-		unsigned int cmd = _IO(DRM_IOCTL_BASE, nr);
-		int wsize = wire_ioctl_size(cmd), gsize = gem_ioctl_size(cmd);
-
-		if (wsize >= 0 && gsize >= 0 && wsize != gsize)
-			log_warn("ioctl %#x (%s): wire carries %d bytes, the driver "
-				 "expects %d", nr, wire_ioctl_name(cmd), wsize, gsize);
-		else if (gsize >= 0 && wsize < 0)
-			log_warn("ioctl %#x: the driver has it, the wire does not", nr);
-	}
-}
-
 /* Server threads never take signals: main() handles them. */
 static int start_thread_nosignals(pthread_t *tid, void *(*fn)(void *), void *arg)
 {
@@ -1041,7 +1021,6 @@ int server_start(const struct server_config *cfg, struct server **out,
 	pthread_attr_init(&srv->conn_attr);
 	pthread_attr_setstacksize(&srv->conn_attr, CONN_STACK_SIZE);
 	pthread_attr_setdetachstate(&srv->conn_attr, PTHREAD_CREATE_DETACHED);
-	check_ioctl_sizes();
 
 	ret = start_thread_nosignals(&srv->accept_thread, accept_main, srv);
 	if (ret) {

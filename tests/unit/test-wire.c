@@ -17,7 +17,7 @@
 
 /*
  * A stand-in for the driver: it sees the kernel-sized, pointer-rewritten
- * argument exactly as gem_ioctl() would, and answers like the kernel.
+ * argument exactly as gem_ioctl_dispatch() would, and answers like the kernel.
  */
 typedef int (*fake_driver)(unsigned int cmd, void *karg, struct gem_location *loc);
 
