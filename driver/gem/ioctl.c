@@ -199,6 +199,39 @@ int gem_context_destroy_ioctl(struct gem_file *file, void *data,
 	return -ENOENT;		/* neither 0 (default) nor anything else exists */
 }
 
+/*
+ * The parameters of the file's default context, as Linux 4.14 answers on
+ * a 945G: the default context (0) is the only one, it is bannable, errors
+ * are captured, and with no PPGTT its address space is the global GTT,
+ * as large as the aperture on gen3.  size reads back 0 once the context
+ * is found, even when the parameter is refused (drm_ioctl copies the
+ * struct out either way).
+ */
+int gem_context_getparam_ioctl(struct gem_file *file, void *data,
+			       struct gem_call *call)
+{
+	struct drm_i915_gem_context_param *args = data;
+
+	if (args->ctx_id != 0)
+		return -ENOENT;
+	args->size = 0;
+	switch (args->param) {
+	case I915_CONTEXT_PARAM_NO_ZEROMAP:
+	case I915_CONTEXT_PARAM_NO_ERROR_CAPTURE:
+		args->value = 0;
+		return 0;
+	case I915_CONTEXT_PARAM_BANNABLE:
+		args->value = 1;
+		return 0;
+	case I915_CONTEXT_PARAM_GTT_SIZE:
+		args->value = file->dev->aperture_size;
+		return 0;
+	case I915_CONTEXT_PARAM_BAN_PERIOD:	/* no longer answered by 4.14 */
+	default:
+		return -EINVAL;
+	}
+}
+
 int gem_get_reset_stats_ioctl(struct gem_file *file, void *data,
 			      struct gem_call *call)
 {
