@@ -16,56 +16,36 @@
 #include "wire.h"
 
 /* One request: op on name with extra payload bytes; the reply is appended
- * to out (if not NULL).  Returns gemd's result (>= 0) or -errno. */
+ * to out (if not NULL).  Returns gemd's result (>= 0) or -errno:
+ * -ENOTCONN once gemd went away, -EPROTO for a reply that breaks the
+ * protocol (the source is closed then). */
 static int sock_call(struct gdfs *src, uint32_t op, const char *name,
 		     const void *extra, size_t extralen, struct strbuf *out)
 {
 	size_t nlen = strlen(name) + 1;
-	struct gem_msg_hdr hdr = {
-		.magic = GEM_PROTOCOL_MAGIC,
-		.type = GEM_MSG_DEBUGFS,
-		.request = op,
-	};
-	struct iovec iov[3] = {
-		{ &hdr, sizeof(hdr) },
+	struct iovec iov[2] = {
 		{ (void *)name, nlen },
 		{ (void *)extra, extralen },
 	};
-	struct gem_reply_hdr rh;
-	ssize_t n;
+	struct wire_call call = {
+		.type = GEM_MSG_DEBUGFS, .request = op,
+		.iov = iov, .iovcnt = 2, .reply = out,
+	};
+	int ret;
 
 	if (nlen + extralen > GEM_MSG_MAX_PAYLOAD)
 		return -E2BIG;
 	if (src->fd < 0)
 		return -ENOTCONN;
-	hdr.len = (uint32_t)(nlen + extralen);
-	n = wire_send(src->fd, iov, extralen ? 3 : 2, -1);
-	if (n < 0)
-		goto out_lost;
-	n = read_full(src->fd, &rh, sizeof(rh));
-	if (n != (ssize_t)sizeof(rh))
-		goto out_lost;
-	if (rh.magic != GEM_PROTOCOL_MAGIC || rh.len > GEM_MSG_MAX_PAYLOAD || rh.nfds)
-		goto out_proto;
-	if (rh.len) {
-		if (!out || strbuf_grow(out, rh.len))
-			goto out_proto;
-		n = read_full(src->fd, out->buf + out->len, rh.len);
-		if (n != (ssize_t)rh.len)
-			goto out_lost;
-		strbuf_setlen(out, out->len + rh.len);
-	}
-	return rh.result;
-
-out_proto:
+	ret = wire_call(src->fd, &call);
+	if (!ret)
+		return call.result;
 	close(src->fd);
 	src->fd = -1;
-	return -EPROTO;
-out_lost:
-	/* gemd went away mid-request: this source is done. */
-	close(src->fd);
-	src->fd = -1;
-	return -ENOTCONN;
+	if (wire_call_bad_reply(ret))
+		return -EPROTO;
+	/* Else gemd went away mid-request: this source is done. */
+	return ret == -ENOMEM ? -ENOMEM : -ENOTCONN;
 }
 
 static int sock_read(struct gdfs *src, const char *name, struct strbuf *out)

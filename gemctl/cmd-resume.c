@@ -1,9 +1,8 @@
 /* resume: gemd accepts work again after `suspend`. */
 #include "commands.h"
-#include "protocol.h"
 #include "session.h"
 
 int cmd_resume(struct gemctl *ctl, int argc, char **argv)
 {
-	return gemctl_control_verb(ctl, argc, argv, GEM_CONTROL_RESUME);
+	return gemctl_control_verb(ctl, argc, argv, false);
 }

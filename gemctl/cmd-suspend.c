@@ -6,21 +6,21 @@
 #include <string.h>
 
 #include "commands.h"
-#include "control.h"
+#include "gemcontrol.h"
 #include "json.h"
-#include "protocol.h"
 #include "session.h"
 
-int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, unsigned int op)
+int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, bool suspend)
 {
 	static const struct option opts[] = {
 		{ "timeout", required_argument, NULL, 't' },
 		{ NULL, 0, NULL, 0 },
 	};
-	const char *what = op == GEM_CONTROL_SUSPEND ? "suspend" : "resume";
+	const char *what = suspend ? "suspend" : "resume";
 	uint64_t timeout_ns = ctl->timeout_ns;
-	int32_t result;
-	int opt, ret;
+	struct gdfs_control *control;
+	struct gdfs_wait w;
+	int opt, ret, result;
 	gj *doc;
 
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
@@ -31,8 +31,11 @@ int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, unsigned int 
 	}
 	if (optind != argc)
 		return gemctl_usage(ctl);
-	ret = gemctl_control_call(ctl, GEM_MSG_CONTROL, op, NULL, 0, timeout_ns,
-				  &result, NULL, 0);
+	w = (struct gdfs_wait){ .timeout_ns = timeout_ns, .stop = &gemctl_interrupted };
+	ret = gemctl_control(ctl, &control);
+	if (!ret)
+		ret = suspend ? gdfs_suspend(control, &w, &result) :
+				gdfs_resume(control, &w, &result);
 	if (ret == -ETIMEDOUT) {
 		/* gemd goes on idling; the GPU state says why it takes long. */
 		gemctl_error(ctl, GEMCTL_TIMEOUT, "%s: no answer within %llums", what,
@@ -51,12 +54,12 @@ int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, unsigned int 
 	if (result)
 		return gemctl_ioctl_error(ctl, "GEM_MSG_CONTROL", -result, "%s", what);
 	doc = gemctl_json_begin(ctl);
-	gj_str(doc, "state", op == GEM_CONTROL_SUSPEND ? "suspended" : "running");
+	gj_str(doc, "state", suspend ? "suspended" : "running");
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
 
 int cmd_suspend(struct gemctl *ctl, int argc, char **argv)
 {
-	return gemctl_control_verb(ctl, argc, argv, GEM_CONTROL_SUSPEND);
+	return gemctl_control_verb(ctl, argc, argv, true);
 }

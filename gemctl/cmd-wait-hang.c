@@ -10,10 +10,9 @@
 #include <string.h>
 
 #include "commands.h"
-#include "control.h"
+#include "gemcontrol.h"
 #include "gemdebugfs.h"
 #include "json.h"
-#include "protocol.h"
 #include "session.h"
 #include "util.h"
 
@@ -24,17 +23,18 @@ int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 		{ "after", required_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 },
 	};
-	struct gem_hang_wait req = { .after = GEM_HANG_NEXT };
-	uint64_t timeout_ns = ctl->timeout_ns;
+	uint64_t after = GDFS_HANG_NEXT, timeout_ns = ctl->timeout_ns;
 	struct strbuf where = STRBUF_INIT;
-	struct gem_hang_event ev;
+	struct gdfs_control *control;
+	struct gdfs_hang ev;
+	struct gdfs_wait w;
 	struct gdfs *src;
-	int32_t result;
-	int opt, ret;
+	uint32_t timeout_ms;
+	int opt, ret, result;
 	gj *doc;
 
 	if (ctl->hang_base_set)
-		req.after = ctl->hang_base;
+		after = ctl->hang_base;
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 't':
@@ -42,7 +42,7 @@ int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 				return ret;
 			break;
 		case 'a':
-			if ((ret = gemctl_parse_u64(ctl, "hang number", optarg, &req.after)))
+			if ((ret = gemctl_parse_u64(ctl, "hang number", optarg, &after)))
 				return ret;
 			break;
 		default:
@@ -52,11 +52,14 @@ int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 	if (optind != argc)
 		return gemctl_usage(ctl);
 	/* 0 would mean forever: the shortest wait is 1 ms. */
-	req.timeout_ms = (uint32_t)MAX(1ull, MIN(timeout_ns / 1000000, (uint64_t)UINT32_MAX));
+	timeout_ms = (uint32_t)MAX(1ull, MIN(timeout_ns / 1000000, (uint64_t)UINT32_MAX));
 	memset(&ev, 0, sizeof(ev));
 	/* gemd times the wait; ours is a backstop for a gemd that hangs. */
-	ret = gemctl_control_call(ctl, GEM_MSG_HANG_WAIT, 0, &req, sizeof(req),
-				  timeout_ns + 5000000000ull, &result, &ev, sizeof(ev));
+	w = (struct gdfs_wait){ .timeout_ns = timeout_ns + 5000000000ull,
+				.stop = &gemctl_interrupted };
+	ret = gemctl_control(ctl, &control);
+	if (!ret)
+		ret = gdfs_hang_wait(control, after, timeout_ms, &w, &ev, &result);
 	if (ret == -ENOENT || ret == -ECONNREFUSED || ret == -ENOTCONN)
 		return gemctl_error(ctl, GEMCTL_NODEV, "cannot reach gemd at %s: %s",
 				    gemctl_device(ctl), strerror(-ret));
@@ -74,7 +77,6 @@ int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 	if (result)
 		return gemctl_ioctl_error(ctl, "GEM_MSG_HANG_WAIT", -result, "%s", "");
 	ctl->hang_base_set = false;
-	ev.kind[sizeof(ev.kind) - 1] = '\0';
 	if (gemctl_debugfs(ctl, &src) == 0)
 		strbuf_addf(&where, "%s/i915_error_state", gdfs_describe(src));
 	else
@@ -95,7 +97,7 @@ int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 	gj_uint(doc, "ipehr", ev.ipehr);
 	gj_uint(doc, "detect_ns", ev.detect_ns);
 	gj_uint(doc, "time_ns", ev.time_ns);
-	gj_bool(doc, "recovered", ev.recovered != 0);
+	gj_bool(doc, "recovered", ev.recovered);
 	gj_str(doc, "capture", where.buf);
 	gemctl_json_end(ctl, doc);
 	strbuf_release(&where);

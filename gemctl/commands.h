@@ -2,6 +2,8 @@
 #ifndef GEMKIT_GEMCTL_COMMANDS_H
 #define GEMKIT_GEMCTL_COMMANDS_H
 
+#include <stdbool.h>
+
 struct gemctl;
 
 #define GEMCTL_VERB(name) int name(struct gemctl *ctl, int argc, char **argv)
@@ -57,7 +59,7 @@ GEMCTL_VERB(cmd_drop_caches);
 GEMCTL_VERB(cmd_suspend);
 GEMCTL_VERB(cmd_resume);
 GEMCTL_VERB(cmd_wedged);
-/* cmd-suspend.c: GEM_MSG_CONTROL op, reported as a verb */
-int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, unsigned int op);
+/* cmd-suspend.c: suspend (true) or resume (false), reported as a verb */
+int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, bool suspend);
 
 #endif

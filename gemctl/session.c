@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include "gemcontrol.h"
 #include "gemdebugfs.h"
 #include "libgem.h"
 #include "session.h"
@@ -21,7 +22,6 @@ void gemctl_init(struct gemctl *ctl)
 {
 	memset(ctl, 0, sizeof(*ctl));
 	ctl->fd = -1;
-	ctl->control_fd = -1;
 	ctl->timeout_ns = GEMCTL_DEFAULT_TIMEOUT_NS;
 	strbuf_init(&ctl->result, 0);
 }
@@ -35,8 +35,7 @@ void gemctl_release(struct gemctl *ctl)
 	free(ctl->maps);
 	if (ctl->fd >= 0)
 		gem_close(ctl->fd);
-	if (ctl->control_fd >= 0)
-		close(ctl->control_fd);
+	gdfs_control_close(ctl->control);
 	if (ctl->gdfs)
 		gdfs_close(ctl->gdfs);
 	for (i = 0; i < ctl->nvars; i++) {
@@ -79,6 +78,21 @@ int gemctl_debugfs(struct gemctl *ctl, struct gdfs **out)
 		}
 	}
 	*out = ctl->gdfs;
+	return 0;
+}
+
+int gemctl_control(struct gemctl *ctl, struct gdfs_control **out)
+{
+	int ret;
+
+	if (!ctl->control) {
+		ret = gdfs_control_open(ctl->device_arg, &ctl->control);
+		if (ret) {
+			ctl->control = NULL;
+			return ret;
+		}
+	}
+	*out = ctl->control;
 	return 0;
 }
 

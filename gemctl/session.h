@@ -16,6 +16,7 @@
 #include "strbuf.h"
 
 struct gdfs;
+struct gdfs_control;
 
 /* A CPU or GTT mapping made by `map`, kept until `unmap` or exit. */
 struct gemctl_map {
@@ -39,7 +40,7 @@ struct gemctl {
 	const char *device_arg;		/* -D, or NULL for the rule */
 	int fd;				/* the device, -1 until a verb needs it */
 	struct gdfs *gdfs;		/* debugfs source, opened on first use */
-	int control_fd;			/* HELLO channel (control.c), -1 until used */
+	struct gdfs_control *control;	/* gemd's control requests, opened on first use */
 	uint64_t hang_base;		/* hangs counted before `hang`, for wait-hang */
 	bool hang_base_set;
 
@@ -78,6 +79,9 @@ void gemctl_release(struct gemctl *ctl);
 int gemctl_connect(struct gemctl *ctl);
 /* The debugfs source for the session's device. */
 int gemctl_debugfs(struct gemctl *ctl, struct gdfs **out);
+/* The control channel for the session's device (gemcontrol.h): 0 or
+ * -errno, with no message (the verb says what it could not do). */
+int gemctl_control(struct gemctl *ctl, struct gdfs_control **out);
 
 /* Errors: "gemctl VERB: ...".  Each returns the exit code it is given so
  * verbs can `return gemctl_error(ctl, GEMCTL_USAGE, ...)`. */

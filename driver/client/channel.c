@@ -63,7 +63,7 @@ static void channel_free(struct gem_channel *ch)
 	if (ch->sock >= 0)
 		close(ch->sock);
 	strbuf_release(&ch->extra);
-	free(ch->rbuf);
+	strbuf_release(&ch->rbuf);
 	free(ch);
 }
 
@@ -168,79 +168,20 @@ const char *libgem_dev_path(const struct gem_dev *dev)
 
 /* --- one request and its reply ---------------------------------------- */
 
-/*
- * Read a whole reply into ch->rbuf.  gemd sends header and payload in one
- * write, so the first recvmsg nearly always returns all of it.
- */
-static int channel_recv(struct gem_channel *ch, struct gem_reply_hdr *rh,
-			int *fd)
+int channel_call(struct gem_channel *ch, struct wire_call *call)
 {
-	size_t got = 0, total;
-	ssize_t n;
-
-	while (got < sizeof(*rh)) {
-		/* A passed descriptor rides on the first byte. */
-		n = wire_recv(ch->sock, ch->rbuf + got, ch->ralloc - got,
-			      got ? NULL : fd);
-		if (n <= 0)
-			return n ? (int)n : -ECONNRESET;
-		got += (size_t)n;
-	}
-	memcpy(rh, ch->rbuf, sizeof(*rh));
-	if (rh->magic != GEM_PROTOCOL_MAGIC || rh->len > GEM_MSG_MAX_PAYLOAD)
-		return -EIO;
-	total = sizeof(*rh) + rh->len;
-	/* Exactly one reply per request: more bytes mean we are lost. */
-	if (got > total)
-		return -EIO;
-	if (total > ch->ralloc) {
-		uint8_t *p = realloc(ch->rbuf, total);
-
-		if (!p)
-			return -ENOMEM;
-		ch->rbuf = p;
-		ch->ralloc = total;
-	}
-	if (got < total) {
-		n = read_full(ch->sock, ch->rbuf + got, total - got);
-		if (n != (ssize_t)(total - got))
-			return n < 0 ? (int)n : -ECONNRESET;
-	}
-	return 0;
-}
-
-
-int channel_call(struct gem_channel *ch, struct iovec *iov, int iovcnt,
-		 struct gem_reply_hdr *rh, void **reply, int *fd)
-{
-	ssize_t n;
 	int ret;
 
-	if (fd)
-		*fd = -1;
-	n = wire_send(ch->sock, iov, iovcnt, -1);
-	if (n < 0) {
-		ret = (int)n;
-		goto out_reset;
-	}
-	ret = channel_recv(ch, rh, fd);
-	if (ret)
-		goto out_reset;
-	if (fd && rh->nfds && *fd < 0) {
-		ret = -EIO;
-		goto out_reset;
-	}
-	*reply = ch->rbuf + sizeof(*rh);
-	return 0;
-
-out_reset:
-	if (fd && *fd >= 0) {
-		close(*fd);
-		*fd = -1;
-	}
+	strbuf_reset(&ch->rbuf);
+	call->reply = &ch->rbuf;
+	ret = wire_call(ch->sock, call);
+	if (!ret)
+		return 0;
 	channel_reset(ch);
-	/* As the kernel answers after the device went away. */
-	return ret == -EIO || ret == -ENOMEM ? ret : -ENODEV;
+	if (wire_call_bad_reply(ret))
+		return -EIO;
+	/* Else as the kernel answers after the device went away. */
+	return ret == -ENOMEM ? -ENOMEM : -ENODEV;
 }
 
 /* --- connecting ------------------------------------------------------- */
@@ -284,12 +225,7 @@ int channel_get(struct gem_dev *dev, struct gem_channel **out)
 		ch->sock = -1;
 		ch->dev = dev;
 		strbuf_init(&ch->extra, 0);
-		ch->rbuf = malloc(RBUF_INITIAL);
-		if (!ch->rbuf) {
-			free(ch);
-			return -ENOMEM;
-		}
-		ch->ralloc = RBUF_INITIAL;
+		strbuf_init(&ch->rbuf, RBUF_INITIAL);
 		tc->ch[dev->index] = ch;
 		pthread_mutex_lock(&state_lock);
 		ch->next = channels;
@@ -311,49 +247,37 @@ int channel_get(struct gem_dev *dev, struct gem_channel **out)
 static int arena_fetch(struct gem_dev *dev, uint64_t token, uint32_t id,
 		       struct arena_map *map)
 {
-	struct gem_msg_hdr hdr = {
-		.magic = GEM_PROTOCOL_MAGIC,
-		.type = GEM_MSG_ARENA,
-		.request = id,
-		.file = token,
+	struct wire_call call = {
+		.type = GEM_MSG_ARENA, .request = id, .file = token,
+		.min_len = sizeof(struct gem_arena_reply),
+		.max_len = sizeof(struct gem_arena_reply),
+		.want_fd = true,
 	};
-	struct iovec iov = { &hdr, sizeof(hdr) };
 	struct gem_arena_reply rep;
-	struct gem_reply_hdr rh;
 	struct gem_channel *ch;
-	void *reply, *base;
-	int ret, fd;
+	void *base;
+	int ret;
 
 	ret = channel_get(dev, &ch);
 	if (ret)
 		return ret;
-	ret = channel_call(ch, &iov, 1, &rh, &reply, &fd);
+	ret = channel_call(ch, &call);
 	if (ret)
 		return ret;
-	if (rh.result < 0) {
-		ret = rh.result;
-		goto out_close;
-	}
-	if (rh.len != sizeof(rep) || fd < 0) {
-		ret = -EIO;
-		goto out_close;
-	}
-	memcpy(&rep, reply, sizeof(rep));
-	base = mmap(NULL, rep.size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (call.result < 0)
+		return call.result;
+	memcpy(&rep, ch->rbuf.buf, sizeof(rep));
+	base = mmap(NULL, rep.size, PROT_READ | PROT_WRITE, MAP_SHARED, call.fd, 0);
 	if (base == MAP_FAILED) {
 		ret = -errno;
-		goto out_close;
+		close(call.fd);
+		return ret;
 	}
 	map->id = id;
-	map->fd = fd;
+	map->fd = call.fd;
 	map->base = base;
 	map->size = rep.size;
 	return 0;
-
-out_close:
-	if (fd >= 0)
-		close(fd);
-	return ret;
 }
 
 int libgem_dev_arena(struct gem_dev *dev, uint64_t token, uint32_t id,

@@ -7,9 +7,10 @@
 #include <stdint.h>
 #include <sys/uio.h>
 
+#include "connect.h"
 #include "protocol.h"
 #include "strbuf.h"
-#include "connect.h"
+#include "wire.h"
 
 /*
  * One gemd this process has talked to, named by the socket path gemd
@@ -43,23 +44,20 @@ struct gem_channel {
 	struct gem_channel *prev, *next;	/* every channel, for fork */
 	struct gem_dev *dev;
 	struct strbuf extra;	/* request deep copies (wire_client_pack) */
-	uint8_t *rbuf;		/* reply header and payload */
-	size_t ralloc;
+	struct strbuf rbuf;	/* reply payload */
 };
 
 /* This thread's channel to dev: 0, -ENODEV (no gemd) or -EPROTO. */
 int channel_get(struct gem_dev *dev, struct gem_channel **out);
 
 /*
- * One request: iov[0] must be the struct gem_msg_hdr.  Sends it with one
- * sendmsg and reads the reply, normally with one recvmsg.  On return 0,
- * *rh holds the reply header and *reply its payload (valid until the
- * next call on ch); fd, if not NULL, receives a passed descriptor or -1.
- * If gemd has gone the channel is closed and -ENODEV returned, -EIO on a
- * reply that breaks the protocol.
+ * One request (wire_call, with the reply going to ch->rbuf): one sendmsg
+ * and normally one recvmsg.  On return 0, call->result is gemd's answer
+ * and ch->rbuf its payload (until the next call on ch).  Otherwise the
+ * channel is closed and the error is the kernel's for a device that went
+ * away (-ENODEV), -EIO for a reply that breaks the protocol, or -ENOMEM.
  */
-int channel_call(struct gem_channel *ch, struct iovec *iov, int iovcnt,
-		 struct gem_reply_hdr *rh, void **reply, int *fd);
+int channel_call(struct gem_channel *ch, struct wire_call *call);
 /* Drop ch's connection (after a reply that made no sense). */
 void channel_reset(struct gem_channel *ch);
 

@@ -292,18 +292,15 @@ static int finish_call(const struct fd_entry *e, struct wire_client_call *c)
 int gem_ioctl(int fd, unsigned long request, void *arg)
 {
 	static const uint8_t zeros[WIRE_ALIGN];
-	struct gem_msg_hdr hdr = {
-		.magic = GEM_PROTOCOL_MAGIC,
+	struct wire_client_call call;
+	struct gem_channel *ch;
+	struct iovec iov[3];
+	struct wire_call wc = {
 		.type = GEM_MSG_IOCTL,
 		.request = (uint32_t)request,	/* the kernel's cmd is 32 bits */
+		.iov = iov, .iovcnt = 3,
 	};
-	struct wire_client_call call;
-	struct gem_reply_hdr rh;
-	struct gem_channel *ch;
-	struct iovec iov[4];
 	struct fd_entry e;
-	size_t len;
-	void *reply;
 	int ret;
 
 	ret = fd_lookup(fd, &e);
@@ -313,30 +310,27 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 	if (ret)
 		goto out_err;
 	strbuf_reset(&ch->extra);
-	ret = wire_client_pack(&call, hdr.request, arg, &ch->extra);
+	ret = wire_client_pack(&call, wc.request, arg, &ch->extra);
 	if (ret)
 		goto out_err;
-	len = wire_client_payload_len(&call, &ch->extra);
-	if (len > GEM_MSG_MAX_PAYLOAD) {
+	if (wire_client_payload_len(&call, &ch->extra) > GEM_MSG_MAX_PAYLOAD) {
 		ret = -EINVAL;
 		goto out_err;
 	}
-	hdr.len = (uint32_t)len;
-	hdr.file = e.token;
+	wc.file = e.token;
 	/* The struct goes straight from the caller's memory: no copy. */
-	iov[0] = (struct iovec){ &hdr, sizeof(hdr) };
-	iov[1] = (struct iovec){ arg, call.in_size };
-	iov[2] = (struct iovec){ (void *)zeros, call.in_pad };
-	iov[3] = (struct iovec){ ch->extra.buf, ch->extra.len };
-	ret = channel_call(ch, iov, 4, &rh, &reply, NULL);
+	iov[0] = (struct iovec){ arg, call.in_size };
+	iov[1] = (struct iovec){ (void *)zeros, call.in_pad };
+	iov[2] = (struct iovec){ ch->extra.buf, ch->extra.len };
+	ret = channel_call(ch, &wc);
 	if (ret)
 		goto out_err;
-	ret = wire_client_unpack(&call, rh.result, reply, rh.len);
+	ret = wire_client_unpack(&call, wc.result, ch->rbuf.buf, ch->rbuf.len);
 	if (ret) {
 		channel_reset(ch);
 		goto out_err;
 	}
-	ret = rh.result;
+	ret = wc.result;
 	if (ret < 0)
 		goto out_err;
 	if (call.has_loc) {
@@ -344,7 +338,7 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 		if (ret)
 			goto out_err;
 	}
-	return rh.result;
+	return wc.result;
 
 out_err:
 	errno = -ret;
@@ -355,19 +349,18 @@ void *gem_mmap(void *addr, size_t length, int prot, int flags, int fd,
 	       off_t offset)
 {
 	struct gem_mmap_req req = { (uint64_t)offset, length };
-	struct gem_msg_hdr hdr = {
-		.magic = GEM_PROTOCOL_MAGIC,
-		.type = GEM_MSG_MMAP,
-		.len = sizeof(req),
+	struct iovec iov = { &req, sizeof(req) };
+	struct wire_call wc = {
+		.type = GEM_MSG_MMAP, .iov = &iov, .iovcnt = 1,
+		.min_len = sizeof(struct gem_location),
+		.max_len = sizeof(struct gem_location),
 	};
-	struct iovec iov[2] = { { &hdr, sizeof(hdr) }, { &req, sizeof(req) } };
 	struct gem_location loc;
-	struct gem_reply_hdr rh;
 	struct gem_channel *ch;
 	struct fd_entry e;
 	uint8_t *base;
 	uint64_t asize;
-	void *reply, *p;
+	void *p;
 	int ret, afd;
 
 	ret = fd_lookup(fd, &e);
@@ -376,19 +369,14 @@ void *gem_mmap(void *addr, size_t length, int prot, int flags, int fd,
 	ret = channel_get(e.dev, &ch);
 	if (ret)
 		goto out_err;
-	hdr.file = e.token;
-	ret = channel_call(ch, iov, 2, &rh, &reply, NULL);
+	wc.file = e.token;
+	ret = channel_call(ch, &wc);
 	if (ret)
 		goto out_err;
-	ret = rh.result;
+	ret = wc.result;
 	if (ret < 0)
 		goto out_err;
-	if (rh.len != sizeof(loc)) {
-		channel_reset(ch);
-		ret = -EIO;
-		goto out_err;
-	}
-	memcpy(&loc, reply, sizeof(loc));
+	memcpy(&loc, ch->rbuf.buf, sizeof(loc));
 	ret = libgem_dev_arena(e.dev, e.token, loc.arena, &base, &asize, &afd);
 	if (ret)
 		goto out_err;

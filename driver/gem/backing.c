@@ -210,10 +210,9 @@ void gem_backing_fini(struct gem_device *dev)
 	}
 }
 
-void gem_object_location(const struct gem_object *obj, struct gem_location *loc)
+void gem_object_location(const struct gem_object *obj, struct gem_backing_loc *loc)
 {
 	loc->arena = obj->arena->id;
-	loc->pad = 0;
 	loc->offset = obj->arena_node.start;
 	loc->size = obj->size;
 }

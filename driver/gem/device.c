@@ -222,7 +222,7 @@ int gem_arena_fd(struct gem_device *dev, uint32_t id, uint64_t *size)
 }
 
 int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
-		    struct gem_location *loc)
+		    struct gem_backing_loc *loc)
 {
 	struct gem_device *dev = file->dev;
 	uint32_t id = (uint32_t)(offset >> GEM_FAKE_OFFSET_SHIFT);

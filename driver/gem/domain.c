@@ -116,7 +116,8 @@ int gem_object_set_to_cpu_domain(struct gem_object *obj, bool write)
 
 #define CPU_DOMAINS (I915_GEM_DOMAIN_CPU | I915_GEM_DOMAIN_GTT | I915_GEM_DOMAIN_WC)
 
-GEM_IOCTL(set_domain)
+int gem_set_domain_ioctl(struct gem_file *file, void *data,
+			 struct gem_call *call)
 {
 	struct drm_i915_gem_set_domain *args = data;
 	uint32_t read = args->read_domains, write = args->write_domain;
@@ -141,7 +142,8 @@ GEM_IOCTL(set_domain)
 	return ret;
 }
 
-GEM_IOCTL(sw_finish)
+int gem_sw_finish_ioctl(struct gem_file *file, void *data,
+			struct gem_call *call)
 {
 	struct drm_i915_gem_sw_finish *args = data;
 	struct gem_object *obj;
@@ -179,7 +181,7 @@ static int rw_lookup(struct gem_file *file, uint32_t handle, uint64_t offset,
  * the client then copies between its buffer and the shared object pages
  * at call->loc (bulk data never crosses the socket).
  */
-GEM_IOCTL(pread)
+int gem_pread_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_gem_pread *args = data;
 	struct gem_object *obj;
@@ -200,7 +202,7 @@ GEM_IOCTL(pread)
 	return ret;
 }
 
-GEM_IOCTL(pwrite)
+int gem_pwrite_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_gem_pwrite *args = data;
 	struct gem_object *obj;
@@ -227,7 +229,7 @@ GEM_IOCTL(pwrite)
 }
 
 /* GEM_MMAP: the client maps the object's pages itself, at call->loc. */
-GEM_IOCTL(mmap)
+int gem_mmap_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_gem_mmap *args = data;
 	struct gem_object *obj;
@@ -257,7 +259,7 @@ out_put:
  * The fake offset names the object by id; mmap(fd, offset) goes through
  * gem_mmap_lookup.
  */
-GEM_IOCTL(mmap_gtt)
+int gem_mmap_gtt_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_gem_mmap_offset *args = data;
 	struct gem_object *obj;

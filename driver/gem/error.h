@@ -14,7 +14,6 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "protocol.h"
 #include "strbuf.h"
 
 struct gem_device;
@@ -43,7 +42,7 @@ struct gem_error_request {
 };
 
 struct gem_error_state {
-	uint64_t seq;			/* hang number, as in gem_hang_event */
+	uint64_t seq;			/* hang number, as in gem_hang_info */
 	int64_t time_s, time_us;	/* CLOCK_REALTIME of the capture */
 	uint32_t eir, pgtbl_er;
 	uint32_t fences[16];

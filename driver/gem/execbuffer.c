@@ -426,7 +426,8 @@ out_release:
 	return ret;
 }
 
-GEM_IOCTL(execbuffer2)
+int gem_execbuffer2_ioctl(struct gem_file *file, void *data,
+			  struct gem_call *call)
 {
 	struct drm_i915_gem_execbuffer2 *args = data;
 	struct drm_i915_gem_exec_object2 *exec = (void *)(uintptr_t)args->buffers_ptr;
@@ -438,7 +439,8 @@ GEM_IOCTL(execbuffer2)
 
 /* The 2008 interface: converted as i915_gem_execbuffer did, with every
  * object needing a fence on pre-965 hardware. */
-GEM_IOCTL(execbuffer)
+int gem_execbuffer_ioctl(struct gem_file *file, void *data,
+			 struct gem_call *call)
 {
 	struct drm_i915_gem_execbuffer *args = data;
 	struct drm_i915_gem_exec_object *list = (void *)(uintptr_t)args->buffers_ptr;

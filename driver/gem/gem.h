@@ -13,10 +13,33 @@
 #include <stdint.h>
 #include <sys/types.h>
 
-#include "protocol.h"
-
 struct gem_device;
 struct gem_file;
+
+/*
+ * Where an object's pages live: arena memfd 'arena' at byte 'offset'.
+ * The server turns it into the wire's struct gem_location (protocol.h);
+ * the core knows nothing of the protocol.
+ */
+struct gem_backing_loc {
+	uint32_t arena;
+	uint64_t offset;	/* of the first byte in the arena */
+	uint64_t size;
+};
+
+/* One GPU hang as hangcheck.c reports it (gem_hang_wait). */
+struct gem_hang_info {
+	uint64_t seq;		/* 1, 2, ...: hangs since the device was created */
+	uint64_t time_ns;	/* CLOCK_REALTIME of the detection */
+	uint64_t detect_ns;	/* guilty request's submission to detection */
+	uint32_t seqno;		/* the guilty request */
+	uint32_t pid;		/* its client, 0 if none */
+	uint32_t file;		/* its drm_file id, 0 if none */
+	uint32_t acthd;
+	uint32_t ipehr;
+	bool recovered;		/* ring reset and running; false: wedged */
+	char kind[16];		/* "hangcheck", "fault", "badop", "wedged" (forced) */
+};
 
 struct gem_device_config {
 	uint64_t aperture_size;		/* default 256 MiB */
@@ -43,7 +66,7 @@ void gem_file_release(struct gem_file *file);
  */
 struct gem_call {
 	bool has_loc;
-	struct gem_location loc;
+	struct gem_backing_loc loc;
 };
 
 /*
@@ -51,24 +74,27 @@ struct gem_call {
  * it; dispatch is on _IOC_NR and arg has already been zero-extended to the
  * kernel's struct size and its embedded user pointers point at memory gemd
  * can read and write (see wire.c).  May sleep (waits never hold the big
- * lock).  Returns 0 or -errno.
+ * lock).  Returns 0 or -errno.  (The kernel's drm_ioctl(); libgem's
+ * gem_ioctl() is the client's ioctl(2).)
  */
-int gem_ioctl(struct gem_file *file, unsigned int cmd, void *arg,
-	      struct gem_call *call);
-/* The kernel-side struct size for cmd's _IOC_NR, or -EINVAL if unknown. */
+int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
+		       struct gem_call *call);
+/* The kernel-side struct size for cmd's _IOC_NR, or -EINVAL if unknown;
+ * its name ("I915_GEM_CREATE"), or NULL (lib/proto/ioctls.def). */
 int gem_ioctl_size(unsigned int cmd);
+const char *gem_ioctl_name(unsigned int cmd);
 
 /*
- * GEM_MSG_HANG_WAIT: wait up to wait_ms for a hang capture with a sequence
- * number above after (GEM_HANG_NEXT: above the current one, fetched with
- * gem_hang_seq first) and fill ev with the oldest such one still kept.
- * Returns 0, or -ETIMEDOUT.  Callers that wait long poll in slices.
+ * Wait up to wait_ms for a hang with a sequence number above after (for
+ * "the next one from now", fetch the current one with gem_hang_seq first)
+ * and fill ev with the oldest such one still kept.  Returns 0, or
+ * -ETIMEDOUT.  Callers that wait long poll in slices.
  */
 uint64_t gem_hang_seq(struct gem_device *dev);
 int gem_hang_wait(struct gem_device *dev, uint64_t after, uint32_t wait_ms,
-		  struct gem_hang_event *ev);
+		  struct gem_hang_info *ev);
 
-/* GEM_MSG_CONTROL (suspend.c): idle the GPU and unbind every unpinned
+/* Driver control (suspend.c): idle the GPU and unbind every unpinned
  * object, refusing execbuffer (-EBUSY) until resume; -EALREADY when
  * already in that state. */
 int gem_device_suspend(struct gem_device *dev);
@@ -80,6 +106,6 @@ int gem_arena_fd(struct gem_device *dev, uint32_t arena, uint64_t *size);
 /* Translate a fake mmap offset (MMAP_GTT / MMAP_OFFSET) of an object this
  * file can see into its location; offset may point inside the object. */
 int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
-		    struct gem_location *loc);
+		    struct gem_backing_loc *loc);
 
 #endif

@@ -125,7 +125,8 @@ void gem_object_unpin(struct gem_object *obj)
 	}
 }
 
-GEM_IOCTL(get_aperture)
+int gem_get_aperture_ioctl(struct gem_file *file, void *data,
+			   struct gem_call *call)
 {
 	struct drm_i915_gem_get_aperture *args = data;
 	struct gem_device *dev = file->dev;
@@ -136,7 +137,7 @@ GEM_IOCTL(get_aperture)
 }
 
 /* Legacy GEM_PIN (2008 X.org/UMS clients): pins until UNPIN or close. */
-GEM_IOCTL(pin)
+int gem_pin_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_gem_pin *args = data;
 	struct gem_object *obj;
@@ -168,7 +169,7 @@ out_put:
 	return ret;
 }
 
-GEM_IOCTL(unpin)
+int gem_unpin_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_gem_pin *args = data;
 	struct gem_object *obj;

@@ -54,7 +54,7 @@ struct gem_hang {
 	bool stop;
 	bool error_pending;		/* the error interrupt fired */
 	uint64_t seq;			/* hangs so far */
-	struct gem_hang_event events[HANG_EVENTS];	/* seq % HANG_EVENTS */
+	struct gem_hang_info events[HANG_EVENTS];	/* seq % HANG_EVENTS */
 
 	/* hangcheck thread, under dev->lock */
 	bool sampled;
@@ -154,7 +154,7 @@ static int recover(struct gem_hang *h, struct gem_request *guilty, uint64_t now)
 	return 0;
 }
 
-static void publish(struct gem_hang *h, struct gem_hang_event *ev)
+static void publish(struct gem_hang *h, struct gem_hang_info *ev)
 {
 	struct gem_device *dev = h->dev;
 
@@ -173,7 +173,7 @@ static int handle_error(struct gem_hang *h, const char *kind)
 	struct gem_device *dev = h->dev;
 	struct gpu *gpu = dev->gpu;
 	struct gem_request *guilty = first_outstanding(dev);
-	struct gem_hang_event ev;
+	struct gem_hang_info ev;
 	struct timespec rt;
 	uint64_t now = now_ns(), seq;
 	int ret;
@@ -357,7 +357,7 @@ uint64_t gem_hang_seq(struct gem_device *dev)
 }
 
 int gem_hang_wait(struct gem_device *dev, uint64_t after, uint32_t wait_ms,
-		  struct gem_hang_event *ev)
+		  struct gem_hang_info *ev)
 {
 	struct gem_hang *h = dev->hang;
 	struct timespec ts;

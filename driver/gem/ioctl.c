@@ -25,7 +25,7 @@ static void copy_field(char *buf, __kernel_size_t *len, const char *value)
 	*len = n;
 }
 
-GEM_IOCTL(version)
+int gem_version_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_version *v = data;
 
@@ -39,7 +39,8 @@ GEM_IOCTL(version)
 }
 
 /* An empty unique: drmOpen("i915") treats a non-empty one as "in use". */
-GEM_IOCTL(get_unique)
+int gem_get_unique_ioctl(struct gem_file *file, void *data,
+			 struct gem_call *call)
 {
 	struct drm_unique *u = data;
 
@@ -47,7 +48,7 @@ GEM_IOCTL(get_unique)
 	return 0;
 }
 
-GEM_IOCTL(get_cap)
+int gem_get_cap_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_get_cap *cap = data;
 
@@ -76,7 +77,8 @@ GEM_IOCTL(get_cap)
 	}
 }
 
-GEM_IOCTL(set_client_cap)
+int gem_set_client_cap_ioctl(struct gem_file *file, void *data,
+			     struct gem_call *call)
 {
 	struct drm_set_client_cap *cap = data;
 
@@ -160,7 +162,7 @@ static int getparam_value(int param, int *value)
 	}
 }
 
-GEM_IOCTL(getparam)
+int gem_getparam_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_getparam *gp = data;
 	int value, ret;
@@ -175,18 +177,20 @@ GEM_IOCTL(getparam)
 }
 
 /* UMS-only parameters: a KMS-era kernel refuses them. */
-GEM_IOCTL(setparam)
+int gem_setparam_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	return -ENODEV;
 }
 
 /* gen3 has no logical contexts. */
-GEM_IOCTL(context_create)
+int gem_context_create_ioctl(struct gem_file *file, void *data,
+			     struct gem_call *call)
 {
 	return -ENODEV;
 }
 
-GEM_IOCTL(context_destroy)
+int gem_context_destroy_ioctl(struct gem_file *file, void *data,
+			      struct gem_call *call)
 {
 	struct drm_i915_gem_context_destroy *args = data;
 
@@ -195,7 +199,41 @@ GEM_IOCTL(context_destroy)
 	return -ENOENT;		/* neither 0 (default) nor anything else exists */
 }
 
-GEM_IOCTL(get_reset_stats)
+/*
+ * The parameters of the file's default context, as Linux 4.14 answers on
+ * a 945G: the default context (0) is the only one, it is bannable, errors
+ * are captured, and with no PPGTT its address space is the global GTT,
+ * as large as the aperture on gen3.  size reads back 0 once the context
+ * is found, even when the parameter is refused (drm_ioctl copies the
+ * struct out either way).
+ */
+int gem_context_getparam_ioctl(struct gem_file *file, void *data,
+			       struct gem_call *call)
+{
+	struct drm_i915_gem_context_param *args = data;
+
+	if (args->ctx_id != 0)
+		return -ENOENT;
+	args->size = 0;
+	switch (args->param) {
+	case I915_CONTEXT_PARAM_NO_ZEROMAP:
+	case I915_CONTEXT_PARAM_NO_ERROR_CAPTURE:
+		args->value = 0;
+		return 0;
+	case I915_CONTEXT_PARAM_BANNABLE:
+		args->value = 1;
+		return 0;
+	case I915_CONTEXT_PARAM_GTT_SIZE:
+		args->value = file->dev->aperture_size;
+		return 0;
+	case I915_CONTEXT_PARAM_BAN_PERIOD:	/* no longer answered by 4.14 */
+	default:
+		return -EINVAL;
+	}
+}
+
+int gem_get_reset_stats_ioctl(struct gem_file *file, void *data,
+			      struct gem_call *call)
 {
 	struct drm_i915_reset_stats *args = data;
 
@@ -213,74 +251,35 @@ GEM_IOCTL(get_reset_stats)
 }
 
 /* No register is whitelisted for REG_READ on gen3. */
-GEM_IOCTL(reg_read)
+int gem_reg_read_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	return -EINVAL;
 }
 
+/*
+ * The dispatch table, indexed by _IOC_NR, expanded from lib/proto/ioctls.def
+ * (the codec column is the wire's and is dropped here).
+ */
 struct gem_ioctl_desc {
-	unsigned int nr;
 	const char *name;
 	int (*handler)(struct gem_file *file, void *data, struct gem_call *call);
 	unsigned int size;	/* the kernel's struct size */
-	bool unlocked;		/* does not need struct_mutex */
+	unsigned int flags;	/* IOCTL_* */
 };
 
-#define CORE(ioctl, fn, type) \
-	{ _IOC_NR(DRM_IOCTL_##ioctl), #ioctl, gem_##fn##_ioctl, sizeof(type), true }
-#define I915(ioctl, fn, type) \
-	{ DRM_COMMAND_BASE + DRM_I915_##ioctl, "I915_" #ioctl, gem_##fn##_ioctl, sizeof(type), false }
-#define I915_NOARG(ioctl, fn) \
-	{ DRM_COMMAND_BASE + DRM_I915_##ioctl, "I915_" #ioctl, gem_##fn##_ioctl, 0, false }
-
-static const struct gem_ioctl_desc gem_ioctls[] = {
-	CORE(VERSION, version, struct drm_version),
-	CORE(GET_UNIQUE, get_unique, struct drm_unique),
-	CORE(GET_CAP, get_cap, struct drm_get_cap),
-	CORE(SET_CLIENT_CAP, set_client_cap, struct drm_set_client_cap),
-	{ _IOC_NR(DRM_IOCTL_GEM_CLOSE), "GEM_CLOSE", gem_close_ioctl,
-	  sizeof(struct drm_gem_close), false },
-	{ _IOC_NR(DRM_IOCTL_GEM_FLINK), "GEM_FLINK", gem_flink_ioctl,
-	  sizeof(struct drm_gem_flink), false },
-	{ _IOC_NR(DRM_IOCTL_GEM_OPEN), "GEM_OPEN", gem_open_ioctl,
-	  sizeof(struct drm_gem_open), false },
-	I915(GETPARAM, getparam, struct drm_i915_getparam),
-	I915(SETPARAM, setparam, struct drm_i915_setparam),
-	I915(GEM_EXECBUFFER, execbuffer, struct drm_i915_gem_execbuffer),
-	I915(GEM_PIN, pin, struct drm_i915_gem_pin),
-	I915(GEM_UNPIN, unpin, struct drm_i915_gem_unpin),
-	I915(GEM_BUSY, busy, struct drm_i915_gem_busy),
-	I915_NOARG(GEM_THROTTLE, throttle),
-	I915(GEM_CREATE, create, struct drm_i915_gem_create),
-	I915(GEM_PREAD, pread, struct drm_i915_gem_pread),
-	I915(GEM_PWRITE, pwrite, struct drm_i915_gem_pwrite),
-	I915(GEM_MMAP, mmap, struct drm_i915_gem_mmap),
-	I915(GEM_SET_DOMAIN, set_domain, struct drm_i915_gem_set_domain),
-	I915(GEM_SW_FINISH, sw_finish, struct drm_i915_gem_sw_finish),
-	I915(GEM_SET_TILING, set_tiling, struct drm_i915_gem_set_tiling),
-	I915(GEM_GET_TILING, get_tiling, struct drm_i915_gem_get_tiling),
-	I915(GEM_GET_APERTURE, get_aperture, struct drm_i915_gem_get_aperture),
-	I915(GEM_MMAP_GTT, mmap_gtt, struct drm_i915_gem_mmap_offset),
-	I915(GEM_MADVISE, madvise, struct drm_i915_gem_madvise),
-	I915(GEM_EXECBUFFER2, execbuffer2, struct drm_i915_gem_execbuffer2),
-	I915(GEM_WAIT, wait, struct drm_i915_gem_wait),
-	I915(GEM_CONTEXT_CREATE, context_create, struct drm_i915_gem_context_create_ext),
-	I915(GEM_CONTEXT_DESTROY, context_destroy, struct drm_i915_gem_context_destroy),
-	I915(GEM_SET_CACHING, set_caching, struct drm_i915_gem_caching),
-	I915(GEM_GET_CACHING, get_caching, struct drm_i915_gem_caching),
-	I915(REG_READ, reg_read, struct drm_i915_reg_read),
-	I915(GET_RESET_STATS, get_reset_stats, struct drm_i915_reset_stats),
-	I915(GEM_CREATE_EXT, create_ext, struct drm_i915_gem_create_ext),
+#define IOCTL(name_, kcmd, handler_, flags_, codec) \
+	[_IOC_NR(kcmd)] = { .name = #name_, .handler = handler_, \
+			    .size = _IOC_SIZE(kcmd), .flags = flags_ },
+static const struct gem_ioctl_desc gem_ioctls[256] = {
+#include "../../lib/proto/ioctls.def"
 };
+#undef IOCTL
 
 static const struct gem_ioctl_desc *gem_ioctl_find(unsigned int cmd)
 {
-	unsigned int nr = _IOC_NR(cmd), i;
+	const struct gem_ioctl_desc *desc = &gem_ioctls[_IOC_NR(cmd)];
 
-	for (i = 0; i < ARRAY_SIZE(gem_ioctls); i++)
-		if (gem_ioctls[i].nr == nr)
-			return &gem_ioctls[i];
-	return NULL;
+	return desc->handler ? desc : NULL;
 }
 
 int gem_ioctl_size(unsigned int cmd)
@@ -290,8 +289,15 @@ int gem_ioctl_size(unsigned int cmd)
 	return desc ? (int)desc->size : -EINVAL;
 }
 
-int gem_ioctl(struct gem_file *file, unsigned int cmd, void *arg,
-	      struct gem_call *call)
+const char *gem_ioctl_name(unsigned int cmd)
+{
+	const struct gem_ioctl_desc *desc = gem_ioctl_find(cmd);
+
+	return desc ? desc->name : NULL;
+}
+
+int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
+		       struct gem_call *call)
 {
 	const struct gem_ioctl_desc *desc = gem_ioctl_find(cmd);
 	struct gem_device *dev = file->dev;
@@ -302,7 +308,7 @@ int gem_ioctl(struct gem_file *file, unsigned int cmd, void *arg,
 	if (desc->size && !arg)
 		return -EFAULT;
 	call->has_loc = false;
-	if (desc->unlocked)
+	if (desc->flags & IOCTL_UNLOCKED)
 		return desc->handler(file, arg, call);
 	pthread_mutex_lock(&dev->lock);
 	ret = desc->handler(file, arg, call);

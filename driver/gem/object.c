@@ -115,7 +115,7 @@ void gem_object_update_list(struct gem_object *obj)
 	gem_object_move_to_list(obj, list);
 }
 
-GEM_IOCTL(create)
+int gem_create_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_gem_create *args = data;
 	struct gem_device *dev = file->dev;
@@ -162,7 +162,8 @@ static int create_ext_regions(struct gem_device *dev, uint64_t ptr)
 	return 0;
 }
 
-GEM_IOCTL(create_ext)
+int gem_create_ext_ioctl(struct gem_file *file, void *data,
+			 struct gem_call *call)
 {
 	struct drm_i915_gem_create_ext *args = data;
 	struct drm_i915_gem_create create = { .size = args->size };
@@ -198,14 +199,14 @@ GEM_IOCTL(create_ext)
 	return 0;
 }
 
-GEM_IOCTL(close)
+int gem_close_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_gem_close *args = data;
 
 	return gem_handle_delete(file, args->handle);
 }
 
-GEM_IOCTL(flink)
+int gem_flink_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_gem_flink *args = data;
 	struct gem_device *dev = file->dev;
@@ -227,7 +228,7 @@ out_put:
 	return ret;
 }
 
-GEM_IOCTL(open)
+int gem_open_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_gem_open *args = data;
 	struct gem_object *obj;
@@ -243,7 +244,7 @@ GEM_IOCTL(open)
 	return 0;
 }
 
-GEM_IOCTL(madvise)
+int gem_madvise_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_gem_madvise *args = data;
 	struct gem_object *obj;
@@ -271,7 +272,8 @@ out_put:
 	return ret;
 }
 
-GEM_IOCTL(set_caching)
+int gem_set_caching_ioctl(struct gem_file *file, void *data,
+			  struct gem_call *call)
 {
 	struct drm_i915_gem_caching *args = data;
 	struct gem_object *obj;
@@ -293,7 +295,8 @@ GEM_IOCTL(set_caching)
 	return 0;
 }
 
-GEM_IOCTL(get_caching)
+int gem_get_caching_ioctl(struct gem_file *file, void *data,
+			  struct gem_call *call)
 {
 	struct drm_i915_gem_caching *args = data;
 	struct gem_object *obj;

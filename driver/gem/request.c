@@ -293,7 +293,7 @@ int gem_gpu_idle(struct gem_device *dev)
 	return gem_wait_seqno(dev, last->seqno, NULL);
 }
 
-GEM_IOCTL(busy)
+int gem_busy_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_gem_busy *args = data;
 	struct gem_object *obj;
@@ -315,7 +315,7 @@ GEM_IOCTL(busy)
 	return 0;
 }
 
-GEM_IOCTL(wait)
+int gem_wait_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_gem_wait *args = data;
 	struct gem_object *obj;
@@ -343,7 +343,7 @@ GEM_IOCTL(wait)
 }
 
 /* Wait for this file's requests older than 20 ms (i915_gem_ring_throttle). */
-GEM_IOCTL(throttle)
+int gem_throttle_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct gem_device *dev = file->dev;
 	uint64_t cutoff = now_ns() - GEM_THROTTLE_NS;

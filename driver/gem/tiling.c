@@ -127,7 +127,8 @@ void gem_object_put_fence(struct gem_object *obj)
 	obj->fence_reg = -1;
 }
 
-GEM_IOCTL(set_tiling)
+int gem_set_tiling_ioctl(struct gem_file *file, void *data,
+			 struct gem_call *call)
 {
 	struct drm_i915_gem_set_tiling *args = data;
 	struct gem_object *obj;
@@ -185,7 +186,8 @@ out_put:
 	return ret;
 }
 
-GEM_IOCTL(get_tiling)
+int gem_get_tiling_ioctl(struct gem_file *file, void *data,
+			 struct gem_call *call)
 {
 	struct drm_i915_gem_get_tiling *args = data;
 	struct gem_object *obj;

@@ -22,6 +22,7 @@
 
 #include <drm.h>
 
+#include "connect.h"
 #include "debugfs.h"
 #include "gem.h"
 #include "log.h"
@@ -315,99 +316,47 @@ static void parse_options(int argc, char **argv, struct gemd_opts *o)
 		   MIN(LOG_NOTICE + verbose, LOG_DEBUG);
 }
 
-/* --- --ping: a raw OPEN and VERSION, without libgem -------------------- */
-
-/* Send one message and read its reply into reply (reset first). */
-static int ping_msg(int fd, uint16_t type, uint32_t request, uint64_t file,
-		    const void *payload, size_t len, struct strbuf *reply)
-{
-	struct gem_msg_hdr hdr = {
-		.magic = GEM_PROTOCOL_MAGIC, .type = type, .len = (uint32_t)len,
-		.request = request, .file = file,
-	};
-	struct iovec iov[2] = { { &hdr, sizeof(hdr) }, { (void *)payload, len } };
-	struct gem_reply_hdr rh;
-	ssize_t n;
-
-	n = wire_send(fd, iov, 2, -1);
-	if (n < 0)
-		return (int)n;
-	n = read_full(fd, &rh, sizeof(rh));
-	if (n != (ssize_t)sizeof(rh) || rh.magic != GEM_PROTOCOL_MAGIC ||
-	    rh.len > GEM_MSG_MAX_PAYLOAD)
-		return -EPROTO;
-	strbuf_reset(reply);
-	if (strbuf_grow(reply, rh.len))
-		return -ENOMEM;
-	n = read_full(fd, reply->buf, rh.len);
-	if (n != (ssize_t)rh.len)
-		return -EPROTO;
-	strbuf_setlen(reply, rh.len);
-	return rh.result;
-}
-
-static int ping_connect(const char *path, bool autobind)
-{
-	struct { sa_family_t family; } any = { AF_UNIX };
-	struct sockaddr_un sa;
-	int fd, alen = wire_path_addr(&sa, path);
-
-	if (alen < 0)
-		return alen;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0)
-		return -errno;
-	if ((autobind && bind(fd, (struct sockaddr *)&any, sizeof(any)) < 0) ||
-	    connect(fd, (struct sockaddr *)&sa, (socklen_t)alen) < 0) {
-		int ret = -errno;
-
-		close(fd);
-		return ret;
-	}
-	return fd;
-}
+/* --- --ping: OPEN, HELLO and VERSION, without libgem ------------------ */
 
 /* Everything a client does first: a file, a channel, DRM_IOCTL_VERSION. */
 static int ping(const char *path)
 {
-	struct gem_msg_hello hello = { .version = GEM_PROTOCOL_VERSION,
-				       .pid = (uint32_t)getpid(), .comm = "gemd-ping" };
 	struct strbuf reply = STRBUF_INIT, extra = STRBUF_INIT, payload = STRBUF_INIT;
 	char name[64] = "";
 	struct drm_version v = { .name = name, .name_len = sizeof(name) - 1 };
 	struct wire_client_call call;
 	struct gem_open_reply open_rep;
+	struct iovec iov;
+	struct wire_call wc = {
+		.type = GEM_MSG_IOCTL, .request = DRM_IOCTL_VERSION,
+		.iov = &iov, .iovcnt = 1, .reply = &reply,
+	};
 	int file_fd = -1, ch_fd = -1, ret;
-	const char *step = "connect";
+	const char *step = "open";
 
-	file_fd = ping_connect(path, true);
+	file_fd = channel_connect(path, GEM_MSG_OPEN, true, true, &open_rep,
+				  sizeof(open_rep));
 	if (file_fd < 0) {
 		ret = file_fd;
 		goto out;
 	}
-	step = "open";
-	ret = ping_msg(file_fd, GEM_MSG_OPEN, 0, 0, &hello, sizeof(hello), &reply);
-	if (ret == 0 && reply.len != sizeof(open_rep))
-		ret = -EPROTO;
-	if (ret)
-		goto out;
-	memcpy(&open_rep, reply.buf, sizeof(open_rep));
 	step = "channel";
-	ch_fd = ping_connect(path, false);
+	ch_fd = channel_connect(path, GEM_MSG_HELLO, false, true, NULL, 0);
 	if (ch_fd < 0) {
 		ret = ch_fd;
 		goto out;
 	}
-	ret = ping_msg(ch_fd, GEM_MSG_HELLO, 0, 0, &hello, sizeof(hello), &reply);
-	if (ret)
-		goto out;
 	step = "DRM_IOCTL_VERSION";
 	ret = wire_client_pack(&call, DRM_IOCTL_VERSION, &v, &extra);
 	if (!ret)
 		ret = wire_client_payload(&call, &extra, &payload);
+	if (ret)
+		goto out;
+	iov = (struct iovec){ payload.buf, payload.len };
+	wc.file = open_rep.file;
+	ret = wire_call(ch_fd, &wc);
 	if (!ret)
-		ret = ping_msg(ch_fd, GEM_MSG_IOCTL, DRM_IOCTL_VERSION,
-			       open_rep.file, payload.buf, payload.len, &reply);
+		ret = wc.result;
 	if (ret >= 0)
 		ret = wire_client_unpack(&call, ret, reply.buf, reply.len);
 	if (ret)

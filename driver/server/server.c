@@ -11,15 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 #include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
-
-#include <drm.h>
 
 #include "debugfs.h"
 #include "gem.h"
@@ -390,11 +387,31 @@ static int handle_hello(struct conn *c, const struct gem_msg_hdr *hdr,
 	return conn_reply(c, 0, NULL, 0, -1);
 }
 
+/* The gem core's answers in the wire's structs (the core has its own). */
+static void loc_to_wire(const struct gem_backing_loc *in, struct gem_location *out)
+{
+	*out = (struct gem_location){
+		.arena = in->arena, .offset = in->offset, .size = in->size,
+	};
+}
+
+static void hang_to_wire(const struct gem_hang_info *in, struct gem_hang_event *out)
+{
+	*out = (struct gem_hang_event){
+		.seq = in->seq, .time_ns = in->time_ns, .detect_ns = in->detect_ns,
+		.seqno = in->seqno, .pid = in->pid, .file = in->file,
+		.acthd = in->acthd, .ipehr = in->ipehr, .recovered = in->recovered,
+	};
+	_Static_assert(sizeof(out->kind) == sizeof(in->kind), "kind");
+	memcpy(out->kind, in->kind, sizeof(out->kind));
+}
+
 static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 			uint8_t *payload)
 {
 	struct wire_server_call call;
 	struct gem_call gc = { .has_loc = false };
+	struct gem_location loc;
 	struct file_entry *fe;
 	int ret, pret;
 
@@ -409,8 +426,10 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 			  wire_ioctl_name(hdr->request), strerror(-ret));
 		goto out_put;
 	}
-	ret = gem_ioctl(fe->file, hdr->request, call.karg, &gc);
-	pret = wire_server_pack(&call, ret, gc.has_loc ? &gc.loc : NULL, &c->out);
+	ret = gem_ioctl_dispatch(fe->file, hdr->request, call.karg, &gc);
+	if (gc.has_loc)
+		loc_to_wire(&gc.loc, &loc);
+	pret = wire_server_pack(&call, ret, gc.has_loc ? &loc : NULL, &c->out);
 	if (pret) {
 		/* The driver ran but its answer cannot be sent back. */
 		strbuf_reset(&c->out);
@@ -447,6 +466,7 @@ static int handle_mmap(struct conn *c, const struct gem_msg_hdr *hdr,
 		       uint8_t *payload)
 {
 	struct gem_mmap_req req;
+	struct gem_backing_loc bl;
 	struct gem_location loc;
 	struct file_entry *fe;
 	int ret;
@@ -460,10 +480,11 @@ static int handle_mmap(struct conn *c, const struct gem_msg_hdr *hdr,
 	fe = file_get(c->srv, hdr->file, c->uid);
 	if (!fe)
 		return conn_reply(c, -EBADF, NULL, 0, -1);
-	ret = gem_mmap_lookup(fe->file, req.offset, req.length, &loc);
+	ret = gem_mmap_lookup(fe->file, req.offset, req.length, &bl);
 	file_put(c->srv, fe);
 	if (ret)
 		return conn_reply(c, ret, NULL, 0, -1);
+	loc_to_wire(&bl, &loc);
 	return conn_reply(c, 0, &loc, sizeof(loc), -1);
 }
 
@@ -532,6 +553,7 @@ static int handle_hang_wait(struct conn *c, const struct gem_msg_hdr *hdr,
 {
 	struct gem_hang_wait req;
 	struct gem_hang_event ev;
+	struct gem_hang_info info;
 	uint64_t deadline = 0, now;
 	uint32_t slice;
 	char byte;
@@ -558,7 +580,7 @@ static int handle_hang_wait(struct conn *c, const struct gem_msg_hdr *hdr,
 			slice = (uint32_t)MIN((uint64_t)slice,
 					      (deadline - now + 999999) / 1000000);
 		}
-		ret = gem_hang_wait(c->srv->dev, req.after, slice, &ev);
+		ret = gem_hang_wait(c->srv->dev, req.after, slice, &info);
 		if (ret != -ETIMEDOUT)
 			break;
 		if (recv(c->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0)
@@ -566,6 +588,7 @@ static int handle_hang_wait(struct conn *c, const struct gem_msg_hdr *hdr,
 	}
 	if (ret)
 		return conn_reply(c, ret, NULL, 0, -1);
+	hang_to_wire(&info, &ev);
 	return conn_reply(c, 0, &ev, sizeof(ev), -1);
 }
 
@@ -940,23 +963,6 @@ out_close:
 	return ret;
 }
 
-/* Two tables describe the same ioctls; say so early if they drift apart. */
-static void check_ioctl_sizes(void)
-{
-	unsigned int nr;
-
-	for (nr = 0; nr < 256; nr++) {
-		unsigned int cmd = _IO(DRM_IOCTL_BASE, nr);
-		int wsize = wire_ioctl_size(cmd), gsize = gem_ioctl_size(cmd);
-
-		if (wsize >= 0 && gsize >= 0 && wsize != gsize)
-			log_warn("ioctl %#x (%s): wire carries %d bytes, the driver "
-				 "expects %d", nr, wire_ioctl_name(cmd), wsize, gsize);
-		else if (gsize >= 0 && wsize < 0)
-			log_warn("ioctl %#x: the driver has it, the wire does not", nr);
-	}
-}
-
 /* Server threads never take signals: main() handles them. */
 static int start_thread_nosignals(pthread_t *tid, void *(*fn)(void *), void *arg)
 {
@@ -1015,7 +1021,6 @@ int server_start(const struct server_config *cfg, struct server **out,
 	pthread_attr_init(&srv->conn_attr);
 	pthread_attr_setstacksize(&srv->conn_attr, CONN_STACK_SIZE);
 	pthread_attr_setdetachstate(&srv->conn_attr, PTHREAD_CREATE_DETACHED);
-	check_ioctl_sizes();
 
 	ret = start_thread_nosignals(&srv->accept_thread, accept_main, srv);
 	if (ret) {

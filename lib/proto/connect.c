@@ -1,5 +1,6 @@
 /* Connect to gemd and say OPEN or HELLO (see connect.h). */
 #include <errno.h>
+#include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
@@ -18,19 +19,17 @@ int channel_connect(const char *path, uint16_t type, bool autobind,
 		.pid = (uint32_t)getpid(),
 		.tid = (uint32_t)gettid(),
 	};
-	struct gem_msg_hdr hdr = {
-		.magic = GEM_PROTOCOL_MAGIC,
-		.type = type,
-		.len = sizeof(hello),
+	struct iovec iov = { &hello, sizeof(hello) };
+	struct strbuf rep = STRBUF_INIT;
+	struct wire_call call = {
+		.type = type, .iov = &iov, .iovcnt = 1,
+		.reply = &rep, .min_len = replylen, .max_len = replylen,
 	};
-	struct iovec iov[2] = { { &hdr, sizeof(hdr) }, { &hello, sizeof(hello) } };
 	/* A whole (zeroed) sockaddr_un, though only its family is passed:
 	 * checkers read the struct the pointer names. */
 	struct sockaddr_un any = { .sun_family = AF_UNIX };
-	struct gem_reply_hdr rh;
 	struct sockaddr_un sa;
 	int fd, alen, ret;
-	ssize_t n;
 
 	alen = wire_path_addr(&sa, path);
 	if (alen < 0)
@@ -49,39 +48,24 @@ int channel_connect(const char *path, uint16_t type, bool autobind,
 		if (errno != EINTR)
 			goto out_errno;
 	}
-	n = wire_send(fd, iov, 2, -1);
-	if (n < 0) {
-		ret = (int)n;
+	/* max_len 0 means no limit: an empty answer is asked for with no
+	 * buffer at all. */
+	if (!replylen)
+		call.reply = NULL;
+	ret = wire_call(fd, &call);
+	if (!ret && call.result < 0)
+		ret = call.result;
+	if (ret)
 		goto out_close;
-	}
-	n = read_full(fd, &rh, sizeof(rh));
-	if (n != (ssize_t)sizeof(rh)) {
-		ret = n < 0 ? (int)n : -ECONNRESET;
-		goto out_close;
-	}
-	if (rh.magic != GEM_PROTOCOL_MAGIC) {
-		ret = -EPROTO;
-		goto out_close;
-	}
-	if (rh.result < 0) {
-		ret = rh.result;
-		goto out_close;
-	}
-	if (rh.len != replylen) {
-		ret = -EPROTO;
-		goto out_close;
-	}
-	n = read_full(fd, reply, replylen);
-	if (n != (ssize_t)replylen) {
-		ret = n < 0 ? (int)n : -ECONNRESET;
-		goto out_close;
-	}
+	if (replylen)
+		memcpy(reply, rep.buf, replylen);
+	strbuf_release(&rep);
 	return fd;
 
 out_errno:
 	ret = -errno;
 out_close:
+	strbuf_release(&rep);
 	close(fd);
 	return ret;
 }
-

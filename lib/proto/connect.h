@@ -13,9 +13,9 @@
 /*
  * Connect to path and exchange an OPEN or HELLO (type); autobind gives the
  * socket the abstract name gemd uses as the file token.  Returns the
- * socket, or -errno: the connect error as is (ENOENT, ECONNREFUSED), or
- * gemd's answer (-EPROTO on version skew).  reply gets gemd's payload,
- * which must be exactly replylen bytes.
+ * socket, or -errno: the connect error as is (ENOENT, ECONNREFUSED),
+ * gemd's answer (-EPROTO on version skew), or wire_call's verdict on the
+ * reply.  reply gets gemd's payload, which must be exactly replylen bytes.
  */
 int channel_connect(const char *path, uint16_t type, bool autobind,
 		    bool cloexec, void *reply, size_t replylen);

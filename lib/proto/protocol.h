@@ -1,5 +1,7 @@
 /*
- * The gemd wire protocol, shared by gemd (server/) and libgem (client/).
+ * The gemd wire protocol, shared by gemd (driver/server/), libgem
+ * (driver/client/) and libgemdebugfs (debugfs/).  Clients make every
+ * request/reply round trip with wire_call (wire.h), which judges replies.
  *
  * Transport: AF_UNIX SOCK_STREAM connections to the device socket.  Two
  * kinds of connection exist:

@@ -5,7 +5,6 @@
 #include <sys/ioctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <unistd.h>
 
 #include <drm.h>
 #include <i915_drm.h>
@@ -24,11 +23,12 @@ struct wire_cursor {
  * deep copies to the request, gemd points the struct at them (and at
  * scratch room for memory the driver only writes), gemd appends what the
  * driver wrote to the reply, the client copies that back.  Each hook gets
- * its table entry, whose data says which fields or layout it works on.
+ * its codec, whose data says which fields or layout it works on.
  */
-typedef int (*client_pack_fn)(const struct wire_ioctl *d, const void *kx,
+struct wire_codec;
+typedef int (*client_pack_fn)(const struct wire_codec *co, const void *kx,
 			      struct strbuf *extra);
-typedef int (*server_unpack_fn)(const struct wire_ioctl *d, void *karg,
+typedef int (*server_unpack_fn)(const struct wire_codec *co, void *karg,
 				struct wire_cursor *cur, uint8_t *scratch);
 typedef int (*server_reply_fn)(const struct wire_server_call *c, int result,
 			       const struct gem_location *loc,
@@ -37,15 +37,11 @@ typedef int (*client_unpack_fn)(struct wire_client_call *c, int result,
 				struct wire_cursor *cur);
 
 /*
- * One ioctl as both sides see it.  kcmd is the request code in the
- * kernel's own table: its size is the struct gemd hands the driver and
- * its direction limits what is copied in and out, as drm_ioctl() does
- * with (cmd & ioctl->cmd & IOC_IN/OUT).  Entries without hooks carry no
- * pointers and travel as the bare struct.
+ * How one kind of struct travels: the user memory it points to, and the
+ * pointers to restore in replies.  A codec without hooks (wire_codec_plain)
+ * moves the bare struct.  lib/proto/ioctls.def names each ioctl's codec.
  */
-struct wire_ioctl {
-	const char *name;
-	unsigned int kcmd;
+struct wire_codec {
 	unsigned int scratch;		/* server bytes for write-only memory */
 	uint8_t nptr;			/* user pointers to restore in replies */
 	uint8_t ptr_off[3];
@@ -54,6 +50,18 @@ struct wire_ioctl {
 	server_unpack_fn server_unpack;
 	server_reply_fn server_reply;
 	client_unpack_fn client_unpack;
+};
+
+/*
+ * One ioctl as both sides see it.  kcmd is the request code in the
+ * kernel's own table: its size is the struct gemd hands the driver and
+ * its direction limits what is copied in and out, as drm_ioctl() does
+ * with (cmd & ioctl->cmd & IOC_IN/OUT).
+ */
+struct wire_ioctl {
+	const char *name;
+	unsigned int kcmd;
+	const struct wire_codec *codec;
 };
 
 /* --- payload building blocks ------------------------------------------ */
@@ -177,10 +185,10 @@ static const struct str_fields unique_strings = {
 	unique_fields, ARRAY_SIZE(unique_fields), true,
 };
 
-static int strings_unpack(const struct wire_ioctl *d, void *karg,
+static int strings_unpack(const struct wire_codec *co, void *karg,
 			  struct wire_cursor *cur, uint8_t *scratch)
 {
-	const struct str_fields *sf = d->data;
+	const struct str_fields *sf = co->data;
 	size_t i;
 
 	for (i = 0; i < sf->n; i++) {
@@ -195,7 +203,7 @@ static int strings_unpack(const struct wire_ioctl *d, void *karg,
 static int strings_reply(const struct wire_server_call *c, int result,
 			 const struct gem_location *loc, struct strbuf *out)
 {
-	const struct str_fields *sf = c->desc->data;
+	const struct str_fields *sf = c->desc->codec->data;
 	size_t i;
 
 	for (i = 0; i < sf->n; i++) {
@@ -214,7 +222,7 @@ static int strings_reply(const struct wire_server_call *c, int result,
 static int strings_client(struct wire_client_call *c, int result,
 			  struct wire_cursor *cur)
 {
-	const struct str_fields *sf = c->desc->data;
+	const struct str_fields *sf = c->desc->codec->data;
 	size_t i;
 
 	for (i = 0; i < sf->n; i++) {
@@ -245,7 +253,7 @@ static int strings_client(struct wire_client_call *c, int result,
 
 #define GETPARAM_VALUE	offsetof(struct drm_i915_getparam, value)
 
-static int getparam_unpack(const struct wire_ioctl *d, void *karg,
+static int getparam_unpack(const struct wire_codec *co, void *karg,
 			   struct wire_cursor *cur, uint8_t *scratch)
 {
 	if (rd64(karg, GETPARAM_VALUE))
@@ -330,10 +338,10 @@ static int exec_check_relocs(uint32_t count, uint64_t ptr)
 	return 0;
 }
 
-static int exec_pack(const struct wire_ioctl *d, const void *kx,
+static int exec_pack(const struct wire_codec *co, const void *kx,
 		     struct strbuf *extra)
 {
-	const struct exec_layout *l = d->data;
+	const struct exec_layout *l = co->data;
 	const uint8_t *objs = u64_to_ptr(rd64(kx, EXEC_BUFFERS));
 	uint32_t count = rd32(kx, EXEC_COUNT), i;
 	int ret;
@@ -357,10 +365,10 @@ static int exec_pack(const struct wire_ioctl *d, const void *kx,
 	return ret;
 }
 
-static int exec_unpack(const struct wire_ioctl *d, void *karg,
+static int exec_unpack(const struct wire_codec *co, void *karg,
 		       struct wire_cursor *cur, uint8_t *scratch)
 {
-	const struct exec_layout *l = d->data;
+	const struct exec_layout *l = co->data;
 	uint32_t count = rd32(karg, EXEC_COUNT), i;
 	void *objs, *relocs;
 	int ret;
@@ -398,7 +406,7 @@ static int exec_unpack(const struct wire_ioctl *d, void *karg,
 static int exec_reply(const struct wire_server_call *c, int result,
 		      const struct gem_location *loc, struct strbuf *out)
 {
-	const struct exec_layout *l = c->desc->data;
+	const struct exec_layout *l = c->desc->codec->data;
 	struct wire_cursor cur = { c->extra, c->extra_len };
 	uint32_t count = rd32(c->korig, EXEC_COUNT), i, j;
 	uint8_t *objs, *relocs;
@@ -431,7 +439,7 @@ static int exec_reply(const struct wire_server_call *c, int result,
 static int exec_client(struct wire_client_call *c, int result,
 		       struct wire_cursor *cur)
 {
-	const struct exec_layout *l = c->desc->data;
+	const struct exec_layout *l = c->desc->codec->data;
 	uint8_t *objs = u64_to_ptr(rd64(c->kx, EXEC_BUFFERS));
 	uint32_t count = rd32(c->kx, EXEC_COUNT), i, j;
 	uint8_t *vals;
@@ -486,7 +494,7 @@ static int regions_check(const struct drm_i915_gem_create_ext_memory_regions *mr
 	return mr->num_regions > WIRE_MAX_REGIONS ? -EINVAL : 0;
 }
 
-static int create_ext_pack(const struct wire_ioctl *d, const void *kx,
+static int create_ext_pack(const struct wire_codec *co, const void *kx,
 			   struct strbuf *extra)
 {
 	uint64_t next = rd64(kx, CREATE_EXT_EXTENSIONS);
@@ -517,7 +525,7 @@ static int create_ext_pack(const struct wire_ioctl *d, const void *kx,
 	return 0;
 }
 
-static int create_ext_unpack(const struct wire_ioctl *d, void *karg,
+static int create_ext_unpack(const struct wire_codec *co, void *karg,
 			     struct wire_cursor *cur, uint8_t *scratch)
 {
 	uint64_t next = rd64(karg, CREATE_EXT_EXTENSIONS);
@@ -583,81 +591,63 @@ static int loc_client(struct wire_client_call *c, int result,
 	return 0;
 }
 
-/* --- the table ----------------------------------------------------------- */
+/* --- the codecs and the table ------------------------------------------ */
 
-#define CORE(nr_, ioctl)	[nr_] = { .name = #ioctl, .kcmd = DRM_IOCTL_##ioctl }
-#define I915(ioctl)		[DRM_COMMAND_BASE + DRM_I915_##ioctl] = \
-	{ .name = "I915_" #ioctl, .kcmd = DRM_IOCTL_I915_##ioctl }
-/* Same number, different size or direction: the kernel's own code wins. */
-#define I915_AS(ioctl, kioctl)	[DRM_COMMAND_BASE + DRM_I915_##ioctl] = \
-	{ .name = "I915_" #ioctl, .kcmd = DRM_IOCTL_I915_##kioctl }
-#define HOOKS(cp, su, sr, cu)	.client_pack = cp, .server_unpack = su, \
-	.server_reply = sr, .client_unpack = cu
+static const struct wire_codec wire_codec_plain = { .scratch = 0 };
 
-static const struct wire_ioctl wire_ioctls[256] = {
-	[0x00] = { .name = "VERSION", .kcmd = DRM_IOCTL_VERSION,
-		   .scratch = ARRAY_SIZE(version_fields) * WIRE_STRING_MAX,
-		   .nptr = 3, .ptr_off = { offsetof(struct drm_version, name),
-					   offsetof(struct drm_version, date),
-					   offsetof(struct drm_version, desc) },
-		   .data = &version_strings,
-		   HOOKS(NULL, strings_unpack, strings_reply, strings_client) },
-	[0x01] = { .name = "GET_UNIQUE", .kcmd = DRM_IOCTL_GET_UNIQUE,
-		   .scratch = WIRE_STRING_MAX,
-		   .nptr = 1, .ptr_off = { offsetof(struct drm_unique, unique) },
-		   .data = &unique_strings,
-		   HOOKS(NULL, strings_unpack, strings_reply, strings_client) },
-	CORE(0x09, GEM_CLOSE),
-	CORE(0x0a, GEM_FLINK),
-	CORE(0x0b, GEM_OPEN),
-	CORE(0x0c, GET_CAP),
-	CORE(0x0d, SET_CLIENT_CAP),
-	[DRM_COMMAND_BASE + DRM_I915_GETPARAM] = {
-		.name = "I915_GETPARAM", .kcmd = DRM_IOCTL_I915_GETPARAM,
-		.scratch = WIRE_ALIGN, .nptr = 1, .ptr_off = { GETPARAM_VALUE },
-		HOOKS(NULL, getparam_unpack, getparam_reply, getparam_client) },
-	I915(SETPARAM),
-	[DRM_COMMAND_BASE + DRM_I915_GEM_EXECBUFFER] = {
-		.name = "I915_GEM_EXECBUFFER", .kcmd = DRM_IOCTL_I915_GEM_EXECBUFFER,
-		.nptr = 1, .ptr_off = { EXEC_BUFFERS }, .data = &exec1_layout,
-		HOOKS(exec_pack, exec_unpack, exec_reply, exec_client) },
-	I915(GEM_PIN),
-	I915(GEM_UNPIN),
-	I915(GEM_BUSY),
-	I915(GEM_THROTTLE),
-	I915(GEM_CREATE),
-	[DRM_COMMAND_BASE + DRM_I915_GEM_PREAD] = {
-		.name = "I915_GEM_PREAD", .kcmd = DRM_IOCTL_I915_GEM_PREAD,
-		HOOKS(NULL, NULL, loc_reply, loc_client) },
-	[DRM_COMMAND_BASE + DRM_I915_GEM_PWRITE] = {
-		.name = "I915_GEM_PWRITE", .kcmd = DRM_IOCTL_I915_GEM_PWRITE,
-		HOOKS(NULL, NULL, loc_reply, loc_client) },
-	[DRM_COMMAND_BASE + DRM_I915_GEM_MMAP] = {
-		.name = "I915_GEM_MMAP", .kcmd = DRM_IOCTL_I915_GEM_MMAP,
-		HOOKS(NULL, NULL, loc_reply, loc_client) },
-	I915(GEM_SET_DOMAIN),
-	I915(GEM_SW_FINISH),
-	I915(GEM_SET_TILING),
-	I915(GEM_GET_TILING),
-	I915(GEM_GET_APERTURE),
-	I915_AS(GEM_MMAP_GTT, GEM_MMAP_OFFSET),
-	I915(GEM_MADVISE),
-	[DRM_COMMAND_BASE + DRM_I915_GEM_EXECBUFFER2] = {
-		.name = "I915_GEM_EXECBUFFER2", .kcmd = DRM_IOCTL_I915_GEM_EXECBUFFER2_WR,
-		.nptr = 1, .ptr_off = { EXEC_BUFFERS }, .data = &exec2_layout,
-		HOOKS(exec_pack, exec_unpack, exec_reply, exec_client) },
-	I915(GEM_WAIT),
-	I915_AS(GEM_CONTEXT_CREATE, GEM_CONTEXT_CREATE_EXT),
-	I915(GEM_CONTEXT_DESTROY),
-	I915(GEM_SET_CACHING),
-	I915(GEM_GET_CACHING),
-	I915(REG_READ),
-	I915(GET_RESET_STATS),
-	[DRM_COMMAND_BASE + DRM_I915_GEM_CREATE_EXT] = {
-		.name = "I915_GEM_CREATE_EXT", .kcmd = DRM_IOCTL_I915_GEM_CREATE_EXT,
-		.nptr = 1, .ptr_off = { CREATE_EXT_EXTENSIONS },
-		HOOKS(create_ext_pack, create_ext_unpack, NULL, NULL) },
+static const struct wire_codec wire_codec_version = {
+	.scratch = ARRAY_SIZE(version_fields) * WIRE_STRING_MAX,
+	.nptr = 3, .ptr_off = { offsetof(struct drm_version, name),
+				offsetof(struct drm_version, date),
+				offsetof(struct drm_version, desc) },
+	.data = &version_strings,
+	.server_unpack = strings_unpack, .server_reply = strings_reply,
+	.client_unpack = strings_client,
 };
+
+static const struct wire_codec wire_codec_unique = {
+	.scratch = WIRE_STRING_MAX,
+	.nptr = 1, .ptr_off = { offsetof(struct drm_unique, unique) },
+	.data = &unique_strings,
+	.server_unpack = strings_unpack, .server_reply = strings_reply,
+	.client_unpack = strings_client,
+};
+
+static const struct wire_codec wire_codec_getparam = {
+	.scratch = WIRE_ALIGN, .nptr = 1, .ptr_off = { GETPARAM_VALUE },
+	.server_unpack = getparam_unpack, .server_reply = getparam_reply,
+	.client_unpack = getparam_client,
+};
+
+static const struct wire_codec wire_codec_exec1 = {
+	.nptr = 1, .ptr_off = { EXEC_BUFFERS }, .data = &exec1_layout,
+	.client_pack = exec_pack, .server_unpack = exec_unpack,
+	.server_reply = exec_reply, .client_unpack = exec_client,
+};
+
+static const struct wire_codec wire_codec_exec2 = {
+	.nptr = 1, .ptr_off = { EXEC_BUFFERS }, .data = &exec2_layout,
+	.client_pack = exec_pack, .server_unpack = exec_unpack,
+	.server_reply = exec_reply, .client_unpack = exec_client,
+};
+
+static const struct wire_codec wire_codec_location = {
+	.server_reply = loc_reply, .client_unpack = loc_client,
+};
+
+static const struct wire_codec wire_codec_create_ext = {
+	.nptr = 1, .ptr_off = { CREATE_EXT_EXTENSIONS },
+	.client_pack = create_ext_pack, .server_unpack = create_ext_unpack,
+};
+
+/* Expanded from the one list; the handler and flags columns are the
+ * driver's (driver/gem/ioctl.c). */
+#define IOCTL(name_, kcmd_, handler, flags, codec_) \
+	[_IOC_NR(kcmd_)] = { .name = #name_, .kcmd = kcmd_, .codec = &codec_ },
+static const struct wire_ioctl wire_ioctls[256] = {
+#include "ioctls.def"
+};
+#undef IOCTL
 
 _Static_assert(sizeof(struct drm_version) <= WIRE_KARG_MAX &&
 	       sizeof(struct drm_i915_gem_execbuffer2) <= WIRE_KARG_MAX &&
@@ -690,8 +680,10 @@ int wire_ioctl_size(unsigned int cmd)
 
 static bool has_hooks(const struct wire_ioctl *d)
 {
-	return d->client_pack || d->client_unpack || d->server_unpack ||
-	       d->server_reply;
+	const struct wire_codec *co = d->codec;
+
+	return co->client_pack || co->client_unpack || co->server_unpack ||
+	       co->server_reply;
 }
 
 /* drm_ioctl(): copy in/out only what both request codes agree on. */
@@ -734,7 +726,9 @@ int wire_client_pack(struct wire_client_call *c, unsigned int cmd, void *arg,
 	n = MIN(MIN(kin, (uint32_t)_IOC_SIZE(d->kcmd)), (uint32_t)sizeof(c->kx));
 	memcpy(c->kx, arg, n);
 	memset((uint8_t *)c->kx + n, 0, sizeof(c->kx) - n);
-	return d->client_pack ? d->client_pack(d, c->kx, extra) : 0;
+	if (!d->codec->client_pack)
+		return 0;
+	return d->codec->client_pack(d->codec, c->kx, extra);
 }
 
 size_t wire_client_payload_len(const struct wire_client_call *c,
@@ -775,8 +769,8 @@ int wire_client_unpack(struct wire_client_call *c, int result,
 		memcpy(c->arg, reply, c->out_size);
 	cur.p = (uint8_t *)reply + head;
 	cur.left = len - head;
-	if (d->client_unpack) {
-		ret = d->client_unpack(c, result, &cur);
+	if (d->codec->client_unpack) {
+		ret = d->codec->client_unpack(c, result, &cur);
 		if (ret)
 			return ret;
 	}
@@ -811,7 +805,8 @@ int wire_server_unpack(struct wire_server_call *c, unsigned int cmd,
 	ksize = MAX(MAX(kin, c->out_size), drv);
 	korig_size = has_hooks(d) ? drv : 0;
 	kalloc = ALIGN_UP((size_t)ksize, (size_t)WIRE_ALIGN);
-	need = kalloc + ALIGN_UP((size_t)korig_size, (size_t)WIRE_ALIGN) + d->scratch;
+	need = kalloc + ALIGN_UP((size_t)korig_size, (size_t)WIRE_ALIGN) +
+	       d->codec->scratch;
 
 	strbuf_reset(mem);
 	if (strbuf_grow(mem, need))
@@ -824,14 +819,14 @@ int wire_server_unpack(struct wire_server_call *c, unsigned int cmd,
 	c->korig = base + kalloc;
 	memcpy(c->korig, base, korig_size);
 	c->scratch = c->korig + ALIGN_UP((size_t)korig_size, (size_t)WIRE_ALIGN);
-	memset(c->scratch, 0, d->scratch);
+	memset(c->scratch, 0, d->codec->scratch);
 	c->extra = (uint8_t *)payload + head;
 	c->extra_len = len - head;
 
 	cur.p = c->extra;
 	cur.left = c->extra_len;
-	if (d->server_unpack) {
-		ret = d->server_unpack(d, base, &cur, c->scratch);
+	if (d->codec->server_unpack) {
+		ret = d->codec->server_unpack(d->codec, base, &cur, c->scratch);
 		if (ret)
 			return ret;
 	}
@@ -849,113 +844,17 @@ int wire_server_pack(const struct wire_server_call *c, int result,
 		if (add_seg(out, c->karg, c->out_size))
 			return -ENOMEM;
 		/* The caller gets its own pointers back, not gemd's. */
-		for (i = 0; i < d->nptr; i++)
-			if (d->ptr_off[i] + sizeof(uint64_t) <= c->out_size)
-				memcpy(out->buf + start + d->ptr_off[i],
-				       c->korig + d->ptr_off[i], sizeof(uint64_t));
+		for (i = 0; i < d->codec->nptr; i++)
+			if (d->codec->ptr_off[i] + sizeof(uint64_t) <= c->out_size)
+				memcpy(out->buf + start + d->codec->ptr_off[i],
+				       c->korig + d->codec->ptr_off[i], sizeof(uint64_t));
 	}
-	if (d->server_reply)
-		return d->server_reply(c, result, loc, out);
+	if (d->codec->server_reply)
+		return d->codec->server_reply(c, result, loc, out);
 	return 0;
 }
 
 /* --- socket helpers --------------------------------------------------- */
-
-ssize_t wire_send(int sock, struct iovec *iov, int iovcnt, int pass_fd)
-{
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} ctl;
-	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = (size_t)iovcnt };
-	size_t total = 0;
-	ssize_t n;
-
-	if (pass_fd >= 0) {
-		struct cmsghdr *cm;
-
-		memset(&ctl, 0, sizeof(ctl));
-		msg.msg_control = ctl.buf;
-		msg.msg_controllen = sizeof(ctl.buf);
-		cm = CMSG_FIRSTHDR(&msg);
-		cm->cmsg_level = SOL_SOCKET;
-		cm->cmsg_type = SCM_RIGHTS;
-		cm->cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(cm), &pass_fd, sizeof(int));
-	}
-	for (;;) {
-		/* Skip what is done, including empty entries. */
-		while (msg.msg_iovlen && msg.msg_iov->iov_len == 0) {
-			msg.msg_iov++;
-			msg.msg_iovlen--;
-		}
-		if (!msg.msg_iovlen)
-			return (ssize_t)total;
-		n = sendmsg(sock, &msg, MSG_NOSIGNAL);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			return -errno;
-		}
-		total += (size_t)n;
-		/* The descriptor travels with the first byte only. */
-		msg.msg_control = NULL;
-		msg.msg_controllen = 0;
-		while (n > 0) {
-			size_t step = MIN((size_t)n, msg.msg_iov->iov_len);
-
-			msg.msg_iov->iov_base = (uint8_t *)msg.msg_iov->iov_base + step;
-			msg.msg_iov->iov_len -= step;
-			n -= (ssize_t)step;
-			if (!msg.msg_iov->iov_len) {
-				msg.msg_iov++;
-				msg.msg_iovlen--;
-			}
-		}
-	}
-}
-
-ssize_t wire_recv(int sock, void *buf, size_t len, int *fd)
-{
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int) * 4)];
-	} ctl;
-	struct iovec iov = { buf, len };
-	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
-	struct cmsghdr *cm;
-	ssize_t n;
-
-	if (fd) {
-		*fd = -1;
-		msg.msg_control = ctl.buf;
-		msg.msg_controllen = sizeof(ctl.buf);
-	}
-	do
-		n = recvmsg(sock, &msg, fd ? MSG_CMSG_CLOEXEC : 0);
-	while (n < 0 && errno == EINTR);
-	if (n < 0)
-		return -errno;
-	if (!fd)
-		return n;
-	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
-		size_t i, nfds;
-
-		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
-			continue;
-		nfds = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
-		for (i = 0; i < nfds; i++) {
-			int got;
-
-			memcpy(&got, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
-			if (*fd < 0)
-				*fd = got;
-			else
-				close(got);	/* only one was promised */
-		}
-	}
-	return n;
-}
 
 int wire_token_from_addr(const struct sockaddr_un *sa, socklen_t len,
 			 uint64_t *token)

@@ -1,6 +1,7 @@
 /*
- * Marshalling of ioctl arguments between libgem and gemd, and the socket
- * I/O both sides share.
+ * Marshalling of ioctl arguments between libgem and gemd, the one
+ * request/reply round trip (wire_call, call.c) and the socket I/O both
+ * sides share.
  *
  * A GEM_MSG_IOCTL request payload for a known ioctl is
  *
@@ -29,7 +30,9 @@
 #ifndef GEMKIT_WIRE_H
 #define GEMKIT_WIRE_H
 
+#include <errno.h>
 #include <stdbool.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <sys/socket.h>
@@ -123,20 +126,77 @@ int wire_server_unpack(struct wire_server_call *c, unsigned int cmd,
 int wire_server_pack(const struct wire_server_call *c, int result,
 		     const struct gem_location *loc, struct strbuf *out);
 
+/* --- one request and its reply ---------------------------------------- */
+
+#define WIRE_CALL_MAX_IOV	4
+
+/*
+ * A request/reply round trip (wire_call).  The caller fills in the request
+ * and what a valid reply looks like; wire_call fills in the answer.
+ */
+struct wire_call {
+	/* the request (wire_call adds the magic and the length) */
+	uint16_t type;			/* enum gem_msg_type */
+	uint32_t request;
+	uint64_t file;			/* file token, 0 without a drm_file */
+	struct iovec *iov;		/* the payload's pieces, consumed */
+	int iovcnt;			/* at most WIRE_CALL_MAX_IOV */
+	const int *pass_fd;		/* a descriptor to send along, or NULL */
+	/* what a valid reply looks like */
+	struct strbuf *reply;		/* payload appended; NULL: none may come */
+	size_t min_len;			/* a success carries at least this much */
+	size_t max_len;			/* any reply at most (0: GEM_MSG_MAX_PAYLOAD) */
+	bool want_fd;			/* a success carries one descriptor; else
+					 * no reply may carry any */
+	/* waiting for it */
+	uint64_t deadline_ns;		/* now_ns() clock; 0: none */
+	const volatile sig_atomic_t *stop;	/* set (by a signal): give up */
+	/* the answer */
+	int32_t result;			/* gemd's: >= 0, or -errno as the kernel */
+	int fd;				/* with want_fd, the descriptor (the
+					 * caller's to close); else -1 */
+};
+
+/*
+ * Send c's request on sock and read its reply.  Returns 0 when a reply
+ * came and is valid: c->result is gemd's answer, the payload is appended
+ * to c->reply.  Otherwise the connection is out of step and the caller
+ * must close it; the returned -errno says why, the same for every caller:
+ *
+ *   the send's errno	the request did not go (-EPIPE: gemd is gone);
+ *   -ECONNRESET	EOF before the whole reply arrived;
+ *   -EPROTO		not a reply (bad magic), bytes beyond it, or
+ *			descriptors other than promised: the header's nfds
+ *			must match what came, and be 1 for a success of a
+ *			call that wants one and 0 otherwise;
+ *   -EMSGSIZE		a request or reply payload over GEM_MSG_MAX_PAYLOAD,
+ *			or a reply over max_len (any, with reply NULL);
+ *   -EBADMSG		a success shorter than min_len;
+ *   -ETIMEDOUT, -EINTR	deadline_ns passed, or *stop was set, before the
+ *			reply came (it may still come: close the socket);
+ *   -ENOMEM, -EINVAL	(more than WIRE_CALL_MAX_IOV pieces).
+ *
+ * On failure c->reply is as it was and any descriptor that came is
+ * closed.  Interrupted system calls are retried here; with stop or a
+ * deadline set, the wait polls in 100 ms slices to look at them.
+ */
+int wire_call(int sock, struct wire_call *c);
+/* wire_call's verdicts that say gemd's reply broke the protocol (rather
+ * than that gemd went away), which callers usually report as one. */
+static inline bool wire_call_bad_reply(int err)
+{
+	return err == -EPROTO || err == -EMSGSIZE || err == -EBADMSG;
+}
+
 /* --- socket helpers --------------------------------------------------- */
 
 /*
  * Send every byte of iov (which is consumed) with MSG_NOSIGNAL, retrying
  * EINTR and short writes; pass_fd >= 0 rides along with SCM_RIGHTS.
- * Returns the byte count or -errno (-EPIPE when the peer is gone).
+ * Returns the byte count or -errno (-EPIPE when the peer is gone).  gemd's
+ * replies; clients use wire_call.
  */
 ssize_t wire_send(int sock, struct iovec *iov, int iovcnt, int pass_fd);
-/*
- * One recvmsg (EINTR retried) into buf; if fd is not NULL, a descriptor
- * passed with SCM_RIGHTS is stored there (close-on-exec), else -1.
- * Returns bytes read, 0 at EOF, or -errno.
- */
-ssize_t wire_recv(int sock, void *buf, size_t len, int *fd);
 
 /*
  * The file token of an autobound socket: the kernel names it with five

@@ -325,6 +325,57 @@ static void test_caching(int fd)
 	gt_close(fd, h);
 }
 
+static int context_getparam(int fd, uint32_t ctx, uint64_t param,
+			    struct drm_i915_gem_context_param *p)
+{
+	*p = (struct drm_i915_gem_context_param){
+		.ctx_id = ctx, .size = 99, .param = param, .value = 77,
+	};
+	return gem_ioctl(fd, DRM_IOCTL_I915_GEM_CONTEXT_GETPARAM, p) ? -errno : 0;
+}
+
+/* The default context, as Linux 4.14 describes it on a 945G (IGT's
+ * gem_context_require_bannable asks for BANNABLE on context 0). */
+static void test_context_getparam(int fd)
+{
+	struct drm_i915_gem_context_param p;
+
+	gt_assert_eq(context_getparam(fd, 0, I915_CONTEXT_PARAM_BANNABLE, &p), 0);
+	gt_assert_eq_u64(p.value, 1);
+	gt_assert_eq(p.size, 0);
+	gt_assert_eq(p.ctx_id, 0);
+	gt_assert_eq(context_getparam(fd, 0, I915_CONTEXT_PARAM_NO_ERROR_CAPTURE, &p), 0);
+	gt_assert_eq_u64(p.value, 0);
+	gt_assert_eq(p.size, 0);
+	/* no PPGTT on gen3: the global GTT, the whole aperture */
+	gt_assert_eq(context_getparam(fd, 0, I915_CONTEXT_PARAM_GTT_SIZE, &p), 0);
+	gt_assert_eq_u64(p.value, 256ull << 20);
+	gt_assert_eq(p.size, 0);
+	gt_assert_eq(context_getparam(fd, 0, I915_CONTEXT_PARAM_NO_ZEROMAP, &p), 0);
+	gt_assert_eq_u64(p.value, 0);
+}
+
+static void test_context_getparam_errors(int fd)
+{
+	struct drm_i915_gem_context_param p;
+
+	/* no context but the default one: the struct is left alone */
+	gt_assert_eq(context_getparam(fd, 1, I915_CONTEXT_PARAM_BANNABLE, &p), -ENOENT);
+	gt_assert_eq(p.size, 99);
+	gt_assert_eq_u64(p.value, 77);
+	gt_assert_eq(context_getparam(fd, 0xffffffffu, I915_CONTEXT_PARAM_GTT_SIZE, &p),
+		     -ENOENT);
+	/* a parameter 4.14 does not know, or no longer answers: EINVAL
+	 * with size cleared and value kept */
+	gt_assert_eq(context_getparam(fd, 0, I915_CONTEXT_PARAM_BAN_PERIOD, &p), -EINVAL);
+	gt_assert_eq(p.size, 0);
+	gt_assert_eq_u64(p.value, 77);
+	gt_assert_eq(context_getparam(fd, 0, I915_CONTEXT_PARAM_PRIORITY, &p), -EINVAL);
+	gt_assert_eq(context_getparam(fd, 0, 0x7777, &p), -EINVAL);
+	gt_assert_eq(context_getparam(fd, 0, 0, &p), -EINVAL);
+	gt_assert_errno(gem_ioctl(fd, DRM_IOCTL_I915_GEM_CONTEXT_GETPARAM, NULL), EFAULT);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -357,6 +408,10 @@ int main(int argc, char **argv)
 		test_create_ext_device(fd);
 	gemtest_subtest("context-create-enodev")
 		test_context_create(fd);
+	gemtest_subtest("context-getparam-default")
+		test_context_getparam(fd);
+	gemtest_subtest("context-getparam-errors")
+		test_context_getparam_errors(fd);
 	gemtest_subtest("reset-stats")
 		test_reset_stats(fd);
 	gemtest_subtest("throttle")

@@ -23,12 +23,11 @@
 #include <drm.h>
 #include <i915_drm.h>
 
-#include "connect.h"
+#include "gemcontrol.h"
 #include "gemdebugfs.h"
 #include "gemtest.h"
 #include "gemtest-batch.h"
 #include "libgem.h"
-#include "protocol.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -80,32 +79,19 @@ static void read_error_state(struct strbuf *text, struct gdfs_error_state *e)
 	strbuf_release(&err);
 }
 
-/* GEM_MSG_HANG_WAIT on a channel of our own: 0 or -errno. */
-static int hang_wait(uint64_t after, uint32_t timeout_ms, struct gem_hang_event *ev)
+/* GEM_MSG_HANG_WAIT on a channel of our own: gemd's answer, or the
+ * -errno of not reaching it. */
+static int hang_wait(uint64_t after, uint32_t timeout_ms, struct gdfs_hang *ev)
 {
-	struct gem_hang_wait req = { .after = after, .timeout_ms = timeout_ms };
-	struct gem_msg_hdr hdr = {
-		.magic = GEM_PROTOCOL_MAGIC, .type = GEM_MSG_HANG_WAIT,
-		.len = sizeof(req),
-	};
-	struct gem_reply_hdr rh;
-	int fd = channel_connect(device, GEM_MSG_HELLO, false, true, NULL, 0);
-	int ret;
+	struct gdfs_control *ctl;
+	int ret, result;
 
-	if (fd < 0)
-		return fd;
-	if (write_full(fd, &hdr, sizeof(hdr)) != sizeof(hdr) ||
-	    write_full(fd, &req, sizeof(req)) != sizeof(req) ||
-	    read_full(fd, &rh, sizeof(rh)) != sizeof(rh)) {
-		close(fd);
-		return -EPIPE;
-	}
-	ret = rh.result;
-	if (!ret && (rh.len != sizeof(*ev) ||
-		     read_full(fd, ev, sizeof(*ev)) != sizeof(*ev)))
-		ret = -EPROTO;
-	close(fd);
-	return ret;
+	ret = gdfs_control_open(device, &ctl);
+	if (ret)
+		return ret;
+	ret = gdfs_hang_wait(ctl, after, timeout_ms, NULL, ev, &result);
+	gdfs_control_close(ctl);
+	return ret ? ret : result;
 }
 
 static void reset_stats(int fd, struct drm_i915_reset_stats *rs)
@@ -240,7 +226,7 @@ static void victim_fini(struct victim *v)
 /* --- one hang, start to finish ----------------------------------------- */
 
 struct hang {
-	const char *kind;		/* expected gem_hang_event.kind */
+	const char *kind;		/* expected gdfs_hang.kind */
 	uint32_t acthd_dw;		/* ACTHD = batch offset + 4 * this */
 	uint32_t ipehr;
 	bool fault;			/* PGTBL_ER set */
@@ -294,7 +280,7 @@ static void check_batch_dump(const struct gdfs_error_state *e, uint32_t offset,
 }
 
 /* What the error state and the event must say about a hang at acthd. */
-static void check_capture(const struct hang *h, const struct gem_hang_event *ev,
+static void check_capture(const struct hang *h, const struct gdfs_hang *ev,
 			  uint32_t batch_off, uint32_t acthd)
 {
 	struct strbuf text = STRBUF_INIT;
@@ -335,7 +321,7 @@ static void check_capture(const struct hang *h, const struct gem_hang_event *ev,
 	strbuf_release(&text);
 }
 
-static void report_latency(const struct gem_hang_event *ev)
+static void report_latency(const struct gdfs_hang *ev)
 {
 	gemtest_diag("%s: detected %.1f ms after submission, hangcheck period %u ms "
 		     "(%.2f periods)", ev->kind, (double)ev->detect_ns / 1e6, period_ms,
@@ -349,7 +335,7 @@ static void report_latency(const struct gem_hang_event *ev)
 static void run_hang(struct hang *h)
 {
 	struct drm_i915_reset_stats rs, vrs0, vrs;
-	struct gem_hang_event ev;
+	struct gdfs_hang ev;
 	struct victim v;
 	uint64_t hangs = counter("hangs"), resets = counter("resets");
 	uint64_t offsets[2];
@@ -622,7 +608,7 @@ static void test_ban(void)
 	int fd = gt_open(), other = gt_open();
 	uint32_t probe = gt_create(other, 4096), v = 0;
 	struct drm_i915_reset_stats rs;
-	struct gem_hang_event ev;
+	struct gdfs_hang ev;
 	struct gt_batch b;
 	int i;
 
@@ -662,7 +648,7 @@ static void test_wedged_write(void)
 	uint32_t spin = gt_create(fd, 4096), target = gt_create(fd, 4096), v = 0;
 	uint64_t hangs = counter("hangs");
 	struct strbuf sb = STRBUF_INIT;
-	struct gem_hang_event ev;
+	struct gdfs_hang ev;
 	struct gt_batch b;
 
 	clear_error_state();
@@ -692,21 +678,21 @@ static void test_wedged_write(void)
 
 struct waiter {
 	int ret;
-	struct gem_hang_event ev;
+	struct gdfs_hang ev;
 };
 
 static void *wait_next(void *arg)
 {
 	struct waiter *w = arg;
 
-	w->ret = hang_wait(GEM_HANG_NEXT, 30000, &w->ev);
+	w->ret = hang_wait(GDFS_HANG_NEXT, 30000, &w->ev);
 	return NULL;
 }
 
 /* GEM_MSG_HANG_WAIT: times out, and a waiter gets the next hang. */
 static void test_hang_wait(void)
 {
-	struct gem_hang_event ev;
+	struct gdfs_hang ev;
 	struct waiter w = { 1 };
 	pthread_t thread;
 	uint64_t hangs = counter("hangs"), t0 = now_ns();
@@ -736,7 +722,7 @@ static void test_first_kept(void)
 {
 	struct strbuf text = STRBUF_INIT;
 	struct gdfs_error_state e;
-	struct gem_hang_event ev;
+	struct gdfs_hang ev;
 	uint64_t hangs;
 	struct gt_batch b;
 	int i, fd;
@@ -766,7 +752,7 @@ static void test_hundred(void)
 {
 	uint64_t objects = counter("objects"), bytes = counter("object_bytes");
 	uint64_t resets = counter("resets");
-	struct gem_hang_event ev;
+	struct gdfs_hang ev;
 	struct gt_batch b;
 	int i;
 

@@ -37,7 +37,7 @@ int gti_ioctl(unsigned long cmd, void *arg)
 {
 	struct gem_call call;
 
-	return gem_ioctl(gti_file, (unsigned int)cmd, arg, &call);
+	return gem_ioctl_dispatch(gti_file, (unsigned int)cmd, arg, &call);
 }
 
 uint32_t gti_create(uint64_t size)

@@ -1,5 +1,7 @@
 /* Unit tests of the ioctl marshalling shared by libgem and gemd (wire.c). */
 #include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -17,7 +19,7 @@
 
 /*
  * A stand-in for the driver: it sees the kernel-sized, pointer-rewritten
- * argument exactly as gem_ioctl() would, and answers like the kernel.
+ * argument exactly as gem_ioctl_dispatch() would, and answers like the kernel.
  */
 typedef int (*fake_driver)(unsigned int cmd, void *karg, struct gem_location *loc);
 
@@ -740,6 +742,286 @@ static void test_fuzz(void)
 	trip_release(&t);
 }
 
+/* --- wire_call: one round trip, the reply judged the same for all ------ */
+
+/* A connected pair: [0] is the client's end, [1] plays gemd. */
+static void pair(int sv[2])
+{
+	gt_assert_eq(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+}
+
+static void unpair(int sv[2])
+{
+	if (sv[0] >= 0)
+		close(sv[0]);
+	if (sv[1] >= 0)
+		close(sv[1]);
+}
+
+/* What "gemd" answers: a reply header saying len and nfds, then body
+ * (which need not be len bytes), pass_fd riding along if >= 0. */
+static void answer(int sock, uint32_t magic, int32_t result, uint32_t len,
+		   uint32_t nfds, const void *body, size_t bodylen, int pass_fd)
+{
+	struct gem_reply_hdr rh = { magic, result, len, nfds };
+	struct iovec iov[2] = { { &rh, sizeof(rh) }, { (void *)body, bodylen } };
+
+	gt_assert_eq(wire_send(sock, iov, 2, pass_fd), (ssize_t)(sizeof(rh) + bodylen));
+}
+
+static void answer_ok(int sock, int32_t result, const void *body, uint32_t len)
+{
+	answer(sock, GEM_PROTOCOL_MAGIC, result, len, 0, body, len, -1);
+}
+
+/* A HELLO-style call with an 8-byte payload, its reply into sb. */
+static int call8(int sock, struct strbuf *sb, size_t min, size_t max,
+		 struct wire_call *out)
+{
+	static uint64_t word = 0x1122334455667788ull;
+	struct iovec iov = { &word, sizeof(word) };
+
+	*out = (struct wire_call){
+		.type = GEM_MSG_DEBUGFS, .request = 7, .file = 0x42,
+		.iov = &iov, .iovcnt = 1, .reply = sb,
+		.min_len = min, .max_len = max,
+	};
+	return wire_call(sock, out);
+}
+
+static void test_call_reply(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct gem_msg_hdr hdr;
+	struct wire_call c;
+	uint64_t word;
+	int sv[2];
+
+	pair(sv);
+	gt_assert_eq(strbuf_addstr(&sb, "abc"), 0);
+	answer_ok(sv[1], 5, "hello", 5);
+	gt_assert_eq(call8(sv[0], &sb, 5, 5, &c), 0);
+	gt_assert_eq(c.result, 5);
+	gt_assert_eq(c.fd, -1);
+	/* appended, and still a string */
+	gt_assert_eq(sb.len, 8);
+	gt_assert(!strcmp(sb.buf, "abchello"));
+	/* what went out: the header wire_call made, then the payload */
+	gt_assert_eq(read_full(sv[1], &hdr, sizeof(hdr)), (ssize_t)sizeof(hdr));
+	gt_assert_eq(hdr.magic, GEM_PROTOCOL_MAGIC);
+	gt_assert_eq(hdr.type, GEM_MSG_DEBUGFS);
+	gt_assert_eq(hdr.flags, 0);
+	gt_assert_eq(hdr.len, 8);
+	gt_assert_eq(hdr.request, 7);
+	gt_assert_eq_u64(hdr.file, 0x42);
+	gt_assert_eq(read_full(sv[1], &word, sizeof(word)), 8);
+	gt_assert_eq_u64(word, 0x1122334455667788ull);
+
+	/* a refusal may be shorter than a success must be */
+	answer_ok(sv[1], -ENOENT, NULL, 0);
+	gt_assert_eq(call8(sv[0], &sb, 5, 5, &c), 0);
+	gt_assert_eq(c.result, -ENOENT);
+	gt_assert_eq(sb.len, 8);
+	strbuf_release(&sb);
+	unpair(sv);
+}
+
+static void test_call_bad_magic(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct wire_call c;
+	int sv[2];
+
+	pair(sv);
+	gt_assert_eq(strbuf_addstr(&sb, "kept"), 0);
+	answer(sv[1], GEM_PROTOCOL_MAGIC ^ 1, 0, 4, 0, "abcd", 4, -1);
+	gt_assert_eq(call8(sv[0], &sb, 0, 0, &c), -EPROTO);
+	/* the caller's buffer as it was */
+	gt_assert_eq(sb.len, 4);
+	gt_assert(!strcmp(sb.buf, "kept"));
+	strbuf_release(&sb);
+	unpair(sv);
+}
+
+static void test_call_short_reply(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct wire_call c;
+	int sv[2];
+
+	pair(sv);
+	answer_ok(sv[1], 0, "abc", 3);
+	gt_assert_eq(call8(sv[0], &sb, 4, 16, &c), -EBADMSG);
+	gt_assert_eq(sb.len, 0);
+	strbuf_release(&sb);
+	unpair(sv);
+}
+
+static void test_call_oversize(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct iovec big = { NULL, (size_t)GEM_MSG_MAX_PAYLOAD + 1 };
+	struct wire_call c = { .type = GEM_MSG_DEBUGFS, .iov = &big, .iovcnt = 1 };
+	int sv[2];
+
+	pair(sv);
+	/* over the caller's bound */
+	answer_ok(sv[1], 0, "abcde", 5);
+	gt_assert_eq(call8(sv[0], &sb, 0, 4, &c), -EMSGSIZE);
+	unpair(sv);
+	/* over the protocol's (the header alone says so) */
+	pair(sv);
+	answer(sv[1], GEM_PROTOCOL_MAGIC, 0, GEM_MSG_MAX_PAYLOAD + 1, 0, NULL, 0, -1);
+	gt_assert_eq(call8(sv[0], &sb, 0, 0, &c), -EMSGSIZE);
+	unpair(sv);
+	/* any payload for a call that wants none */
+	pair(sv);
+	answer_ok(sv[1], 0, "a", 1);
+	gt_assert_eq(call8(sv[0], NULL, 0, 0, &c), -EMSGSIZE);
+	/* a request over the protocol's bound is not sent */
+	c = (struct wire_call){ .type = GEM_MSG_DEBUGFS, .iov = &big, .iovcnt = 1 };
+	gt_assert_eq(wire_call(sv[0], &c), -EMSGSIZE);
+	/* nor one in too many pieces */
+	c.iovcnt = WIRE_CALL_MAX_IOV + 1;
+	gt_assert_eq(wire_call(sv[0], &c), -EINVAL);
+	gt_assert_eq(sb.len, 0);
+	strbuf_release(&sb);
+	unpair(sv);
+}
+
+/* The read end of a pipe whose write end went to the peer: EOF once the
+ * received copy is closed too. */
+static bool write_end_closed(int rfd)
+{
+	char byte;
+
+	return read(rfd, &byte, 1) == 0;
+}
+
+static void test_call_fds(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct wire_call c;
+	int sv[2], p[2];
+
+	/* a descriptor nobody asked for: refused, and closed */
+	pair(sv);
+	gt_assert_eq(pipe2(p, O_CLOEXEC | O_NONBLOCK), 0);
+	answer(sv[1], GEM_PROTOCOL_MAGIC, 0, 1, 1, "x", 1, p[1]);
+	close(p[1]);
+	gt_assert_eq(call8(sv[0], &sb, 0, 0, &c), -EPROTO);
+	gt_assert_eq(c.fd, -1);
+	gt_assert(write_end_closed(p[0]));
+	close(p[0]);
+	unpair(sv);
+	/* the same with the header not owning up to it */
+	pair(sv);
+	gt_assert_eq(pipe2(p, O_CLOEXEC | O_NONBLOCK), 0);
+	answer(sv[1], GEM_PROTOCOL_MAGIC, 0, 1, 0, "x", 1, p[1]);
+	close(p[1]);
+	gt_assert_eq(call8(sv[0], &sb, 0, 0, &c), -EPROTO);
+	gt_assert(write_end_closed(p[0]));
+	close(p[0]);
+	unpair(sv);
+	/* promised in the header, never sent */
+	pair(sv);
+	answer(sv[1], GEM_PROTOCOL_MAGIC, 0, 1, 1, "x", 1, -1);
+	gt_assert_eq(call8(sv[0], &sb, 0, 0, &c), -EPROTO);
+	unpair(sv);
+	/* a success that owes one and has none */
+	pair(sv);
+	answer_ok(sv[1], 0, "x", 1);
+	c = (struct wire_call){ .type = GEM_MSG_ARENA, .reply = &sb, .want_fd = true };
+	gt_assert_eq(wire_call(sv[0], &c), -EPROTO);
+	unpair(sv);
+	/* and one that has it */
+	pair(sv);
+	gt_assert_eq(pipe2(p, O_CLOEXEC | O_NONBLOCK), 0);
+	answer(sv[1], GEM_PROTOCOL_MAGIC, 0, 1, 1, "x", 1, p[1]);
+	close(p[1]);
+	c = (struct wire_call){ .type = GEM_MSG_ARENA, .reply = &sb, .want_fd = true };
+	gt_assert_eq(wire_call(sv[0], &c), 0);
+	gt_assert(c.fd >= 0);
+	gt_assert_eq(write(c.fd, "y", 1), 1);
+	close(c.fd);
+	gt_assert_eq(sb.len, 1);
+	close(p[0]);
+	unpair(sv);
+	strbuf_release(&sb);
+}
+
+static void test_call_eof(void)
+{
+	struct gem_reply_hdr rh = { GEM_PROTOCOL_MAGIC, 0, 8, 0 };
+	struct strbuf sb = STRBUF_INIT;
+	struct wire_call c;
+	int sv[2];
+
+	/* before any byte */
+	pair(sv);
+	gt_assert_eq(shutdown(sv[1], SHUT_WR), 0);
+	gt_assert_eq(call8(sv[0], &sb, 0, 0, &c), -ECONNRESET);
+	unpair(sv);
+	/* inside the header */
+	pair(sv);
+	gt_assert_eq(write_full(sv[1], &rh, 6), 6);
+	gt_assert_eq(shutdown(sv[1], SHUT_WR), 0);
+	gt_assert_eq(call8(sv[0], &sb, 0, 0, &c), -ECONNRESET);
+	unpair(sv);
+	/* inside the payload */
+	pair(sv);
+	gt_assert_eq(strbuf_addstr(&sb, "kept"), 0);
+	answer(sv[1], GEM_PROTOCOL_MAGIC, 0, 8, 0, "abc", 3, -1);
+	gt_assert_eq(shutdown(sv[1], SHUT_WR), 0);
+	gt_assert_eq(call8(sv[0], &sb, 0, 0, &c), -ECONNRESET);
+	gt_assert_eq(sb.len, 4);
+	gt_assert(!strcmp(sb.buf, "kept"));
+	unpair(sv);
+	/* the request cannot go: gemd is gone */
+	pair(sv);
+	close(sv[1]);
+	sv[1] = -1;
+	gt_assert_eq(call8(sv[0], &sb, 0, 0, &c), -EPIPE);
+	unpair(sv);
+	strbuf_release(&sb);
+}
+
+/* More bytes than the reply: a second answer nobody asked for. */
+static void test_call_trailing(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct wire_call c;
+	int sv[2];
+
+	pair(sv);
+	answer(sv[1], GEM_PROTOCOL_MAGIC, 0, 2, 0, "abcd", 4, -1);
+	gt_assert_eq(call8(sv[0], &sb, 0, 0, &c), -EPROTO);
+	gt_assert_eq(sb.len, 0);
+	strbuf_release(&sb);
+	unpair(sv);
+}
+
+/* Giving up on a reply that does not come: deadline and stop flag. */
+static void test_call_wait(void)
+{
+	volatile sig_atomic_t stop = 1;
+	struct wire_call c = { .type = GEM_MSG_CONTROL, .deadline_ns = 1 };
+	int sv[2];
+
+	pair(sv);
+	gt_assert_eq(wire_call(sv[0], &c), -ETIMEDOUT);
+	c = (struct wire_call){ .type = GEM_MSG_CONTROL, .stop = &stop };
+	gt_assert_eq(wire_call(sv[0], &c), -EINTR);
+	/* a reply already there is taken whatever the clock says */
+	stop = 0;
+	answer_ok(sv[1], -EALREADY, NULL, 0);
+	c = (struct wire_call){ .type = GEM_MSG_CONTROL, .stop = &stop,
+				.deadline_ns = now_ns() + 60000000000ull };
+	gt_assert_eq(wire_call(sv[0], &c), 0);
+	gt_assert_eq(c.result, -EALREADY);
+	unpair(sv);
+}
+
 int main(int argc, char **argv)
 {
 	gemtest_init(argc, argv);
@@ -783,5 +1065,21 @@ int main(int argc, char **argv)
 		test_token();
 	gemtest_subtest("fuzz-unpack")
 		test_fuzz();
+	gemtest_subtest("call-reply")
+		test_call_reply();
+	gemtest_subtest("call-bad-magic")
+		test_call_bad_magic();
+	gemtest_subtest("call-short-reply")
+		test_call_short_reply();
+	gemtest_subtest("call-oversize")
+		test_call_oversize();
+	gemtest_subtest("call-fds")
+		test_call_fds();
+	gemtest_subtest("call-eof")
+		test_call_eof();
+	gemtest_subtest("call-trailing-bytes")
+		test_call_trailing();
+	gemtest_subtest("call-deadline-and-stop")
+		test_call_wait();
 	return gemtest_exit();
 }
