@@ -22,6 +22,7 @@
 
 #include "debugfs.h"
 #include "gem_priv.h"
+#include "schema.h"
 #include "strbuf.h"
 
 /* --- the table --------------------------------------------------------- */
@@ -237,8 +238,45 @@ int debugfs_events_since(struct gem_device *dev, struct strbuf *sb, uint64_t aft
 #define DROP_RCU		(1u << 9)
 #define DROP_ALL		0x3ffu
 
-/* Schema versions of the structured files (fields are only ever added). */
-#define GEMKIT_SCHEMA_VERSION	1
+/* --- the structured files' records (records.c) ---------------------------
+ *
+ * Formatters generated from the .def files of debugfs/schema: a show function fills
+ * the record struct (schema.h) from its snapshot and writes it with these.
+ * A char * formatter writes one line, '\n' included, at p, which has room
+ * for debugfs_<record>_max bytes (objects: plus debugfs_owner_max per
+ * owner); the others append to sb.  The schema functions write a file's
+ * first line.
+ */
+extern const size_t debugfs_object_max, debugfs_owner_max, debugfs_client_max;
+extern const size_t debugfs_gtt_range_max, debugfs_event_max;
+char *debugfs_fmt_object(char *p, const struct gdfs_object *r);
+char *debugfs_fmt_client(char *p, const struct gdfs_client *r);
+char *debugfs_fmt_gtt_range(char *p, const struct gdfs_gtt_range *r);
+char *debugfs_fmt_event(char *p, const struct gdfs_event *r);
+int debugfs_fmt_gtt_summary(struct strbuf *sb, const struct gdfs_gtt *r);
+int debugfs_fmt_ring(struct strbuf *sb, const struct gdfs_ring *r);
+int debugfs_fmt_request(struct strbuf *sb, const struct gdfs_request *r);
+int debugfs_fmt_counters(struct strbuf *sb, const struct gdfs_counter_values *r);
+int debugfs_schema_objects(struct strbuf *sb, size_t count);
+int debugfs_schema_clients(struct strbuf *sb, size_t count);
+int debugfs_schema_gtt(struct strbuf *sb);
+int debugfs_schema_ring(struct strbuf *sb);
+/* Its first line, with the window (first_seq ... dropped) of window. */
+int debugfs_schema_events(struct strbuf *sb, const struct gdfs_events *window,
+			  uint64_t count);
+
+/* The driver's values are the schema's words' indices (schema.h). */
+_Static_assert((int)GEM_LIST_UNBOUND == GDFS_LIST_UNBOUND && (int)GEM_LIST_INACTIVE == GDFS_LIST_INACTIVE &&
+	       (int)GEM_LIST_ACTIVE == GDFS_LIST_ACTIVE && (int)GEM_LIST_FLUSHING == GDFS_LIST_FLUSHING &&
+	       (int)GEM_LIST_PINNED == GDFS_LIST_PINNED && (int)GEM_LIST_COUNT == GDFS_LIST_COUNT,
+	       "enum gem_list is gdfs_list_names' order");
+_Static_assert((int)I915_TILING_NONE == GDFS_TILING_NONE && (int)I915_TILING_X == GDFS_TILING_X &&
+	       (int)I915_TILING_Y == GDFS_TILING_Y, "(int)I915_TILING_* index gdfs_tiling_names");
+_Static_assert((int)I915_MADV_WILLNEED == GDFS_MADV_WILLNEED &&
+	       (int)I915_MADV_DONTNEED == GDFS_MADV_DONTNEED && (int)GEM_MADV_PURGED == GDFS_MADV_PURGED,
+	       "(int)I915_MADV_* index gdfs_madv_names");
+_Static_assert((int)I915_CACHING_NONE == GDFS_CACHE_NONE && (int)I915_CACHING_CACHED == GDFS_CACHE_CACHED &&
+	       (int)I915_CACHING_DISPLAY == GDFS_CACHE_DISPLAY, "(int)I915_CACHING_* index gdfs_cache_names");
 
 /* --- fast formatting ----------------------------------------------------
  *
@@ -359,9 +397,6 @@ static inline char *fmt_hex8(char *p, uint32_t v)
  * ' ', '%', '=', ',' and ':' are written as %XX (FORMAT.md); an empty
  * string gives an empty value.  Writes at most 3 * maxlen bytes. */
 char *fmt_token(char *p, const char *s, size_t maxlen);
-
-/* The list's name in the structured files ("inactive", ...). */
-const char *debugfs_list_name(unsigned int list);
 
 /* describe_obj of Linux 3.2 (no trailing newline); at most 256 bytes. */
 char *fmt_describe_obj(char *p, const struct snap_obj *o);

@@ -1,0 +1,122 @@
+/*
+ * The name tables of the structured files (schema.h), shared by gemd's
+ * formatters and every tool, and the compile-time check of each record's
+ * C types against its kinds.
+ */
+#include <stddef.h>
+#include <string.h>
+#include <strings.h>
+
+#include "schema.h"
+
+const char *const gdfs_list_names[GDFS_LIST_COUNT + 1] = {
+	[GDFS_LIST_UNBOUND] = "unbound",
+	[GDFS_LIST_INACTIVE] = "inactive",
+	[GDFS_LIST_ACTIVE] = "active",
+	[GDFS_LIST_FLUSHING] = "flushing",
+	[GDFS_LIST_PINNED] = "pinned",
+	NULL,
+};
+const char *const gdfs_tiling_names[GDFS_TILING_COUNT + 1] = {
+	[GDFS_TILING_NONE] = "none",
+	[GDFS_TILING_X] = "x",
+	[GDFS_TILING_Y] = "y",
+	NULL,
+};
+const char *const gdfs_madv_names[GDFS_MADV_COUNT + 1] = {
+	[GDFS_MADV_WILLNEED] = "willneed",
+	[GDFS_MADV_DONTNEED] = "dontneed",
+	[GDFS_MADV_PURGED] = "purged",
+	NULL,
+};
+const char *const gdfs_cache_names[GDFS_CACHE_COUNT + 1] = {
+	[GDFS_CACHE_NONE] = "none",
+	[GDFS_CACHE_CACHED] = "cached",
+	[GDFS_CACHE_DISPLAY] = "display",
+	NULL,
+};
+const char *const gdfs_event_type_names[GDFS_EV_OTHER + 1] = {
+	[GDFS_EV_BIND] = "bind",
+	[GDFS_EV_UNBIND] = "unbind",
+	[GDFS_EV_EVICT] = "evict",
+	[GDFS_EV_DOMAIN] = "domain",
+	[GDFS_EV_SUBMIT] = "submit",
+	[GDFS_EV_WAIT] = "wait",
+	[GDFS_EV_RETIRE] = "retire",
+	[GDFS_EV_PURGE] = "purge",
+	NULL,
+};
+
+const char *gdfs_list_name(enum gdfs_list l)
+{
+	return (unsigned int)l < GDFS_LIST_COUNT ? gdfs_list_names[l] : "?";
+}
+
+const char *gdfs_tiling_name(enum gdfs_tiling t)
+{
+	return (unsigned int)t < GDFS_TILING_COUNT ? gdfs_tiling_names[t] : "?";
+}
+
+const char *gdfs_madv_name(enum gdfs_madv m)
+{
+	return (unsigned int)m < GDFS_MADV_COUNT ? gdfs_madv_names[m] : "?";
+}
+
+const char *gdfs_cache_name(enum gdfs_cache c)
+{
+	return (unsigned int)c < GDFS_CACHE_COUNT ? gdfs_cache_names[c] : "?";
+}
+
+const char *gdfs_event_type_name(enum gdfs_event_type t)
+{
+	return (unsigned int)t < GDFS_EV_OTHER ? gdfs_event_type_names[t] : "other";
+}
+
+int gdfs_name_lookup(const char *const *table, const char *word, bool ignore_case)
+{
+	int i;
+
+	for (i = 0; table[i]; i++)
+		if (ignore_case ? !strcasecmp(table[i], word) : !strcmp(table[i], word))
+			return i;
+	return -1;
+}
+
+char gdfs_tiling_letter(enum gdfs_tiling t)
+{
+	return t == GDFS_TILING_X ? 'X' : t == GDFS_TILING_Y ? 'Y' : ' ';
+}
+
+/* Each record's C types against its kinds (schema.h, GDFS_SIZE_OK_*). */
+#define VFIELD(k, K, t, a, in)	FIELD(k, K, t, a)
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_owner, k, K)
+#include "owner.def"
+#undef FIELD
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_object, k, K)
+#include "objects.def"
+#undef FIELD
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_client, k, K)
+#include "clients.def"
+#undef FIELD
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_gtt_range, k, K)
+#include "gtt.def"
+#undef FIELD
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_gtt, k, K)
+#include "gtt-summary.def"
+#undef FIELD
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_request, k, K)
+#include "request.def"
+#undef FIELD
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_ring, k, K)
+#include "ring.def"
+#undef FIELD
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_counter_values, k, K)
+#include "counters.def"
+#undef FIELD
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_event, k, K)
+#include "events.def"
+#undef FIELD
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_events, k, K)
+#include "events-window.def"
+#undef FIELD
+#undef VFIELD
