@@ -47,6 +47,15 @@ const char *const gdfs_event_type_names[GDFS_EV_OTHER + 1] = {
 	NULL,
 };
 
+const char *const gdfs_domain_names[GDFS_DOMAIN_COUNT + 1] = {
+	"cpu", "render", "sampler", "command", "instruction", "vertex", "gtt", NULL,
+};
+const char gdfs_domain_letters[GDFS_DOMAIN_COUNT + 1] = "crsmivg";
+const char *const gdfs_drop_names[GDFS_DROP_COUNT + 1] = {
+	"unbound", "bound", "retire", "active", "freed", "shrink-all", "idle",
+	"reset-active", "reset-seqno", "rcu", NULL,
+};
+
 const char *gdfs_list_name(enum gdfs_list l)
 {
 	return (unsigned int)l < GDFS_LIST_COUNT ? gdfs_list_names[l] : "?";
@@ -85,6 +94,40 @@ int gdfs_name_lookup(const char *const *table, const char *word, bool ignore_cas
 char gdfs_tiling_letter(enum gdfs_tiling t)
 {
 	return t == GDFS_TILING_X ? 'X' : t == GDFS_TILING_Y ? 'Y' : ' ';
+}
+
+enum gdfs_tiling gdfs_tiling_of_letter(char c)
+{
+	return c == 'X' ? GDFS_TILING_X : c == 'Y' ? GDFS_TILING_Y : GDFS_TILING_NONE;
+}
+
+static size_t put_mask(uint32_t mask, bool upper, char *out, size_t size)
+{
+	size_t n = 0;
+	unsigned int bit;
+
+	for (bit = 0; bit < GDFS_DOMAIN_COUNT && n + 1 < size; bit++)
+		if (mask & (1u << bit))
+			out[n++] = upper ? (char)(gdfs_domain_letters[bit] - 'a' + 'A') :
+					   gdfs_domain_letters[bit];
+	if (!n && size > 1)
+		out[n++] = '-';
+	out[n] = '\0';
+	return n;
+}
+
+void gdfs_domains_str(uint32_t read, uint32_t write, char *out, size_t size)
+{
+	size_t n;
+
+	if (size < 4) {
+		if (size)
+			out[0] = '\0';
+		return;
+	}
+	n = put_mask(read, false, out, size - 2);
+	out[n++] = '/';
+	put_mask(write, true, out + n, size - n);
 }
 
 /* Each record's C types against its kinds (schema.h, GDFS_SIZE_OK_*). */

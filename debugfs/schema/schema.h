@@ -83,11 +83,22 @@ enum gdfs_event_type {
 	GDFS_EV_OTHER,		/* a type this library does not know yet */
 };
 
+/* I915_GEM_DOMAIN_* bit i is named gdfs_domain_names[i], or the letter
+ * gdfs_domain_letters[i] ("crsmivg": c(pu) r(ender) s(ampler) m (command)
+ * i(nstruction) v(ertex) g(tt)). */
+#define GDFS_DOMAIN_COUNT	7
+
 extern const char *const gdfs_list_names[GDFS_LIST_COUNT + 1];
 extern const char *const gdfs_tiling_names[GDFS_TILING_COUNT + 1];
 extern const char *const gdfs_madv_names[GDFS_MADV_COUNT + 1];
 extern const char *const gdfs_cache_names[GDFS_CACHE_COUNT + 1];
 extern const char *const gdfs_event_type_names[GDFS_EV_OTHER + 1];
+extern const char *const gdfs_domain_names[GDFS_DOMAIN_COUNT + 1];
+extern const char gdfs_domain_letters[GDFS_DOMAIN_COUNT + 1];
+/* i915_gem_drop_caches' bits (the kernel's DROP_*): bit i is
+ * gdfs_drop_names[i], "unbound", "bound", ... */
+#define GDFS_DROP_COUNT		10
+extern const char *const gdfs_drop_names[GDFS_DROP_COUNT + 1];
 
 /* The word for a value; "?" when it is out of range ("other" for an
  * event type). */
@@ -102,6 +113,16 @@ int gdfs_name_lookup(const char *const *table, const char *word, bool ignore_cas
 /* The era files' tiling letter (describe_obj's 'X'/'Y', the error
  * state's " X"/" Y"); ' ' for none. */
 char gdfs_tiling_letter(enum gdfs_tiling t);
+/* ... and back: 'X' or 'Y', else GDFS_TILING_NONE. */
+enum gdfs_tiling gdfs_tiling_of_letter(char c);
+
+/*
+ * Domain masks as letters, after 3.2's describe_obj habit of showing both:
+ * read domains in lower case, '/', the write domain in upper case; "-"
+ * for none ("rs/R" reads render and sampler and writes render).  Always
+ * NUL-terminated; truncated to size.
+ */
+void gdfs_domains_str(uint32_t read, uint32_t write, char *out, size_t size);
 
 /* The number of words in a name table declared above (its NULL aside). */
 #define GDFS_NAMES_COUNT(table)	(sizeof(table) / sizeof((table)[0]) - 1)

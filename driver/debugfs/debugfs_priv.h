@@ -237,6 +237,8 @@ int debugfs_events_since(struct gem_device *dev, struct strbuf *sb, uint64_t aft
 #define DROP_RESET_SEQNO	(1u << 8)
 #define DROP_RCU		(1u << 9)
 #define DROP_ALL		0x3ffu
+_Static_assert(DROP_ALL == (1u << GDFS_DROP_COUNT) - 1 && DROP_RCU == 1u << 9,
+	       "gdfs_drop_names names every DROP_* bit");
 
 /* --- the structured files' records (records.c) ---------------------------
  *

@@ -572,6 +572,17 @@ int main(int argc, char **argv)
 			     GDFS_MADV_DONTNEED);
 		gt_assert_eq(gdfs_tiling_letter(GDFS_TILING_X), 'X');
 		gt_assert_eq(gdfs_tiling_letter(GDFS_TILING_NONE), ' ');
+		gt_assert_eq(gdfs_tiling_of_letter('Y'), GDFS_TILING_Y);
+		gt_assert_eq(gdfs_tiling_of_letter(' '), GDFS_TILING_NONE);
+		gt_assert_eq(gdfs_name_lookup(gdfs_domain_names, "gtt", false), 6);
+		gt_assert_eq(gdfs_name_lookup(gdfs_drop_names, "shrink-all", false), 5);
+		gt_assert_eq(gdfs_name_lookup(gdfs_drop_names, "rcu", false), 9);
+		gdfs_domains_str(0x06, 0x02, buf, sizeof(buf));
+		gt_assert(!strcmp(buf, "rs/R"));
+		gdfs_domains_str(0, 0x40, buf, sizeof(buf));
+		gt_assert(!strcmp(buf, "-/G"));
+		gdfs_domains_str(0x7f, 0, buf, 5);
+		gt_assert(!strcmp(buf, "cr/-"));
 		gt_assert_eq(GDFS_NAMES_COUNT(gdfs_list_names), GDFS_LIST_COUNT);
 		gt_assert_eq(GDFS_NAMES_COUNT(gdfs_event_type_names), GDFS_EV_OTHER);
 	}
