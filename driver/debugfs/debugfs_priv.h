@@ -5,7 +5,7 @@
  *
  * How to add a file: write a show function (and a write function if it is
  * writable) next to the subsystem it describes (objects.c, ring.c, gtt.c,
- * misc.c, events.c), declare it below, and add one line to debugfs_files[]
+ * misc.c, events.c, error_state.c), declare it below, and add one line to debugfs_files[]
  * in debugfs.c.  Most files are DEBUGFS_SNAP_SHOW functions: their table
  * line names the parts of the snapshot they need (enum snap_want), the
  * core takes it under the lock and releases it afterwards, and the
@@ -211,16 +211,17 @@ ssize_t debugfs_aperture_read(struct gem_device *dev, void *buf, size_t len,
 uint64_t debugfs_objdata_size(struct gem_device *dev, const void *data);
 ssize_t debugfs_objdata_read(struct gem_device *dev, void *buf, size_t len,
 			     uint64_t off, const void *data);
-/* misc.c: device identity, wedged, drop_caches, error state, counters */
+/* misc.c: device identity, wedged, drop_caches, counters */
 DEBUGFS_SHOW(debugfs_show_name);
 DEBUGFS_SHOW(debugfs_show_capabilities);
-DEBUGFS_SHOW(debugfs_show_error_state);
-DEBUGFS_WRITE(debugfs_write_error_state);	/* clears it */
 DEBUGFS_SHOW(debugfs_show_wedged);
 DEBUGFS_WRITE(debugfs_write_wedged);
 DEBUGFS_SHOW(debugfs_show_drop_caches);
 DEBUGFS_WRITE(debugfs_write_drop_caches);
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_counters);
+/* error_state.c: i915_error_state from the kept capture */
+DEBUGFS_SHOW(debugfs_show_error_state);
+DEBUGFS_WRITE(debugfs_write_error_state);	/* clears it */
 /* events.c */
 DEBUGFS_SHOW(debugfs_show_gemkit_events);	/* data: NULL = all */
 int debugfs_events_since(struct gem_device *dev, struct strbuf *sb, uint64_t after);

@@ -1,7 +1,6 @@
 /*
- * Device-wide files: name, i915_capabilities, i915_error_state,
- * i915_wedged and i915_gem_drop_caches (the two writable ones), and
- * gemkit_counters.
+ * Device-wide files: name, i915_capabilities, i915_wedged and
+ * i915_gem_drop_caches (the two writable ones), and gemkit_counters.
  *
  * i915_wedged: reading prints the 3.2 line; writing a number (strtoul
  * base 0, as simple_strtoul) forces error handling as 3.x did: an error
@@ -54,22 +53,6 @@ DEBUGFS_SHOW(debugfs_show_capabilities)
 	for (i = 0; !ret && i < ARRAY_SIZE(caps); i++)
 		ret = strbuf_addf(sb, "%s: %s\n", caps[i].name, caps[i].yes ? "yes" : "no");
 	return ret;
-}
-
-/* The first capture since the last clear (driver/gem/error.c). */
-DEBUGFS_SHOW(debugfs_show_error_state)
-{
-	return gem_error_state_show(dev, sb);
-}
-
-/* Any write clears the kept capture, as i915_error_state_write of 3.5+. */
-DEBUGFS_WRITE(debugfs_write_error_state)
-{
-	(void)buf;
-	(void)len;
-	log_info("debugfs: error state cleared");
-	gem_error_state_clear(dev);
-	return 0;
 }
 
 DEBUGFS_SHOW(debugfs_show_wedged)
