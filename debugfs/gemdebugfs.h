@@ -125,11 +125,12 @@ int gdfs_parse_schema(const char *buf, size_t len, struct gdfs_schema *out,
 /* --- gemkit_objects ----------------------------------------------------- */
 
 /*
- * The record structs (struct gdfs_object, gdfs_client, gdfs_gtt_range,
- * gdfs_gtt, gdfs_request, gdfs_ring, gdfs_counter_values, gdfs_event,
- * gdfs_events), their enums and the name tables (gdfs_list_names[],
- * gdfs_list_name(), ...) are in schema/schema.h, generated from the .def
- * files beside it: one line per field, with what it means.
+ * The record structs (struct gdfs_object, gdfs_client, gdfs_fence,
+ * gdfs_gtt_range, gdfs_gtt, gdfs_request, gdfs_ring, gdfs_counter_values,
+ * gdfs_event, gdfs_events), their enums and the name tables
+ * (gdfs_list_names[], gdfs_list_name(), ...) are in schema/schema.h,
+ * generated from the .def files beside it: one line per field, with what
+ * it means.
  */
 
 struct gdfs_objects {
@@ -157,6 +158,17 @@ struct gdfs_clients {
 int gdfs_parse_clients(const char *buf, size_t len, struct gdfs_clients *out,
 		       struct strbuf *err);
 void gdfs_clients_release(struct gdfs_clients *c);
+
+/* --- gemkit_fences ------------------------------------------------------ */
+
+struct gdfs_fences {
+	struct gdfs_schema schema;
+	struct gdfs_fence *v;		/* by register index */
+	size_t n;
+};
+int gdfs_parse_fences(const char *buf, size_t len, struct gdfs_fences *out,
+		      struct strbuf *err);
+void gdfs_fences_release(struct gdfs_fences *f);
 
 /* --- gemkit_gtt --------------------------------------------------------- */
 

@@ -138,6 +138,9 @@ void gdfs_domains_str(uint32_t read, uint32_t write, char *out, size_t size)
 #define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_object, k, K)
 #include "objects.def"
 #undef FIELD
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_fence, k, K)
+#include "fences.def"
+#undef FIELD
 #define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_client, k, K)
 #include "clients.def"
 #undef FIELD

@@ -196,6 +196,13 @@ struct gdfs_object {
 #undef FIELD
 };
 
+/* gemkit_fences */
+struct gdfs_fence {
+#define FIELD GDFS_MEMBER
+#include "fences.def"
+#undef FIELD
+};
+
 /* gemkit_clients */
 struct gdfs_client {
 #define FIELD GDFS_MEMBER

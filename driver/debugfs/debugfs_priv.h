@@ -187,13 +187,15 @@ const struct snap_file *snap_file_of(const struct debugfs_snapshot *snap, uint32
 #define DEBUGFS_WRITE(fn) int fn(struct gem_device *dev, const char *buf, size_t len, \
 				 const void *data)
 
-/* objects.c: object lists, i915_gem_objects, fences, gemkit_objects, clients */
+/* objects.c: object lists, i915_gem_objects, fences, gemkit_objects, clients,
+ * gemkit_fences */
 DEBUGFS_SNAP_SHOW(debugfs_show_gem_objects);
 DEBUGFS_SNAP_SHOW(debugfs_show_gem_gtt);
 DEBUGFS_SNAP_SHOW(debugfs_show_gem_list);	/* data = (uintptr_t)enum gem_list */
 DEBUGFS_SNAP_SHOW(debugfs_show_fence_regs);
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_objects);
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_clients);
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_fences);
 /* ring.c: requests, seqnos, interrupts, status page, ring, batches */
 DEBUGFS_SNAP_SHOW(debugfs_show_gem_request);
 DEBUGFS_SNAP_SHOW(debugfs_show_gem_seqno);
@@ -251,8 +253,9 @@ _Static_assert(DROP_ALL == (1u << GDFS_DROP_COUNT) - 1 && DROP_RCU == 1u << 9,
  * first line.
  */
 extern const size_t debugfs_object_max, debugfs_owner_max, debugfs_client_max;
-extern const size_t debugfs_gtt_range_max, debugfs_event_max;
+extern const size_t debugfs_gtt_range_max, debugfs_event_max, debugfs_fence_max;
 char *debugfs_fmt_object(char *p, const struct gdfs_object *r);
+char *debugfs_fmt_fence(char *p, const struct gdfs_fence *r);
 char *debugfs_fmt_client(char *p, const struct gdfs_client *r);
 char *debugfs_fmt_gtt_range(char *p, const struct gdfs_gtt_range *r);
 char *debugfs_fmt_event(char *p, const struct gdfs_event *r);
@@ -262,6 +265,7 @@ int debugfs_fmt_request(struct strbuf *sb, const struct gdfs_request *r);
 int debugfs_fmt_counters(struct strbuf *sb, const struct gdfs_counter_values *r);
 int debugfs_schema_objects(struct strbuf *sb, size_t count);
 int debugfs_schema_clients(struct strbuf *sb, size_t count);
+int debugfs_schema_fences(struct strbuf *sb, size_t count);
 int debugfs_schema_gtt(struct strbuf *sb);
 int debugfs_schema_ring(struct strbuf *sb);
 /* Its first line, with the window (first_seq ... dropped) of window. */

@@ -2,7 +2,7 @@
  * The object files: the era's lists and totals (i915_gem_objects,
  * i915_gem_gtt, i915_gem_{active,flushing,inactive,pinned,deferred_free},
  * i915_gem_fence_regs) in Linux 3.2's describe_obj format, and gemkit's
- * structured gemkit_objects and gemkit_clients (FORMAT.md).
+ * structured gemkit_objects, gemkit_clients and gemkit_fences (FORMAT.md).
  *
  * Era mapping: an object's list is its mm_list; unbound objects are on
  * no era list (3.2 kept them on none either).  last_rendering_seqno and
@@ -388,6 +388,37 @@ DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_clients)
 		};
 		copy_comm(r.comm, f->comm);
 		sb_commit(sb, debugfs_fmt_client(p, &r));
+	}
+	return ret;
+}
+
+/* One record per fence register: its holder's placement and layout. */
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_fences)
+{
+	struct gdfs_fence r;
+	int i, ret;
+
+	ret = debugfs_schema_fences(sb, GEN3_NUM_FENCES);
+	for (i = 0; !ret && i < GEN3_NUM_FENCES; i++) {
+		int32_t held = snap->fence_obj[i];
+		const struct snap_obj *o = held >= 0 && (size_t)held < snap->nobjs ?
+					   &snap->objs[held] : NULL;
+		char *p = sb_reserve(sb, debugfs_fence_max);
+
+		if (!p) {
+			ret = -ENOMEM;
+			break;
+		}
+		r = (struct gdfs_fence){ .index = (uint32_t)i };
+		if (o) {
+			r.obj = o->id;
+			r.start = (uint32_t)o->gtt_start;
+			r.size = o->gtt_size;
+			r.pitch = o->stride;
+			r.tiling = (enum gdfs_tiling)o->tiling_mode;
+			r.pin = o->pin_count;
+		}
+		sb_commit(sb, debugfs_fmt_fence(p, &r));
 	}
 	return ret;
 }

@@ -160,6 +160,41 @@ int debugfs_schema_objects(struct strbuf *sb, size_t count)
 	return ret ? ret : strbuf_addch(sb, '\n');
 }
 
+/* --- gemkit_fences ------------------------------------------------------- */
+
+static const struct rec_key fence_keys[] = {
+#define FIELD REC_KEYS
+#include "fences.def"
+#undef FIELD
+};
+
+const size_t debugfs_fence_max = 1
+#define FIELD REC_MAX
+#include "fences.def"
+#undef FIELD
+	;
+
+char *debugfs_fmt_fence(char *p, const struct gdfs_fence *r)
+{
+	size_t skip = 1;
+
+#define FIELD(k, K, t, a)	p = REC_##K(p, &skip, r, k, a);
+#include "fences.def"
+#undef FIELD
+	*p++ = '\n';
+	return p;
+}
+
+int debugfs_schema_fences(struct strbuf *sb, size_t count)
+{
+	int ret = strbuf_addf(sb, "schema=gemkit_fences version=%d count=%zu fields=",
+			      GDFS_SCHEMA_VERSION, count);
+
+	if (!ret)
+		ret = add_keys(sb, fence_keys, ARRAY_SIZE(fence_keys), ~0u);
+	return ret ? ret : strbuf_addch(sb, '\n');
+}
+
 /* --- gemkit_clients ------------------------------------------------------- */
 
 static const struct rec_key client_keys[] = {

@@ -290,6 +290,35 @@ int main(int argc, char **argv)
 		strbuf_release(&err);
 	}
 
+	gemtest_subtest("fences-round-trip") {
+		struct gdfs_fence want[NV];
+		struct gdfs_fences got;
+		struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+		int v;
+
+		gt_assert_eq(debugfs_schema_fences(&sb, NV), 0);
+		for (v = 0; v < NV; v++) {
+			struct gdfs_fence *r = &want[v];
+
+			memset(r, 0, sizeof(*r));
+#define FIELD(k, K, t, a)	SET_##K(r, k, a, v);
+#include "fences.def"
+#undef FIELD
+			sb_commit(&sb, debugfs_fmt_fence(sb_reserve(&sb, debugfs_fence_max), r));
+		}
+		gt_assert_f(gdfs_parse_fences(sb.buf, sb.len, &got, &err) == 0, "%s", err.buf);
+		gt_assert_eq(got.n, NV);
+		gt_assert_eq(got.schema.count, NV);
+		for (v = 0; v < NV; v++) {
+#define FIELD(k, K, t, a)	EQ_##K(&want[v], &got.v[v], k, a, "gemkit_fences");
+#include "fences.def"
+#undef FIELD
+		}
+		gdfs_fences_release(&got);
+		strbuf_release(&sb);
+		strbuf_release(&err);
+	}
+
 	gemtest_subtest("gtt-round-trip") {
 		struct gdfs_gtt_range want[2 * NV];
 		struct gdfs_gtt sum, got;
@@ -457,7 +486,7 @@ int main(int argc, char **argv)
 	}
 
 	gemtest_subtest("schema-lines-list-the-def-fields") {
-		static const struct debugfs_snapshot empty;
+		static struct debugfs_snapshot empty;
 		static const char *const object_keys[] = {
 #define FIELD KEY
 #include "objects.def"
@@ -478,6 +507,11 @@ int main(int argc, char **argv)
 #include "request.def"
 #undef FIELD
 		};
+		static const char *const fence_keys[] = {
+#define FIELD KEY
+#include "fences.def"
+#undef FIELD
+		};
 		static const char *const summary_keys[] = {
 #define FIELD KEY
 #include "gtt-summary.def"
@@ -489,6 +523,8 @@ int main(int argc, char **argv)
 		int t;
 
 		/* What the show functions print, on an empty snapshot. */
+		for (t = 0; t < GEN3_NUM_FENCES; t++)
+			empty.fence_obj[t] = -1;
 		f = show(debugfs_show_gemkit_objects, &empty);
 		check_keys(fields_of(f, buf, sizeof(buf)), object_keys, ARRAY_SIZE(object_keys),
 			   "gemkit_objects");
@@ -496,6 +532,11 @@ int main(int argc, char **argv)
 		f = show(debugfs_show_gemkit_clients, &empty);
 		check_keys(fields_of(f, buf, sizeof(buf)), client_keys, ARRAY_SIZE(client_keys),
 			   "gemkit_clients");
+		free(f);
+
+		f = show(debugfs_show_gemkit_fences, &empty);
+		check_keys(fields_of(f, buf, sizeof(buf)), fence_keys, ARRAY_SIZE(fence_keys),
+			   "gemkit_fences");
 		free(f);
 
 		f = show(debugfs_show_gemkit_ring, &empty);
