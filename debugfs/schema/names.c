@@ -1,7 +1,6 @@
 /*
  * The name tables of the structured files (schema.h), shared by gemd's
- * formatters and every tool, and the compile-time check of each record's
- * C types against its kinds.
+ * formatters and every tool.
  */
 #include <stddef.h>
 #include <string.h>
@@ -129,40 +128,3 @@ void gdfs_domains_str(uint32_t read, uint32_t write, char *out, size_t size)
 	out[n++] = '/';
 	put_mask(write, true, out + n, size - n);
 }
-
-/* Each record's C types against its kinds (schema.h, GDFS_SIZE_OK_*). */
-#define VFIELD(k, K, t, a, in)	FIELD(k, K, t, a)
-#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_owner, k, K)
-#include "owner.def"
-#undef FIELD
-#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_object, k, K)
-#include "objects.def"
-#undef FIELD
-#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_fence, k, K)
-#include "fences.def"
-#undef FIELD
-#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_client, k, K)
-#include "clients.def"
-#undef FIELD
-#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_gtt_range, k, K)
-#include "gtt.def"
-#undef FIELD
-#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_gtt, k, K)
-#include "gtt-summary.def"
-#undef FIELD
-#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_request, k, K)
-#include "request.def"
-#undef FIELD
-#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_ring, k, K)
-#include "ring.def"
-#undef FIELD
-#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_counter_values, k, K)
-#include "counters.def"
-#undef FIELD
-#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_event, k, K)
-#include "events.def"
-#undef FIELD
-#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_events, k, K)
-#include "events-window.def"
-#undef FIELD
-#undef VFIELD

@@ -165,9 +165,13 @@ void gdfs_domains_str(uint32_t read, uint32_t write, char *out, size_t size);
 #define GDFS_MEMBER_NAME_OWNERS(k)	k
 #define GDFS_MEMBER_NAME_EVTYPE(k)	k
 #define GDFS_MEMBER_NAME_PERLIST(k)	k##_objects
+#ifdef __cplusplus
+#define GDFS_CHECK(s, k, K)
+#else
 #define GDFS_CHECK(s, k, K) \
 	_Static_assert(GDFS_SIZE_OK_##K(sizeof(GDFS_MEMBER_OF(s, k, K))), \
 		       #s "." #k ": the C type does not fit kind " #K);
+#endif
 
 /* Variants: which records of a file carry a field (VFIELD's last column). */
 #define GDFS_GTT_RANGE		(1u << 0)	/* kind=range */
@@ -175,7 +179,11 @@ void gdfs_domains_str(uint32_t read, uint32_t write, char *out, size_t size);
 #define GDFS_EV(type)		(1u << GDFS_EV_##type)
 #define GDFS_EV_ALL		(~0u)
 
-/* --- records -------------------------------------------------------------- */
+/* --- records --------------------------------------------------------------
+ *
+ * Each struct is its .def file's fields; the GDFS_CHECK lines after it
+ * make the compiler refuse a C type that does not fit the field's kind.
+ */
 
 /* The schema line's common keys (the first line of every structured file). */
 struct gdfs_schema {
@@ -190,11 +198,17 @@ struct gdfs_owner {
 #include "owner.def"
 #undef FIELD
 };
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_owner, k, K)
+#include "owner.def"
+#undef FIELD
 struct gdfs_object {
 #define FIELD GDFS_MEMBER
 #include "objects.def"
 #undef FIELD
 };
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_object, k, K)
+#include "objects.def"
+#undef FIELD
 
 /* gemkit_fences */
 struct gdfs_fence {
@@ -202,6 +216,9 @@ struct gdfs_fence {
 #include "fences.def"
 #undef FIELD
 };
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_fence, k, K)
+#include "fences.def"
+#undef FIELD
 
 /* gemkit_clients */
 struct gdfs_client {
@@ -209,6 +226,9 @@ struct gdfs_client {
 #include "clients.def"
 #undef FIELD
 };
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_client, k, K)
+#include "clients.def"
+#undef FIELD
 
 /* gemkit_gtt: the ranges and holes, and the summary */
 struct gdfs_gtt_range {
@@ -217,6 +237,9 @@ struct gdfs_gtt_range {
 #include "gtt.def"
 #undef VFIELD
 };
+#define VFIELD(k, K, t, a, in)	GDFS_CHECK(struct gdfs_gtt_range, k, K)
+#include "gtt.def"
+#undef VFIELD
 struct gdfs_gtt {
 	struct gdfs_schema schema;
 	struct gdfs_gtt_range *v;	/* ranges and holes, in address order */
@@ -225,6 +248,9 @@ struct gdfs_gtt {
 #include "gtt-summary.def"
 #undef FIELD
 };
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_gtt, k, K)
+#include "gtt-summary.def"
+#undef FIELD
 
 /* gemkit_ring: the ring and its outstanding requests */
 struct gdfs_request {
@@ -232,6 +258,9 @@ struct gdfs_request {
 #include "request.def"
 #undef FIELD
 };
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_request, k, K)
+#include "request.def"
+#undef FIELD
 struct gdfs_ring {
 	struct gdfs_schema schema;
 #define FIELD GDFS_MEMBER
@@ -240,6 +269,9 @@ struct gdfs_ring {
 	struct gdfs_request *requests;	/* oldest first */
 	size_t nrequests;
 };
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_ring, k, K)
+#include "ring.def"
+#undef FIELD
 
 /* gemkit_counters: the counters this library knows (struct gdfs_counters
  * also keeps every key=value of the record, known or not) */
@@ -248,6 +280,9 @@ struct gdfs_counter_values {
 #include "counters.def"
 #undef FIELD
 };
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_counter_values, k, K)
+#include "counters.def"
+#undef FIELD
 
 /* gemkit_events: the window on the schema line, and the events */
 struct gdfs_event {
@@ -255,6 +290,9 @@ struct gdfs_event {
 #include "events.def"
 #undef VFIELD
 };
+#define VFIELD(k, K, t, a, in)	GDFS_CHECK(struct gdfs_event, k, K)
+#include "events.def"
+#undef VFIELD
 struct gdfs_events {
 	struct gdfs_schema schema;
 #define FIELD GDFS_MEMBER
@@ -263,6 +301,9 @@ struct gdfs_events {
 	struct gdfs_event *v;
 	size_t n;
 };
+#define FIELD(k, K, t, a)	GDFS_CHECK(struct gdfs_events, k, K)
+#include "events-window.def"
+#undef FIELD
 
 #ifdef __cplusplus
 }
