@@ -414,6 +414,7 @@ DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_fences)
 			r.obj = o->id;
 			r.start = (uint32_t)o->gtt_start;
 			r.size = o->gtt_size;
+			r.obj_size = o->size;
 			r.pitch = o->stride;
 			r.tiling = (enum gdfs_tiling)o->tiling_mode;
 			r.pin = o->pin_count;

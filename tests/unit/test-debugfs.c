@@ -414,16 +414,17 @@ int main(int argc, char **argv)
 		f = render("gemkit_fences");
 		gt_assert_eq(count_lines(f), 1 + 16);
 		assert_line(f, 0, "schema=gemkit_fences version=1 count=16 "
-			    "fields=index,obj,start,size,pitch,tiling,pin");
+			    "fields=index,obj,start,size,obj_size,pitch,tiling,pin");
 		for (i = 0; i < 16; i++) {
 			if ((int)i == obj->fence_reg)
 				/* a fence covers a 1 MiB region at least */
 				snprintf(want, sizeof(want), "index=%u obj=%u start=0x%08x "
-					 "size=1048576 pitch=1024 tiling=y pin=1", i, obj->id,
+					 "size=1048576 obj_size=262144 pitch=1024 tiling=y pin=1",
+					 i, obj->id,
 					 (unsigned int)obj->gtt_node.start);
 			else
 				snprintf(want, sizeof(want), "index=%u obj=0 start=0x00000000 "
-					 "size=0 pitch=0 tiling=none pin=0", i);
+					 "size=0 obj_size=0 pitch=0 tiling=none pin=0", i);
 			assert_line(f, 1 + i, want);
 		}
 		free(f);
