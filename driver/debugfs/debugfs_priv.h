@@ -10,7 +10,10 @@
  * line names the parts of the snapshot they need (enum snap_want), the
  * core takes it under the lock and releases it afterwards, and the
  * function only formats it into the strbuf, lock-free.  Files that read
- * something else (the event ring, the error state) are DEBUGFS_SHOW.
+ * something else (the event ring, the error state) are DEBUGFS_SHOW.  A
+ * structured (gemkit_*) file's records are declared in debugfs/schema and
+ * written by records.c: its show function fills them from the snapshot
+ * (DEVELOPERS.md, "A debugfs file, or a field of a record").
  */
 #ifndef GEMKIT_DEBUGFS_PRIV_H
 #define GEMKIT_DEBUGFS_PRIV_H
