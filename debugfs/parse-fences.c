@@ -22,16 +22,9 @@ static const struct gdfs_array_desc fences_desc = {
 int gdfs_parse_fences(const char *buf, size_t len, struct gdfs_fences *out,
 		      struct strbuf *err)
 {
-	struct gdfs_vec vec = { NULL, 0, 0 };
-	int ret;
-
 	memset(out, 0, sizeof(*out));
-	ret = gdfs_parse_array(buf, len, &fences_desc, &out->schema, &vec, NULL, err);
-	out->v = vec.v;
-	out->n = vec.n;
-	if (ret)
-		gdfs_fences_release(out);
-	return ret;
+	return gdfs_parse_records(buf, len, &fences_desc, &out->schema, (void **)&out->v,
+				  &out->n, err);
 }
 
 void gdfs_fences_release(struct gdfs_fences *f)

@@ -251,16 +251,9 @@ static const struct gdfs_array_desc clients_desc = {
 int gdfs_parse_clients(const char *buf, size_t len, struct gdfs_clients *out,
 		       struct strbuf *err)
 {
-	struct gdfs_vec vec = { NULL, 0, 0 };
-	int ret;
-
 	memset(out, 0, sizeof(*out));
-	ret = gdfs_parse_array(buf, len, &clients_desc, &out->schema, &vec, NULL, err);
-	out->v = vec.v;
-	out->n = vec.n;
-	if (ret)
-		gdfs_clients_release(out);
-	return ret;
+	return gdfs_parse_records(buf, len, &clients_desc, &out->schema, (void **)&out->v,
+				  &out->n, err);
 }
 
 void gdfs_clients_release(struct gdfs_clients *c)

@@ -103,6 +103,10 @@ struct gdfs_array_desc {
 int gdfs_parse_array(const char *buf, size_t len, const struct gdfs_array_desc *d,
 		     struct gdfs_schema *schema, struct gdfs_vec *vec, void *ctx,
 		     struct strbuf *err);
+/* A file whose records are its table and nothing more: the records into
+ * *v and *n (on error nothing: all zero). */
+int gdfs_parse_records(const char *buf, size_t len, const struct gdfs_array_desc *d,
+		       struct gdfs_schema *schema, void **v, size_t *n, struct strbuf *err);
 const struct gdfs_kv *gdfs_kv_find(const struct gdfs_kv *kv, int n, const char *key,
 				   int likely);
 

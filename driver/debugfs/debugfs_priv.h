@@ -250,21 +250,22 @@ _Static_assert(DROP_ALL == (1u << GDFS_DROP_COUNT) - 1 && DROP_RCU == 1u << 9,
  *
  * Formatters generated from the .def files of debugfs/schema: a show function fills
  * the record struct (schema.h) from its snapshot and writes it with these.
- * A char * formatter writes one line, '\n' included, at p, which has room
- * for debugfs_<record>_max bytes (objects: plus debugfs_owner_max per
- * owner); the others append to sb.  The schema functions write a file's
- * first line.
+ * A formatter writes one line, '\n' included, at p, which has room for
+ * debugfs_<record>_max bytes (objects: plus debugfs_owner_max per owner),
+ * and returns its end; debugfs_fmt_counters appends the whole file to sb.
+ * The schema functions write a file's first line.
  */
 extern const size_t debugfs_object_max, debugfs_owner_max, debugfs_client_max;
-extern const size_t debugfs_gtt_range_max, debugfs_event_max, debugfs_fence_max;
+extern const size_t debugfs_fence_max, debugfs_gtt_range_max, debugfs_gtt_summary_max;
+extern const size_t debugfs_ring_max, debugfs_request_max, debugfs_event_max;
 char *debugfs_fmt_object(char *p, const struct gdfs_object *r);
 char *debugfs_fmt_fence(char *p, const struct gdfs_fence *r);
 char *debugfs_fmt_client(char *p, const struct gdfs_client *r);
 char *debugfs_fmt_gtt_range(char *p, const struct gdfs_gtt_range *r);
+char *debugfs_fmt_gtt_summary(char *p, const struct gdfs_gtt *r);
+char *debugfs_fmt_ring(char *p, const struct gdfs_ring *r);
+char *debugfs_fmt_request(char *p, const struct gdfs_request *r);
 char *debugfs_fmt_event(char *p, const struct gdfs_event *r);
-int debugfs_fmt_gtt_summary(struct strbuf *sb, const struct gdfs_gtt *r);
-int debugfs_fmt_ring(struct strbuf *sb, const struct gdfs_ring *r);
-int debugfs_fmt_request(struct strbuf *sb, const struct gdfs_request *r);
 int debugfs_fmt_counters(struct strbuf *sb, const struct gdfs_counter_values *r);
 int debugfs_schema_objects(struct strbuf *sb, size_t count);
 int debugfs_schema_clients(struct strbuf *sb, size_t count);

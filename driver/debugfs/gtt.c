@@ -67,8 +67,13 @@ DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_gtt)
 	sum.free = sum.total - sum.used;
 	sum.evictable = sum.used - sum.pinned;
 	sum.ranges = snap->ngtt;
-	if (!ret)
-		ret = debugfs_fmt_gtt_summary(sb, &sum);
+	if (!ret) {
+		char *p = sb_reserve(sb, debugfs_gtt_summary_max);
+
+		if (!p)
+			return -ENOMEM;
+		sb_commit(sb, debugfs_fmt_gtt_summary(p, &sum));
+	}
 	return ret;
 }
 

@@ -98,6 +98,36 @@ static int add_keys(struct strbuf *sb, const struct rec_key *keys, size_t n,
 	return ret;
 }
 
+/* A schema line up to its fields: "schema=<file> version=1[ count=N] fields=". */
+static int schema_start(struct strbuf *sb, const char *file, bool counted, size_t count)
+{
+	int ret = strbuf_addf(sb, "schema=%s version=%d", file, GDFS_SCHEMA_VERSION);
+
+	if (!ret && counted)
+		ret = strbuf_addf(sb, " count=%zu", count);
+	return ret ? ret : strbuf_addstr(sb, " fields=");
+}
+
+/* One kind's part of fields=: "<sep><kind>:<keys>" ("kind=hole:start,size"). */
+static int add_kind(struct strbuf *sb, const char *sep, const char *kind,
+		    const struct rec_key *keys, size_t n, unsigned int mask)
+{
+	int ret = strbuf_addf(sb, "%s%s:", sep, kind);
+
+	return ret ? ret : add_keys(sb, keys, n, mask);
+}
+
+/* The schema line of a file of one record kind: its keys in order. */
+static int schema_one(struct strbuf *sb, const char *file, size_t count,
+		      const struct rec_key *keys, size_t n)
+{
+	int ret = schema_start(sb, file, true, count);
+
+	if (!ret)
+		ret = add_keys(sb, keys, n, ~0u);
+	return ret ? ret : strbuf_addch(sb, '\n');
+}
+
 /* --- gemkit_objects ------------------------------------------------------- */
 
 static const struct rec_key object_keys[] = {
@@ -152,15 +182,10 @@ char *debugfs_fmt_object(char *p, const struct gdfs_object *r)
 
 int debugfs_schema_objects(struct strbuf *sb, size_t count)
 {
-	int ret = strbuf_addf(sb, "schema=gemkit_objects version=%d count=%zu fields=",
-			      GDFS_SCHEMA_VERSION, count);
-
-	if (!ret)
-		ret = add_keys(sb, object_keys, ARRAY_SIZE(object_keys), ~0u);
-	return ret ? ret : strbuf_addch(sb, '\n');
+	return schema_one(sb, "gemkit_objects", count, object_keys, ARRAY_SIZE(object_keys));
 }
 
-/* --- gemkit_fences ------------------------------------------------------- */
+/* --- gemkit_fences -------------------------------------------------------- */
 
 static const struct rec_key fence_keys[] = {
 #define FIELD REC_KEYS
@@ -187,12 +212,7 @@ char *debugfs_fmt_fence(char *p, const struct gdfs_fence *r)
 
 int debugfs_schema_fences(struct strbuf *sb, size_t count)
 {
-	int ret = strbuf_addf(sb, "schema=gemkit_fences version=%d count=%zu fields=",
-			      GDFS_SCHEMA_VERSION, count);
-
-	if (!ret)
-		ret = add_keys(sb, fence_keys, ARRAY_SIZE(fence_keys), ~0u);
-	return ret ? ret : strbuf_addch(sb, '\n');
+	return schema_one(sb, "gemkit_fences", count, fence_keys, ARRAY_SIZE(fence_keys));
 }
 
 /* --- gemkit_clients ------------------------------------------------------- */
@@ -222,12 +242,7 @@ char *debugfs_fmt_client(char *p, const struct gdfs_client *r)
 
 int debugfs_schema_clients(struct strbuf *sb, size_t count)
 {
-	int ret = strbuf_addf(sb, "schema=gemkit_clients version=%d count=%zu fields=",
-			      GDFS_SCHEMA_VERSION, count);
-
-	if (!ret)
-		ret = add_keys(sb, client_keys, ARRAY_SIZE(client_keys), ~0u);
-	return ret ? ret : strbuf_addch(sb, '\n');
+	return schema_one(sb, "gemkit_clients", count, client_keys, ARRAY_SIZE(client_keys));
 }
 
 /* --- gemkit_gtt ----------------------------------------------------------- */
@@ -248,6 +263,11 @@ const size_t debugfs_gtt_range_max = sizeof("kind=range\n")
 #include "gtt.def"
 #undef VFIELD
 	;
+const size_t debugfs_gtt_summary_max = sizeof("kind=summary\n")
+#define FIELD REC_MAX
+#include "gtt-summary.def"
+#undef FIELD
+	;
 
 char *debugfs_fmt_gtt_range(char *p, const struct gdfs_gtt_range *r)
 {
@@ -264,41 +284,31 @@ char *debugfs_fmt_gtt_range(char *p, const struct gdfs_gtt_range *r)
 	return p;
 }
 
-int debugfs_fmt_gtt_summary(struct strbuf *sb, const struct gdfs_gtt *r)
+char *debugfs_fmt_gtt_summary(char *p, const struct gdfs_gtt *r)
 {
-	char *p = sb_reserve(sb, sizeof("kind=summary\n")
-#define FIELD REC_MAX
-#include "gtt-summary.def"
-#undef FIELD
-			     );
 	size_t skip = 0;
 
-	if (!p)
-		return -ENOMEM;
 	p = fmt_lit(p, "kind=summary");
 #define FIELD(k, K, t, a)	p = REC_##K(p, &skip, r, k, a);
 #include "gtt-summary.def"
 #undef FIELD
 	*p++ = '\n';
-	sb_commit(sb, p);
-	return 0;
+	return p;
 }
 
 int debugfs_schema_gtt(struct strbuf *sb)
 {
-	int ret = strbuf_addf(sb, "schema=gemkit_gtt version=%d fields=kind=range:",
-			      GDFS_SCHEMA_VERSION);
+	int ret = schema_start(sb, "gemkit_gtt", false, 0);
 
 	if (!ret)
-		ret = add_keys(sb, gtt_range_keys, ARRAY_SIZE(gtt_range_keys), GDFS_GTT_RANGE);
+		ret = add_kind(sb, "", "kind=range", gtt_range_keys,
+			       ARRAY_SIZE(gtt_range_keys), GDFS_GTT_RANGE);
 	if (!ret)
-		ret = strbuf_addstr(sb, ";kind=hole:");
+		ret = add_kind(sb, ";", "kind=hole", gtt_range_keys,
+			       ARRAY_SIZE(gtt_range_keys), GDFS_GTT_HOLE);
 	if (!ret)
-		ret = add_keys(sb, gtt_range_keys, ARRAY_SIZE(gtt_range_keys), GDFS_GTT_HOLE);
-	if (!ret)
-		ret = strbuf_addstr(sb, ";kind=summary:");
-	if (!ret)
-		ret = add_keys(sb, gtt_summary_keys, ARRAY_SIZE(gtt_summary_keys), ~0u);
+		ret = add_kind(sb, ";", "kind=summary", gtt_summary_keys,
+			       ARRAY_SIZE(gtt_summary_keys), ~0u);
 	return ret ? ret : strbuf_addch(sb, '\n');
 }
 
@@ -315,57 +325,50 @@ static const struct rec_key request_keys[] = {
 #undef FIELD
 };
 
-int debugfs_fmt_ring(struct strbuf *sb, const struct gdfs_ring *r)
-{
-	char *p = sb_reserve(sb, sizeof("kind=ring\n")
+const size_t debugfs_ring_max = sizeof("kind=ring\n")
 #define FIELD REC_MAX
 #include "ring.def"
 #undef FIELD
-			     );
+	;
+const size_t debugfs_request_max = sizeof("kind=request\n")
+#define FIELD REC_MAX
+#include "request.def"
+#undef FIELD
+	;
+
+char *debugfs_fmt_ring(char *p, const struct gdfs_ring *r)
+{
 	size_t skip = 0;
 
-	if (!p)
-		return -ENOMEM;
 	p = fmt_lit(p, "kind=ring");
 #define FIELD(k, K, t, a)	p = REC_##K(p, &skip, r, k, a);
 #include "ring.def"
 #undef FIELD
 	*p++ = '\n';
-	sb_commit(sb, p);
-	return 0;
+	return p;
 }
 
-int debugfs_fmt_request(struct strbuf *sb, const struct gdfs_request *r)
+char *debugfs_fmt_request(char *p, const struct gdfs_request *r)
 {
-	char *p = sb_reserve(sb, sizeof("kind=request\n")
-#define FIELD REC_MAX
-#include "request.def"
-#undef FIELD
-			     );
 	size_t skip = 0;
 
-	if (!p)
-		return -ENOMEM;
 	p = fmt_lit(p, "kind=request");
 #define FIELD(k, K, t, a)	p = REC_##K(p, &skip, r, k, a);
 #include "request.def"
 #undef FIELD
 	*p++ = '\n';
-	sb_commit(sb, p);
-	return 0;
+	return p;
 }
 
 int debugfs_schema_ring(struct strbuf *sb)
 {
-	int ret = strbuf_addf(sb, "schema=gemkit_ring version=%d fields=kind=ring:",
-			      GDFS_SCHEMA_VERSION);
+	int ret = schema_start(sb, "gemkit_ring", false, 0);
 
 	if (!ret)
-		ret = add_keys(sb, ring_keys, ARRAY_SIZE(ring_keys), ~0u);
+		ret = add_kind(sb, "", "kind=ring", ring_keys, ARRAY_SIZE(ring_keys), ~0u);
 	if (!ret)
-		ret = strbuf_addstr(sb, ";kind=request:");
-	if (!ret)
-		ret = add_keys(sb, request_keys, ARRAY_SIZE(request_keys), ~0u);
+		ret = add_kind(sb, ";", "kind=request", request_keys,
+			       ARRAY_SIZE(request_keys), ~0u);
 	return ret ? ret : strbuf_addch(sb, '\n');
 }
 

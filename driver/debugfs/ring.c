@@ -181,12 +181,18 @@ DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_ring)
 		.wedged = snap->wedged,
 	};
 	size_t i;
+	char *p;
 	int ret;
 
 	ret = debugfs_schema_ring(sb);
-	if (!ret)
-		ret = debugfs_fmt_ring(sb, &ring);
-	for (i = 0; !ret && i < snap->nreqs; i++) {
+	if (ret)
+		return ret;
+	/* The ring's record and its requests' in one go: a few dozen lines. */
+	p = sb_reserve(sb, debugfs_ring_max + snap->nreqs * debugfs_request_max);
+	if (!p)
+		return -ENOMEM;
+	p = debugfs_fmt_ring(p, &ring);
+	for (i = 0; i < snap->nreqs; i++) {
 		const struct snap_request *rq = &snap->reqs[i];
 		struct gdfs_request r = {
 			.seqno = rq->seqno,
@@ -196,7 +202,8 @@ DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_ring)
 			.pid = rq->pid,
 		};
 
-		ret = debugfs_fmt_request(sb, &r);
+		p = debugfs_fmt_request(p, &r);
 	}
-	return ret;
+	sb_commit(sb, p);
+	return 0;
 }
