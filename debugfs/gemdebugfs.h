@@ -28,6 +28,7 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "schema.h"
 #include "strbuf.h"
 
 #ifdef __cplusplus
@@ -93,12 +94,6 @@ int gdfs_save(struct gdfs *src, const char *dir, bool with_data, unsigned int *s
 
 /* --- structured files: common ------------------------------------------ */
 
-struct gdfs_schema {
-	char file[32];		/* schema=... */
-	unsigned int version;
-	uint64_t count;		/* count= when present, else 0 */
-};
-
 /*
  * Low-level record iteration, for files or fields the typed parsers below
  * do not cover.  Split buf (len bytes, need not be NUL-terminated) at '\n';
@@ -129,46 +124,14 @@ int gdfs_parse_schema(const char *buf, size_t len, struct gdfs_schema *out,
 
 /* --- gemkit_objects ----------------------------------------------------- */
 
-enum gdfs_list {
-	GDFS_LIST_UNBOUND, GDFS_LIST_INACTIVE, GDFS_LIST_ACTIVE,
-	GDFS_LIST_FLUSHING, GDFS_LIST_PINNED, GDFS_LIST_COUNT,
-};
-enum gdfs_tiling { GDFS_TILING_NONE, GDFS_TILING_X, GDFS_TILING_Y };
-enum gdfs_madv { GDFS_MADV_WILLNEED, GDFS_MADV_DONTNEED, GDFS_MADV_PURGED };
-enum gdfs_cache { GDFS_CACHE_NONE, GDFS_CACHE_CACHED, GDFS_CACHE_DISPLAY };
-
-const char *gdfs_list_name(enum gdfs_list l);	/* "active", ... */
-
-struct gdfs_owner {
-	uint32_t file;
-	uint32_t handle;
-	pid_t pid;
-	char comm[16];
-};
-
-struct gdfs_object {
-	uint32_t id;
-	uint64_t size;
-	enum gdfs_list list;
-	uint32_t gtt_offset;
-	uint64_t gtt_size;		/* 0: not bound */
-	uint32_t read, write;		/* I915_GEM_DOMAIN_* masks */
-	uint32_t pin, user_pin;
-	int32_t fence;			/* -1: none */
-	enum gdfs_tiling tiling;
-	uint32_t stride;
-	enum gdfs_madv madv;
-	enum gdfs_cache cache;
-	bool dirty, active;
-	uint32_t last_read_seqno, last_write_seqno;
-	uint32_t name;			/* flink name, 0 = none */
-	uint32_t handles;
-	pid_t creator_pid;
-	uint64_t created_ns;		/* CLOCK_REALTIME */
-	uint64_t binds, evicts;
-	struct gdfs_owner *owners;	/* into gdfs_objects.owner_pool */
-	uint32_t nowners;
-};
+/*
+ * The record structs (struct gdfs_object, gdfs_client, gdfs_fence,
+ * gdfs_gtt_range, gdfs_gtt, gdfs_request, gdfs_ring, gdfs_counter_values,
+ * gdfs_event, gdfs_events), their enums and the name tables
+ * (gdfs_list_names[], gdfs_list_name(), ...) are in schema/schema.h,
+ * generated from the .def files beside it: one line per field, with what
+ * it means.
+ */
 
 struct gdfs_objects {
 	struct gdfs_schema schema;
@@ -187,14 +150,6 @@ const struct gdfs_object *gdfs_objects_find(struct gdfs_objects *objs, uint32_t 
 
 /* --- gemkit_clients ----------------------------------------------------- */
 
-struct gdfs_client {
-	uint32_t file;
-	pid_t pid;
-	char comm[16];
-	uint32_t handles;
-	uint64_t handle_bytes, bound_bytes;
-	uint32_t requests;
-};
 struct gdfs_clients {
 	struct gdfs_schema schema;
 	struct gdfs_client *v;
@@ -204,25 +159,19 @@ int gdfs_parse_clients(const char *buf, size_t len, struct gdfs_clients *out,
 		       struct strbuf *err);
 void gdfs_clients_release(struct gdfs_clients *c);
 
+/* --- gemkit_fences ------------------------------------------------------ */
+
+struct gdfs_fences {
+	struct gdfs_schema schema;
+	struct gdfs_fence *v;		/* by register index */
+	size_t n;
+};
+int gdfs_parse_fences(const char *buf, size_t len, struct gdfs_fences *out,
+		      struct strbuf *err);
+void gdfs_fences_release(struct gdfs_fences *f);
+
 /* --- gemkit_gtt --------------------------------------------------------- */
 
-struct gdfs_gtt_range {
-	bool hole;
-	uint64_t start, size;
-	/* ranges only: */
-	uint32_t obj;
-	uint64_t obj_size;
-	uint32_t pin;
-	enum gdfs_list list;
-	int32_t fence;
-};
-struct gdfs_gtt {
-	struct gdfs_schema schema;
-	struct gdfs_gtt_range *v;	/* ranges and holes, in address order */
-	size_t n;
-	uint64_t total, used, free, largest_hole, pinned, evictable;
-	uint64_t ranges, holes;
-};
 int gdfs_parse_gtt(const char *buf, size_t len, struct gdfs_gtt *out,
 		   struct strbuf *err);
 void gdfs_gtt_release(struct gdfs_gtt *g);
@@ -231,24 +180,6 @@ const struct gdfs_gtt_range *gdfs_gtt_lookup(const struct gdfs_gtt *g, uint64_t 
 
 /* --- gemkit_ring -------------------------------------------------------- */
 
-struct gdfs_request {
-	uint32_t seqno;
-	uint32_t tail;
-	uint64_t age_ns;
-	uint32_t file;
-	pid_t pid;
-};
-struct gdfs_ring {
-	struct gdfs_schema schema;
-	char name[16];
-	uint32_t head, tail, acthd, start, ctl;
-	uint64_t size;
-	uint32_t emitted_seqno, completed_seqno, waiting_seqno, irq_seqno;
-	uint32_t outstanding;
-	bool idle, stopped, wedged;
-	struct gdfs_request *requests;	/* oldest first */
-	size_t nrequests;
-};
 int gdfs_parse_ring(const char *buf, size_t len, struct gdfs_ring *out,
 		    struct strbuf *err);
 void gdfs_ring_release(struct gdfs_ring *r);
@@ -267,6 +198,7 @@ struct gdfs_counters {
 	struct gdfs_schema schema;
 	struct gdfs_counter *v;
 	size_t n;
+	struct gdfs_counter_values known;	/* those of counters.def (0: absent) */
 };
 int gdfs_parse_counters(const char *buf, size_t len, struct gdfs_counters *out,
 			struct strbuf *err);
@@ -276,32 +208,6 @@ bool gdfs_counter(const struct gdfs_counters *c, const char *key, uint64_t *valu
 
 /* --- gemkit_events ------------------------------------------------------ */
 
-enum gdfs_event_type {
-	GDFS_EV_BIND, GDFS_EV_UNBIND, GDFS_EV_EVICT, GDFS_EV_DOMAIN,
-	GDFS_EV_SUBMIT, GDFS_EV_WAIT, GDFS_EV_RETIRE, GDFS_EV_PURGE,
-	GDFS_EV_OTHER,		/* a type this library does not know yet */
-};
-const char *gdfs_event_type_name(enum gdfs_event_type t);
-
-struct gdfs_event {
-	uint64_t seq;
-	uint64_t ts_ns;		/* CLOCK_MONOTONIC */
-	enum gdfs_event_type type;
-	char type_name[16];	/* as in the file, for GDFS_EV_OTHER */
-	uint32_t obj;		/* bind, unbind, evict, domain, purge */
-	uint64_t offset, size;	/* bind, unbind, evict; size for purge */
-	uint32_t old_read, old_write, read, write;	/* domain */
-	uint32_t seqno;		/* submit, wait, retire */
-	uint32_t file;		/* submit */
-	uint64_t wait_ns;	/* wait */
-	int32_t result;		/* wait */
-};
-struct gdfs_events {
-	struct gdfs_schema schema;
-	uint64_t first_seq, next_seq, since, dropped;
-	struct gdfs_event *v;
-	size_t n;
-};
 int gdfs_parse_events(const char *buf, size_t len, struct gdfs_events *out,
 		      struct strbuf *err);
 void gdfs_events_release(struct gdfs_events *e);

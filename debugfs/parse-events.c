@@ -7,33 +7,18 @@
 #include "record.h"
 #include "util.h"
 
-static const char *const event_names[] = {
-	"bind", "unbind", "evict", "domain", "submit", "wait", "retire", "purge", NULL,
-};
-
-const char *gdfs_event_type_name(enum gdfs_event_type t)
-{
-	return (unsigned int)t < GDFS_EV_OTHER ? event_names[t] : "other";
-}
-
-#define EV(k, t, m)	GDFS_FIELD(k, t, struct gdfs_event, m)
 static const struct gdfs_field event_fields[] = {
-	EV("seq", U64, seq), EV("ts_ns", U64, ts_ns),
-	GDFS_FIELD_TEXT("type", struct gdfs_event, type_name),
-	EV("obj", U32, obj), EV("offset", U64, offset), EV("size", U64, size),
-	EV("old_read", U32, old_read), EV("old_write", U32, old_write),
-	EV("read", U32, read), EV("write", U32, write),
-	EV("seqno", U32, seqno), EV("file", U32, file), EV("wait_ns", U64, wait_ns),
-	EV("result", I32, result),
+#define VFIELD(k, K, t, a, in)	GDFS_TAB_##K(struct gdfs_event, k, a)
+#include "events.def"
+#undef VFIELD
 };
-#undef EV
 
-#define HDR(k, m)	GDFS_FIELD(k, U64, struct gdfs_events, m)
-static const struct gdfs_field header_fields[] = {
-	HDR("first_seq", first_seq), HDR("next_seq", next_seq),
-	HDR("since", since), HDR("dropped", dropped),
+/* The window on the schema line. */
+static const struct gdfs_field window_fields[] = {
+#define FIELD(k, K, t, a)	GDFS_TAB_##K(struct gdfs_events, k, a)
+#include "events-window.def"
+#undef FIELD
 };
-#undef HDR
 
 struct events_ctx {
 	struct gdfs_events *out;
@@ -63,10 +48,8 @@ static int event_record(void *arg, const struct gdfs_kv *kv, int n,
 			 (unsigned long long)e->seq, (unsigned long long)prev->seq);
 		return -EINVAL;
 	}
-	e->type = GDFS_EV_OTHER;
-	for (i = 0; event_names[i]; i++)
-		if (!strcmp(e->type_name, event_names[i]))
-			e->type = (enum gdfs_event_type)i;
+	i = gdfs_name_lookup(gdfs_event_type_names, e->type_name, false);
+	e->type = i < 0 ? GDFS_EV_OTHER : (enum gdfs_event_type)i;
 	return 0;
 }
 
@@ -82,7 +65,7 @@ int gdfs_parse_events(const char *buf, size_t len, struct gdfs_events *out,
 	/* The header's window is on the schema line itself. */
 	gdfs_cursor_init(&c, buf, len);
 	n = gdfs_next_record(&c, kv, GDFS_MAX_KEYS);
-	if (n > 0 && gdfs_fill_fields(header_fields, ARRAY_SIZE(header_fields), out,
+	if (n > 0 && gdfs_fill_fields(window_fields, ARRAY_SIZE(window_fields), out,
 				      kv, n, "gemkit_events", 1, err))
 		return -EINVAL;
 	ret = gdfs_parse_file(buf, len, "gemkit_events", &out->schema,

@@ -7,25 +7,18 @@
 #include "record.h"
 #include "util.h"
 
-#define RNG(k, t, m)	GDFS_FIELD(k, t, struct gdfs_gtt_range, m)
+/* Ranges and holes share one table: a hole only has start and size. */
 static const struct gdfs_field range_fields[] = {
-	RNG("start", U64, start),
-	RNG("size", U64, size),
-	RNG("obj", U32, obj),
-	RNG("obj_size", U64, obj_size),
-	RNG("pin", U32, pin),
-	GDFS_FIELD_ENUM("list", struct gdfs_gtt_range, list, gdfs_list_names),
-	RNG("fence", I32, fence),
+#define VFIELD(k, K, t, a, in)	GDFS_TAB_##K(struct gdfs_gtt_range, k, a)
+#include "gtt.def"
+#undef VFIELD
 };
-#undef RNG
 
-#define SUM(k, m)	GDFS_FIELD(k, U64, struct gdfs_gtt, m)
 static const struct gdfs_field summary_fields[] = {
-	SUM("total", total), SUM("used", used), SUM("free", free),
-	SUM("largest_hole", largest_hole), SUM("pinned", pinned),
-	SUM("evictable", evictable), SUM("ranges", ranges), SUM("holes", holes),
+#define FIELD(k, K, t, a)	GDFS_TAB_##K(struct gdfs_gtt, k, a)
+#include "gtt-summary.def"
+#undef FIELD
 };
-#undef SUM
 
 struct gtt_ctx {
 	struct gdfs_gtt *out;

@@ -11,18 +11,6 @@
 #include "record.h"
 #include "util.h"
 
-const char *const gdfs_list_names[] = {
-	"unbound", "inactive", "active", "flushing", "pinned", NULL,
-};
-const char *const gdfs_tiling_names[] = { "none", "x", "y", NULL };
-const char *const gdfs_madv_names[] = { "willneed", "dontneed", "purged", NULL };
-const char *const gdfs_cache_names[] = { "none", "cached", "display", NULL };
-
-const char *gdfs_list_name(enum gdfs_list l)
-{
-	return (unsigned int)l < GDFS_LIST_COUNT ? gdfs_list_names[l] : "?";
-}
-
 int gdfs_vec_reserve(void **v, size_t *alloc, size_t want, size_t size)
 {
 	void *nv;
@@ -51,70 +39,42 @@ void *gdfs_vec_push(void **v, size_t *n, size_t *alloc, size_t size)
 	return slot;
 }
 
-#define OBJ(k, t, m)	GDFS_FIELD(k, t, struct gdfs_object, m)
 static const struct gdfs_field object_fields[] = {
-	OBJ("id", U32, id),
-	OBJ("size", U64, size),
-	GDFS_FIELD_ENUM("list", struct gdfs_object, list, gdfs_list_names),
-	OBJ("gtt_offset", U32, gtt_offset),
-	OBJ("gtt_size", U64, gtt_size),
-	OBJ("read", U32, read),
-	OBJ("write", U32, write),
-	OBJ("pin", U32, pin),
-	OBJ("user_pin", U32, user_pin),
-	OBJ("fence", I32, fence),
-	GDFS_FIELD_ENUM("tiling", struct gdfs_object, tiling, gdfs_tiling_names),
-	OBJ("stride", U32, stride),
-	GDFS_FIELD_ENUM("madv", struct gdfs_object, madv, gdfs_madv_names),
-	GDFS_FIELD_ENUM("cache", struct gdfs_object, cache, gdfs_cache_names),
-	OBJ("dirty", BOOL, dirty),
-	OBJ("active", BOOL, active),
-	OBJ("last_read_seqno", U32, last_read_seqno),
-	OBJ("last_write_seqno", U32, last_write_seqno),
-	OBJ("name", U32, name),
-	OBJ("handles", U32, handles),
-	OBJ("creator_pid", I32, creator_pid),
-	OBJ("created_ns", U64, created_ns),
-	OBJ("binds", U64, binds),
-	OBJ("evicts", U64, evicts),
+#define FIELD(k, K, t, a)	GDFS_TAB_##K(struct gdfs_object, k, a)
+#include "objects.def"
+#undef FIELD
 };
-#undef OBJ
 
-/* One owner "file:pid:comm:handle". */
+/* An owner's fields, in order, without keys (owner.def). */
+static const struct gdfs_field owner_fields[] = {
+#define FIELD(k, K, t, a)	GDFS_TAB_##K(struct gdfs_owner, k, a)
+#include "owner.def"
+#undef FIELD
+};
+
+/* One owner "file:pid:comm:handle": its fields by position, each converted
+ * as the table says. */
 static int parse_owner(const char *s, size_t n, struct gdfs_owner *o)
 {
-	const char *part[4];
-	size_t plen[4];
-	struct gdfs_kv kv;
-	uint64_t v;
-	int i = 0;
-	size_t start = 0, k;
+	struct gdfs_kv kv[ARRAY_SIZE(owner_fields)];
+	size_t i = 0, start = 0, k;
 
 	for (k = 0; k <= n; k++) {
-		if (k == n || s[k] == ':') {
-			if (i == 4)
-				return -EINVAL;
-			part[i] = s + start;
-			plen[i] = k - start;
-			i++;
-			start = k + 1;
-		}
+		if (k < n && s[k] != ':')
+			continue;
+		if (i == ARRAY_SIZE(owner_fields))
+			return -EINVAL;
+		kv[i].key = owner_fields[i].key;
+		kv[i].klen = owner_fields[i].klen;
+		kv[i].val = s + start;
+		kv[i].vlen = k - start;
+		i++;
+		start = k + 1;
 	}
-	if (i != 4)
+	if (i != ARRAY_SIZE(owner_fields))
 		return -EINVAL;
-	if (gdfs_parse_u64(part[0], plen[0], &v) || v > UINT32_MAX)
-		return -EINVAL;
-	o->file = (uint32_t)v;
-	if (gdfs_parse_u64(part[1], plen[1], &v) || v > INT32_MAX)
-		return -EINVAL;
-	o->pid = (pid_t)v;
-	kv.val = part[2];
-	kv.vlen = plen[2];
-	gdfs_kv_text(&kv, o->comm, sizeof(o->comm));
-	if (gdfs_parse_u64(part[3], plen[3], &v) || v > UINT32_MAX)
-		return -EINVAL;
-	o->handle = (uint32_t)v;
-	return 0;
+	return gdfs_fill_fields(owner_fields, ARRAY_SIZE(owner_fields), o, kv, (int)i,
+				"owners", 0, NULL);
 }
 
 static int parse_owners(struct gdfs_objects *objs, size_t *pool_alloc,
@@ -275,17 +235,11 @@ const struct gdfs_object *gdfs_objects_find(struct gdfs_objects *objs, uint32_t 
 
 /* --- gemkit_clients ----------------------------------------------------- */
 
-#define CLI(k, t, m)	GDFS_FIELD(k, t, struct gdfs_client, m)
 static const struct gdfs_field client_fields[] = {
-	CLI("file", U32, file),
-	CLI("pid", I32, pid),
-	GDFS_FIELD_TEXT("comm", struct gdfs_client, comm),
-	CLI("handles", U32, handles),
-	CLI("handle_bytes", U64, handle_bytes),
-	CLI("bound_bytes", U64, bound_bytes),
-	CLI("requests", U32, requests),
+#define FIELD(k, K, t, a)	GDFS_TAB_##K(struct gdfs_client, k, a)
+#include "clients.def"
+#undef FIELD
 };
-#undef CLI
 
 static const struct gdfs_array_desc clients_desc = {
 	.schema = "gemkit_clients",
@@ -297,16 +251,9 @@ static const struct gdfs_array_desc clients_desc = {
 int gdfs_parse_clients(const char *buf, size_t len, struct gdfs_clients *out,
 		       struct strbuf *err)
 {
-	struct gdfs_vec vec = { NULL, 0, 0 };
-	int ret;
-
 	memset(out, 0, sizeof(*out));
-	ret = gdfs_parse_array(buf, len, &clients_desc, &out->schema, &vec, NULL, err);
-	out->v = vec.v;
-	out->n = vec.n;
-	if (ret)
-		gdfs_clients_release(out);
-	return ret;
+	return gdfs_parse_records(buf, len, &clients_desc, &out->schema, (void **)&out->v,
+				  &out->n, err);
 }
 
 void gdfs_clients_release(struct gdfs_clients *c)

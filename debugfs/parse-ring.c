@@ -7,27 +7,17 @@
 #include "record.h"
 #include "util.h"
 
-#define RING(k, t, m)	GDFS_FIELD(k, t, struct gdfs_ring, m)
 static const struct gdfs_field ring_fields[] = {
-	GDFS_FIELD_TEXT("name", struct gdfs_ring, name),
-	RING("head", U32, head), RING("tail", U32, tail), RING("acthd", U32, acthd),
-	RING("start", U32, start), RING("ctl", U32, ctl), RING("size", U64, size),
-	RING("emitted_seqno", U32, emitted_seqno),
-	RING("completed_seqno", U32, completed_seqno),
-	RING("waiting_seqno", U32, waiting_seqno),
-	RING("irq_seqno", U32, irq_seqno),
-	RING("outstanding", U32, outstanding),
-	RING("idle", BOOL, idle), RING("stopped", BOOL, stopped),
-	RING("wedged", BOOL, wedged),
+#define FIELD(k, K, t, a)	GDFS_TAB_##K(struct gdfs_ring, k, a)
+#include "ring.def"
+#undef FIELD
 };
-#undef RING
 
-#define REQ(k, t, m)	GDFS_FIELD(k, t, struct gdfs_request, m)
 static const struct gdfs_field request_fields[] = {
-	REQ("seqno", U32, seqno), REQ("tail", U32, tail), REQ("age_ns", U64, age_ns),
-	REQ("file", U32, file), REQ("pid", I32, pid),
+#define FIELD(k, K, t, a)	GDFS_TAB_##K(struct gdfs_request, k, a)
+#include "request.def"
+#undef FIELD
 };
-#undef REQ
 
 struct ring_ctx {
 	struct gdfs_ring *out;
@@ -89,10 +79,59 @@ void gdfs_ring_release(struct gdfs_ring *r)
 
 /* --- gemkit_counters ---------------------------------------------------- */
 
+static const struct gdfs_field counter_fields[] = {
+#define FIELD(k, K, t, a)	GDFS_TAB_##K(struct gdfs_counter_values, k, a)
+#include "counters.def"
+#undef FIELD
+};
+
 struct counters_ctx {
 	struct gdfs_counters *out;
 	size_t alloc;
 };
+
+/* Whether kv is "<list><suffix>" for a list name; which list in *l. */
+static bool list_key(const struct gdfs_kv *kv, const char *suffix, int *l)
+{
+	size_t slen = strlen(suffix), nlen;
+	int i;
+
+	for (i = 0; i < GDFS_LIST_COUNT; i++) {
+		nlen = strlen(gdfs_list_names[i]);
+		if (kv->klen == nlen + slen && !memcmp(kv->key, gdfs_list_names[i], nlen) &&
+		    !memcmp(kv->key + nlen, suffix, slen)) {
+			*l = i;
+			return true;
+		}
+	}
+	return false;
+}
+
+/*
+ * The typed values (counters.def).  A PERLIST field is a run of pairs
+ * "<list>_objects=N <list>_bytes=M": a pair is known by its adjacency,
+ * since "pinned_bytes" is also a gauge of its own.
+ */
+static int counters_known(struct gdfs_counter_values *known, const struct gdfs_kv *kv,
+			  int n, unsigned int line, struct strbuf *err)
+{
+	int i, l, l2;
+
+	for (i = 0; i < n; i++) {
+		if (i + 1 < n && list_key(&kv[i], "_objects", &l) &&
+		    list_key(&kv[i + 1], "_bytes", &l2) && l == l2) {
+			if (gdfs_kv_u64(&kv[i], &known->list_objects[l]) ||
+			    gdfs_kv_u64(&kv[i + 1], &known->list_bytes[l]))
+				return -EINVAL;	/* the generic pass said why */
+			i++;
+			continue;
+		}
+		if (gdfs_fill_fields(counter_fields, ARRAY_SIZE(counter_fields), known,
+				     &kv[i], 1, "gemkit_counters", line, err))
+			return -EINVAL;
+	}
+	return 0;
+}
 
 static int counters_record(void *arg, const struct gdfs_kv *kv, int n,
 			   unsigned int line, struct strbuf *err)
@@ -117,7 +156,7 @@ static int counters_record(void *arg, const struct gdfs_kv *kv, int n,
 			return -EINVAL;
 		}
 	}
-	return 0;
+	return counters_known(&ctx->out->known, kv, n, line, err);
 }
 
 int gdfs_parse_counters(const char *buf, size_t len, struct gdfs_counters *out,

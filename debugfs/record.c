@@ -7,6 +7,7 @@
  */
 #include <errno.h>
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "gemdebugfs.h"
@@ -528,4 +529,21 @@ int gdfs_parse_array(const char *buf, size_t len, const struct gdfs_array_desc *
 		}
 	}
 	return 0;
+}
+
+int gdfs_parse_records(const char *buf, size_t len, const struct gdfs_array_desc *d,
+		       struct gdfs_schema *schema, void **v, size_t *n, struct strbuf *err)
+{
+	struct gdfs_vec vec = { NULL, 0, 0 };
+	int ret = gdfs_parse_array(buf, len, d, schema, &vec, NULL, err);
+
+	if (ret) {
+		free(vec.v);
+		vec.v = NULL;
+		vec.n = 0;
+		memset(schema, 0, sizeof(*schema));
+	}
+	*v = vec.v;
+	*n = vec.n;
+	return ret;
 }

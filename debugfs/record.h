@@ -38,6 +38,31 @@ struct gdfs_field {
 #define GDFS_FIELD_TEXT(k, s, m) \
 	{ k, sizeof(k) - 1, GDFS_F_TEXT, sizeof(((s *)0)->m), offsetof(s, m), NULL }
 
+/*
+ * A record's field table from its .def file (schema/schema.h):
+ *
+ *	static const struct gdfs_field object_fields[] = {
+ *	#define FIELD(k, K, t, a)	GDFS_TAB_##K(struct gdfs_object, k, a)
+ *	#include "objects.def"
+ *	#undef FIELD
+ *	};
+ *
+ * OWNERS and PERLIST fields are not in the table: their parsers convert
+ * them (object_rest, counters_perlist).
+ */
+#define GDFS_TAB_U32(s, k, a)		GDFS_FIELD(#k, U32, s, k),
+#define GDFS_TAB_U64(s, k, a)		GDFS_FIELD(#k, U64, s, k),
+#define GDFS_TAB_I32(s, k, a)		GDFS_FIELD(#k, I32, s, k),
+#define GDFS_TAB_HEX(s, k, a) \
+	{ #k, sizeof(#k) - 1, sizeof(((s *)0)->k) == 8 ? GDFS_F_U64 : GDFS_F_U32, \
+	  0, offsetof(s, k), NULL },
+#define GDFS_TAB_BOOL(s, k, a)		GDFS_FIELD(#k, BOOL, s, k),
+#define GDFS_TAB_ENUM(s, k, a)		GDFS_FIELD_ENUM(#k, s, k, a),
+#define GDFS_TAB_TEXT(s, k, a)		GDFS_FIELD_TEXT(#k, s, k),
+#define GDFS_TAB_OWNERS(s, k, a)
+#define GDFS_TAB_EVTYPE(s, k, a)	GDFS_FIELD_TEXT(#k, s, k##_name),
+#define GDFS_TAB_PERLIST(s, k, a)
+
 int gdfs_fill_fields(const struct gdfs_field *tab, size_t ntab, void *rec,
 		     const struct gdfs_kv *kv, int nkv, const char *what,
 		     unsigned int line, struct strbuf *err);
@@ -78,6 +103,10 @@ struct gdfs_array_desc {
 int gdfs_parse_array(const char *buf, size_t len, const struct gdfs_array_desc *d,
 		     struct gdfs_schema *schema, struct gdfs_vec *vec, void *ctx,
 		     struct strbuf *err);
+/* A file whose records are its table and nothing more: the records into
+ * *v and *n (on error nothing: all zero). */
+int gdfs_parse_records(const char *buf, size_t len, const struct gdfs_array_desc *d,
+		       struct gdfs_schema *schema, void **v, size_t *n, struct strbuf *err);
 const struct gdfs_kv *gdfs_kv_find(const struct gdfs_kv *kv, int n, const char *key,
 				   int likely);
 
@@ -109,11 +138,5 @@ void gdfs_err(struct strbuf *err, const char *what, unsigned int line,
 void *gdfs_vec_push(void **v, size_t *n, size_t *alloc, size_t size);
 /* Room for want records at once: 0 or -ENOMEM. */
 int gdfs_vec_reserve(void **v, size_t *alloc, size_t want, size_t size);
-
-/* The enum word tables (same order as the enums in gemdebugfs.h). */
-extern const char *const gdfs_list_names[];
-extern const char *const gdfs_tiling_names[];
-extern const char *const gdfs_madv_names[];
-extern const char *const gdfs_cache_names[];
 
 #endif

@@ -6,26 +6,17 @@
 #include <i915_drm.h>
 
 #include "commands.h"
+#include "gemdebugfs.h"
 #include "json.h"
 #include "session.h"
 
-static const char *caching_name(uint32_t c)
-{
-	switch (c) {
-	case I915_CACHING_NONE:
-		return "none";
-	case I915_CACHING_CACHED:
-		return "cached";
-	case I915_CACHING_DISPLAY:
-		return "display";
-	default:
-		return "unknown";
-	}
-}
+_Static_assert(I915_CACHING_NONE == GDFS_CACHE_NONE && I915_CACHING_CACHED == GDFS_CACHE_CACHED &&
+	       I915_CACHING_DISPLAY == GDFS_CACHE_DISPLAY, "I915_CACHING_* index gdfs_cache_names");
 
 int cmd_caching(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_i915_gem_caching arg = { 0 };
+	const char *level;
 	int ret;
 	gj *doc;
 
@@ -34,13 +25,12 @@ int cmd_caching(struct gemctl *ctl, int argc, char **argv)
 	if ((ret = gemctl_parse_handle(ctl, argv[1], &arg.handle)))
 		return ret;
 	if (argc == 3) {
-		if (!strcmp(argv[2], "none"))
-			arg.caching = I915_CACHING_NONE;
-		else if (!strcmp(argv[2], "cached"))
-			arg.caching = I915_CACHING_CACHED;
-		else
+		int want = gdfs_name_lookup(gdfs_cache_names, argv[2], false);
+
+		if (want != GDFS_CACHE_NONE && want != GDFS_CACHE_CACHED)
 			return gemctl_error(ctl, GEMCTL_USAGE,
 					    "caching '%s' is not none or cached", argv[2]);
+		arg.caching = (uint32_t)want;
 		ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_SET_CACHING, &arg);
 		if (ret)
 			return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_SET_CACHING",
@@ -51,11 +41,12 @@ int cmd_caching(struct gemctl *ctl, int argc, char **argv)
 	if (ret)
 		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_GET_CACHING", -ret,
 					  "handle %u", arg.handle);
-	gemctl_result(ctl, "%s", caching_name(arg.caching));
-	gemctl_say(ctl, "handle %u caching %s\n", arg.handle, caching_name(arg.caching));
+	level = gdfs_cache_name((enum gdfs_cache)arg.caching);
+	gemctl_result(ctl, "%s", level);
+	gemctl_say(ctl, "handle %u caching %s\n", arg.handle, level);
 	doc = gemctl_json_begin(ctl);
 	gj_uint(doc, "handle", arg.handle);
-	gj_str(doc, "caching", caching_name(arg.caching));
+	gj_str(doc, "caching", level);
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }

@@ -13,21 +13,10 @@
 #include "session.h"
 #include "util.h"
 
-static const struct {
-	const char *name;
-	uint64_t bit;
-} drop_bits[] = {
-	{ "unbound", 1u << 0 }, { "bound", 1u << 1 }, { "retire", 1u << 2 },
-	{ "active", 1u << 3 }, { "freed", 1u << 4 }, { "shrink-all", 1u << 5 },
-	{ "idle", 1u << 6 }, { "reset-active", 1u << 7 }, { "reset-seqno", 1u << 8 },
-	{ "rcu", 1u << 9 },
-};
-
 static int parse_flags(const char *s, uint64_t *out)
 {
 	char *copy, *p, *tok, *save = NULL, *end;
-	size_t i;
-	int ret = 0;
+	int bit, ret = 0;
 
 	*out = strtoull(s, &end, 0);
 	if (*s && !*end)
@@ -37,14 +26,12 @@ static int parse_flags(const char *s, uint64_t *out)
 	if (!copy)
 		return -1;
 	for (p = copy; (tok = strtok_r(p, ",|", &save)); p = NULL) {
-		for (i = 0; i < ARRAY_SIZE(drop_bits); i++)
-			if (!strcmp(tok, drop_bits[i].name))
-				break;
-		if (i == ARRAY_SIZE(drop_bits)) {
+		bit = gdfs_name_lookup(gdfs_drop_names, tok, false);
+		if (bit < 0) {
 			ret = -1;
 			break;
 		}
-		*out |= drop_bits[i].bit;
+		*out |= 1ull << bit;
 	}
 	free(copy);
 	return ret;

@@ -44,8 +44,8 @@ static void print_object(struct gemctl *ctl, const struct gdfs_object *o)
 		   "  madv %s\n  cache %s\n  dirty %d active %d\n"
 		   "  last seqno read %u write %u\n  flink name %u\n  handles %u\n"
 		   "  creator pid %d\n  binds %llu evicts %llu\n",
-		   o->pin, o->user_pin, o->fence, gemctl_tiling_name(o->tiling),
-		   o->stride, gemctl_madv_name(o->madv), gemctl_cache_name(o->cache),
+		   o->pin, o->user_pin, o->fence, gdfs_tiling_name(o->tiling),
+		   o->stride, gdfs_madv_name(o->madv), gdfs_cache_name(o->cache),
 		   o->dirty, o->active, o->last_read_seqno, o->last_write_seqno,
 		   o->name, o->handles, (int)o->creator_pid,
 		   (unsigned long long)o->binds, (unsigned long long)o->evicts);

@@ -157,7 +157,7 @@ int cmd_list(struct gemctl *ctl, int argc, char **argv)
 			strbuf_addstr(&gtt, "-");
 		gemctl_say(ctl, "%6u %10llu %-8s %-10s %-14s %-8s %-4d %5u %5u %s\n", o->id,
 			   (unsigned long long)o->size, gdfs_list_name(o->list), gtt.buf,
-			   dom.buf, gemctl_tiling_name(o->tiling), o->fence, o->name,
+			   dom.buf, gdfs_tiling_name(o->tiling), o->fence, o->name,
 			   o->handles, own.buf);
 		strbuf_release(&own);
 		strbuf_release(&gtt);

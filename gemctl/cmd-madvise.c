@@ -6,26 +6,29 @@
 #include <i915_drm.h>
 
 #include "commands.h"
+#include "gemdebugfs.h"
 #include "json.h"
 #include "session.h"
+
+_Static_assert(I915_MADV_WILLNEED == GDFS_MADV_WILLNEED && I915_MADV_DONTNEED == GDFS_MADV_DONTNEED,
+	       "I915_MADV_* index gdfs_madv_names");
 
 int cmd_madvise(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_i915_gem_madvise arg = { 0 };
-	int ret;
+	int advice, ret;
 	gj *doc;
 
 	if (argc != 3)
 		return gemctl_usage(ctl);
 	if ((ret = gemctl_parse_handle(ctl, argv[1], &arg.handle)))
 		return ret;
-	if (!strcmp(argv[2], "willneed"))
-		arg.madv = I915_MADV_WILLNEED;
-	else if (!strcmp(argv[2], "dontneed"))
-		arg.madv = I915_MADV_DONTNEED;
-	else
+	/* purged is the driver's verdict, not advice */
+	advice = gdfs_name_lookup(gdfs_madv_names, argv[2], false);
+	if (advice != GDFS_MADV_WILLNEED && advice != GDFS_MADV_DONTNEED)
 		return gemctl_error(ctl, GEMCTL_USAGE,
 				    "advice '%s' is not willneed or dontneed", argv[2]);
+	arg.madv = (uint32_t)advice;
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_MADVISE, &arg);
 	if (ret)
 		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_MADVISE", -ret,

@@ -6,29 +6,28 @@
 #include <i915_drm.h>
 
 #include "commands.h"
+#include "gemdebugfs.h"
 #include "json.h"
 #include "session.h"
 
-static const char *const tiling_names[] = { "none", "x", "y" };
+_Static_assert(I915_TILING_X == GDFS_TILING_X && I915_TILING_Y == GDFS_TILING_Y,
+	       "I915_TILING_* index gdfs_tiling_names");
 
 int cmd_tiling(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_i915_gem_set_tiling arg = { 0 };
-	unsigned int i;
-	int ret;
+	int i, ret;
 	gj *doc;
 
 	if (argc != 3 && argc != 4)
 		return gemctl_usage(ctl);
 	if ((ret = gemctl_parse_handle(ctl, argv[1], &arg.handle)))
 		return ret;
-	for (i = 0; i < 3; i++)
-		if (!strcasecmp(argv[2], tiling_names[i]))
-			break;
-	if (i == 3)
+	i = gdfs_name_lookup(gdfs_tiling_names, argv[2], true);
+	if (i < 0)
 		return gemctl_error(ctl, GEMCTL_USAGE, "tiling '%s' is not none, x or y",
 				    argv[2]);
-	arg.tiling_mode = i;
+	arg.tiling_mode = (uint32_t)i;
 	if (argc == 4 && (ret = gemctl_parse_u32(ctl, "stride", argv[3], &arg.stride)))
 		return ret;
 	if (i != I915_TILING_NONE && argc != 4)
@@ -39,13 +38,13 @@ int cmd_tiling(struct gemctl *ctl, int argc, char **argv)
 		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_SET_TILING", -ret,
 					  "handle %u %s stride %u", arg.handle,
 					  argv[2], arg.stride);
-	gemctl_result(ctl, "%s", arg.tiling_mode < 3 ? tiling_names[arg.tiling_mode] : "?");
+	gemctl_result(ctl, "%s", gdfs_tiling_name((enum gdfs_tiling)arg.tiling_mode));
 	gemctl_say(ctl, "handle %u tiling %s stride %u swizzle %u\n", arg.handle,
-		   arg.tiling_mode < 3 ? tiling_names[arg.tiling_mode] : "?",
+		   gdfs_tiling_name((enum gdfs_tiling)arg.tiling_mode),
 		   arg.stride, arg.swizzle_mode);
 	doc = gemctl_json_begin(ctl);
 	gj_uint(doc, "handle", arg.handle);
-	gj_str(doc, "tiling", arg.tiling_mode < 3 ? tiling_names[arg.tiling_mode] : "?");
+	gj_str(doc, "tiling", gdfs_tiling_name((enum gdfs_tiling)arg.tiling_mode));
 	gj_uint(doc, "stride", arg.stride);
 	gj_uint(doc, "swizzle", arg.swizzle_mode);
 	gemctl_json_end(ctl, doc);

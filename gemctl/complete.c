@@ -39,10 +39,9 @@ struct value_list {
 #define V(...) ((const char *const[]){ __VA_ARGS__, NULL })
 static const struct value_list value_lists[] = {
 	{ "hang", "--kind", 0, V("loop", "wait", "badop", "fault") },
-	{ "list", "--list", 0, V("unbound", "inactive", "active", "flushing", "pinned") },
-	{ "list", "--domain", 0, V("cpu", "gtt", "render", "sampler", "command",
-				    "instruction", "vertex") },
-	{ "tiling", NULL, 2, V("none", "x", "y") },
+	{ "list", "--list", 0, gdfs_list_names },
+	{ "list", "--domain", 0, gdfs_domain_names },
+	{ "tiling", NULL, 2, gdfs_tiling_names },
 	{ "madvise", NULL, 2, V("willneed", "dontneed") },
 	{ "caching", NULL, 2, V("none", "cached") },
 	{ "set-domain", NULL, 2, V("cpu", "gtt", "render", "sampler", "command",

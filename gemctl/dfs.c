@@ -88,23 +88,6 @@ uint32_t gemctl_my_file(struct gemctl *ctl)
 	return file;
 }
 
-const char *gemctl_tiling_name(enum gdfs_tiling t)
-{
-	return t == GDFS_TILING_X ? "x" : t == GDFS_TILING_Y ? "y" : "none";
-}
-
-const char *gemctl_madv_name(enum gdfs_madv m)
-{
-	return m == GDFS_MADV_DONTNEED ? "dontneed" :
-	       m == GDFS_MADV_PURGED ? "purged" : "willneed";
-}
-
-const char *gemctl_cache_name(enum gdfs_cache c)
-{
-	return c == GDFS_CACHE_CACHED ? "cached" :
-	       c == GDFS_CACHE_DISPLAY ? "display" : "none";
-}
-
 gj *gemctl_object_json(const struct gdfs_object *o)
 {
 	gj *j = gj_object(NULL), *owners = gj_array();
@@ -123,10 +106,10 @@ gj *gemctl_object_json(const struct gdfs_object *o)
 	gj_uint(j, "pin", o->pin);
 	gj_uint(j, "user_pin", o->user_pin);
 	gj_int(j, "fence", o->fence);
-	gj_str(j, "tiling", gemctl_tiling_name(o->tiling));
+	gj_str(j, "tiling", gdfs_tiling_name(o->tiling));
 	gj_uint(j, "stride", o->stride);
-	gj_str(j, "madv", gemctl_madv_name(o->madv));
-	gj_str(j, "cache", gemctl_cache_name(o->cache));
+	gj_str(j, "madv", gdfs_madv_name(o->madv));
+	gj_str(j, "cache", gdfs_cache_name(o->cache));
 	gj_bool(j, "dirty", o->dirty);
 	gj_bool(j, "active", o->active);
 	gj_uint(j, "last_read_seqno", o->last_read_seqno);

@@ -19,8 +19,5 @@ uint32_t gemctl_my_file(struct gemctl *ctl);
 
 /* One object as JSON / as the human block of `inspect`. */
 gj *gemctl_object_json(const struct gdfs_object *o);
-const char *gemctl_tiling_name(enum gdfs_tiling t);
-const char *gemctl_madv_name(enum gdfs_madv m);
-const char *gemctl_cache_name(enum gdfs_cache c);
 
 #endif

@@ -5,40 +5,31 @@
 #include <drm.h>
 #include <i915_drm.h>
 
+#include "gemdebugfs.h"
 #include "names.h"
 #include "util.h"
 
-static const struct {
-	const char *name;
-	uint32_t bit;
-} domains[] = {
-	{ "cpu", I915_GEM_DOMAIN_CPU },
-	{ "render", I915_GEM_DOMAIN_RENDER },
-	{ "sampler", I915_GEM_DOMAIN_SAMPLER },
-	{ "command", I915_GEM_DOMAIN_COMMAND },
-	{ "instruction", I915_GEM_DOMAIN_INSTRUCTION },
-	{ "vertex", I915_GEM_DOMAIN_VERTEX },
-	{ "gtt", I915_GEM_DOMAIN_GTT },
-};
+/* gdfs_domain_names[i] names bit i. */
+_Static_assert(I915_GEM_DOMAIN_CPU == 1 << 0 && I915_GEM_DOMAIN_RENDER == 1 << 1 &&
+	       I915_GEM_DOMAIN_SAMPLER == 1 << 2 && I915_GEM_DOMAIN_COMMAND == 1 << 3 &&
+	       I915_GEM_DOMAIN_INSTRUCTION == 1 << 4 && I915_GEM_DOMAIN_VERTEX == 1 << 5 &&
+	       I915_GEM_DOMAIN_GTT == 1 << 6, "I915_GEM_DOMAIN_* are gdfs_domain_names' bits");
 
 uint32_t gemctl_domain_parse(const char *name)
 {
-	size_t i;
+	int i = gdfs_name_lookup(gdfs_domain_names, name, false);
 
-	for (i = 0; i < ARRAY_SIZE(domains); i++)
-		if (!strcmp(domains[i].name, name))
-			return domains[i].bit;
-	return 0;
+	return i < 0 ? 0 : 1u << i;
 }
 
 void gemctl_domain_format(struct strbuf *sb, uint32_t mask)
 {
 	size_t i, n = 0;
 
-	for (i = 0; i < ARRAY_SIZE(domains); i++)
-		if (mask & domains[i].bit)
-			strbuf_addf(sb, "%s%s", n++ ? "|" : "", domains[i].name);
-	mask &= ~(uint32_t)0x7f;
+	for (i = 0; i < GDFS_DOMAIN_COUNT; i++)
+		if (mask & (1u << i))
+			strbuf_addf(sb, "%s%s", n++ ? "|" : "", gdfs_domain_names[i]);
+	mask &= ~(uint32_t)((1u << GDFS_DOMAIN_COUNT) - 1);
 	if (mask)
 		strbuf_addf(sb, "%s%#x", n++ ? "|" : "", mask);
 	if (!n)

@@ -126,7 +126,7 @@ static struct gd_rec_object *add_era_obj(struct gd_capture *c, const struct gdfs
 	o->pin = e->pin != ' ';
 	o->user_pin = e->pin == 'P';
 	o->fence = e->fence;
-	o->tiling = e->tiling == 'X' ? 1 : e->tiling == 'Y' ? 2 : 0;
+	o->tiling = gdfs_tiling_of_letter(e->tiling);
 	o->madv = e->purgeable ? 1 : 0;
 	o->list = list;
 	o->last_read_seqno = e->last_rendering_seqno;

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "gemdebugfs.h"
 #include "gemdump.h"
 
 static bool same_bytes(const struct gd_capture *a, const struct gd_rec_object *x,
@@ -43,14 +44,14 @@ static size_t diff(const struct gd_capture *a, const struct gd_capture *b)
 			n++;
 		}
 		if (x->read != y->read || x->write != y->write) {
-			gd_domains_str(x->read, x->write, d1, sizeof(d1));
-			gd_domains_str(y->read, y->write, d2, sizeof(d2));
+			gdfs_domains_str(x->read, x->write, d1, sizeof(d1));
+			gdfs_domains_str(y->read, y->write, d2, sizeof(d2));
 			printf("~ obj %u: domains %s -> %s\n", x->id, d1, d2);
 			n++;
 		}
 		if (x->list != y->list) {
-			printf("~ obj %u: list %s -> %s\n", x->id, gd_list_name(x->list),
-			       gd_list_name(y->list));
+			printf("~ obj %u: list %s -> %s\n", x->id, gdfs_list_name((enum gdfs_list)x->list),
+			       gdfs_list_name((enum gdfs_list)y->list));
 			n++;
 		}
 		if (x->size != y->size || !same_bytes(a, x, b, y)) {

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "core.h"
+#include "gemdebugfs.h"
 #include "gemdump.h"
 #include "util.h"
 
@@ -20,7 +21,7 @@ static void flags_str(const struct gd_rec_object *o, char *f)
 {
 	f[0] = o->user_pin ? 'P' : o->pin ? 'p' : '.';
 	f[1] = o->fence >= 0 ? 'F' : '.';
-	f[2] = o->tiling == 1 ? 'X' : o->tiling == 2 ? 'Y' : '.';
+	f[2] = o->tiling != GDFS_TILING_NONE ? gdfs_tiling_letter((enum gdfs_tiling)o->tiling) : '.';
 	f[3] = o->flags & GD_OBJ_DIRTY ? 'D' : '.';
 	f[4] = o->madv == 1 ? 'U' : o->madv == 2 ? 'E' : '.';
 	f[5] = o->flags & GD_OBJ_ACTIVE ? 'A' : '.';
@@ -64,7 +65,7 @@ void gd_print_object(const struct gd_capture *c, const struct gd_rec_object *o)
 {
 	char dom[20], gtt[16], fl[8], dump[4], own[40];
 
-	gd_domains_str(o->read, o->write, dom, sizeof(dom));
+	gdfs_domains_str(o->read, o->write, dom, sizeof(dom));
 	if (o->flags & GD_OBJ_BOUND)
 		snprintf(gtt, sizeof(gtt), "0x%08" PRIx64, o->gtt_offset);
 	else
@@ -73,7 +74,7 @@ void gd_print_object(const struct gd_capture *c, const struct gd_rec_object *o)
 	dump_str(o, gd_capture_data(c, o) != NULL, dump);
 	owner_str(c, o, own, sizeof(own));
 	printf("%8u %10" PRIu64 " %-8s %-9s %-10s %-6s %7u %7u %-20s %5u %4s\n", o->id,
-	       o->size, gd_list_name(o->list), dom, gtt, fl, o->last_read_seqno,
+	       o->size, gdfs_list_name((enum gdfs_list)o->list), dom, gtt, fl, o->last_read_seqno,
 	       o->last_write_seqno, own, o->name, dump);
 }
 

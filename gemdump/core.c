@@ -185,29 +185,3 @@ bool gd_capture_reg(const struct gd_capture *c, const char *name, uint32_t *valu
 	return false;
 }
 
-const char *gd_list_name(uint32_t list)
-{
-	static const char *const names[] = {
-		"unbound", "inactive", "active", "flushing", "pinned",
-	};
-
-	return list < ARRAY_SIZE(names) ? names[list] : "?";
-}
-
-/* "rs/R": read domains in lower case, then the write domain in upper
- * case, as gemtop prints them; "-" for none. */
-void gd_domains_str(uint32_t read, uint32_t write, char *buf, size_t size)
-{
-	static const char letters[] = "crsmivg";	/* bits 0..6 */
-	char r[8], w[8];
-	size_t i, nr = 0, nw = 0;
-
-	for (i = 0; i < 7; i++) {
-		if (read & (1u << i))
-			r[nr++] = letters[i];
-		if (write & (1u << i))
-			w[nw++] = (char)(letters[i] - 'a' + 'A');
-	}
-	r[nr] = w[nw] = '\0';
-	snprintf(buf, size, "%s/%s", nr ? r : "-", nw ? w : "-");
-}

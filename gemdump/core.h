@@ -229,8 +229,6 @@ const uint8_t *gd_capture_data(const struct gd_capture *c, const struct gd_rec_o
 bool gd_capture_reg(const struct gd_capture *c, const char *name, uint32_t *value);
 
 /* Text helpers shared by info, list and hang. */
-const char *gd_list_name(uint32_t list);
-void gd_domains_str(uint32_t read, uint32_t write, char *buf, size_t size);
 /* One row of "gemdump list" (cmd-list.c), and its header. */
 void gd_print_object_header(void);
 void gd_print_object(const struct gd_capture *c, const struct gd_rec_object *o);

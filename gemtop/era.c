@@ -45,8 +45,7 @@ int gt_era_objects(const char *buf, size_t len, enum gdfs_list list,
 			o->pin = e.pin != ' ';
 			o->user_pin = e.pin == 'P';
 			o->fence = e.fence;
-			o->tiling = e.tiling == 'X' ? GDFS_TILING_X :
-				    e.tiling == 'Y' ? GDFS_TILING_Y : GDFS_TILING_NONE;
+			o->tiling = gdfs_tiling_of_letter(e.tiling);
 			o->madv = e.purgeable ? GDFS_MADV_DONTNEED : GDFS_MADV_WILLNEED;
 			o->dirty = e.dirty;
 			o->active = list == GDFS_LIST_ACTIVE || list == GDFS_LIST_FLUSHING;

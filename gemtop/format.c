@@ -8,41 +8,10 @@
 
 #include "gemtop.h"
 
-/*
- * Domains as letters, read domains in lower case and the write domain in
- * upper case, after 3.2's describe_obj habit of showing both masks:
- * c(pu) r(ender) s(ampler) m (command) i(nstruction) v(ertex) g(tt).
- * "rs/R" reads render+sampler and writes render; "-" is no domain.
- */
-static const char domain_letters[] = "crsmivg";
-
-static size_t put_mask(uint32_t mask, bool upper, char *out, size_t size)
-{
-	size_t n = 0;
-	unsigned int bit;
-
-	for (bit = 0; bit < 7 && n + 1 < size; bit++)
-		if (mask & (1u << bit))
-			out[n++] = upper ? (char)(domain_letters[bit] - 'a' + 'A') :
-					   domain_letters[bit];
-	if (!n && size > 1)
-		out[n++] = '-';
-	out[n] = '\0';
-	return n;
-}
-
+/* Domains as letters: "rs/R" (gdfs_domains_str). */
 void gt_fmt_domains(uint32_t read, uint32_t write, char *out, size_t size)
 {
-	size_t n;
-
-	if (size < 4) {
-		if (size)
-			out[0] = '\0';
-		return;
-	}
-	n = put_mask(read, false, out, size - 2);
-	out[n++] = '/';
-	put_mask(write, true, out + n, size - n);
+	gdfs_domains_str(read, write, out, size);
 }
 
 /* 4096 -> "4K", 1572864 -> "1.5M": at most 6 characters. */
@@ -75,7 +44,7 @@ void gt_fmt_flags(const struct gdfs_object *o, char *out, size_t size)
 
 	f[0] = o->user_pin ? 'P' : o->pin ? 'p' : '.';
 	f[1] = o->fence >= 0 ? 'F' : '.';
-	f[2] = o->tiling == GDFS_TILING_X ? 'X' : o->tiling == GDFS_TILING_Y ? 'Y' : '.';
+	f[2] = o->tiling != GDFS_TILING_NONE ? gdfs_tiling_letter(o->tiling) : '.';
 	f[3] = o->dirty ? 'D' : '.';
 	f[4] = o->madv == GDFS_MADV_DONTNEED ? 'U' : o->madv == GDFS_MADV_PURGED ? 'E' : '.';
 	f[5] = o->active ? 'A' : '.';

@@ -30,10 +30,6 @@ const char *gt_col_name(enum gt_col c)
 	return c < GT_COL_COUNT ? col_names[c] : "?";
 }
 
-static const char *const domain_names[] = {
-	"cpu", "render", "sampler", "command", "instruction", "vertex", "gtt",
-};
-
 static int parse_term(const char *tok, struct gt_term *t, struct strbuf *err)
 {
 	const char *v;
@@ -78,10 +74,10 @@ static int parse_term(const char *tok, struct gt_term *t, struct strbuf *err)
 		t->num = i;
 	} else if (!strncmp(tok, "dom:", 4)) {
 		t->kind = GT_TERM_DOM;
-		for (i = 0; i < ARRAY_SIZE(domain_names); i++)
-			if (*v && !strncmp(domain_names[i], v, strlen(v)))
+		for (i = 0; i < GDFS_DOMAIN_COUNT; i++)
+			if (*v && !strncmp(gdfs_domain_names[i], v, strlen(v)))
 				break;
-		if (i == ARRAY_SIZE(domain_names)) {
+		if (i == GDFS_DOMAIN_COUNT) {
 			strbuf_addf(err, "unknown domain '%s'", v);
 			return -EINVAL;
 		}

@@ -452,9 +452,9 @@ void gt_lists_from_objects(const struct gdfs_objects *o, struct gt_list_totals *
  */
 int gt_lists_from_era(const char *buf, size_t len, struct gt_list_totals *out)
 {
-	static const struct { const char *word; enum gdfs_list list; } kinds[] = {
-		{ "active", GDFS_LIST_ACTIVE }, { "pinned", GDFS_LIST_PINNED },
-		{ "inactive", GDFS_LIST_INACTIVE },
+	/* the lists the era file counts, by the same words */
+	static const enum gdfs_list kinds[] = {
+		GDFS_LIST_ACTIVE, GDFS_LIST_PINNED, GDFS_LIST_INACTIVE,
 	};
 	unsigned long long n, nm, b, bm, total_n = 0, total_b = 0, gtt_n = 0, gtt_b = 0;
 	const char *p = buf, *end = buf + len;
@@ -480,9 +480,9 @@ int gt_lists_from_era(const char *buf, size_t len, struct gt_list_totals *out)
 		} else if (sscanf(line, " %llu [%llu] %31s objects, %llu [%llu] bytes",
 				  &n, &nm, word, &b, &bm) == 5) {
 			for (k = 0; k < ARRAY_SIZE(kinds); k++)
-				if (!strcmp(word, kinds[k].word)) {
-					out->objects[kinds[k].list] = n;
-					out->bytes[kinds[k].list] = b;
+				if (!strcmp(word, gdfs_list_name(kinds[k]))) {
+					out->objects[kinds[k]] = n;
+					out->bytes[kinds[k]] = b;
 				}
 		} else if (sscanf(line, "%llu objects, %llu bytes", &n, &b) == 2) {
 			total_n = n;

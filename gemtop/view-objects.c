@@ -197,13 +197,11 @@ void gt_draw_detail(struct gt_ui *ui, int y0, int h)
 		gt_putf(ui, y++, 0, "gtt offset 0x%08x size %" PRIu64 "  pin %u user_pin %u"
 			"  fence %d  tiling %s stride %u", o->gtt_offset, o->gtt_size,
 			o->pin, o->user_pin, (int)o->fence,
-			o->tiling == GDFS_TILING_X ? "x" : o->tiling == GDFS_TILING_Y ? "y" : "none",
+			gdfs_tiling_name(o->tiling),
 			o->stride);
 		gt_putf(ui, y++, 0, "madv %s  cache %s  dirty %d  active %d  seqno read %u "
-			"write %u  flink %u  handles %u", o->madv == GDFS_MADV_WILLNEED ?
-			"willneed" : o->madv == GDFS_MADV_DONTNEED ? "dontneed" : "purged",
-			o->cache == GDFS_CACHE_NONE ? "none" : o->cache == GDFS_CACHE_CACHED ?
-			"cached" : "display", o->dirty, o->active, o->last_read_seqno,
+			"write %u  flink %u  handles %u", gdfs_madv_name(o->madv),
+			gdfs_cache_name(o->cache), o->dirty, o->active, o->last_read_seqno,
 			o->last_write_seqno, o->name, o->handles);
 		gt_putf(ui, y++, 0, "creator pid %d  binds %" PRIu64 "  evicts %" PRIu64,
 			(int)o->creator_pid, o->binds, o->evicts);

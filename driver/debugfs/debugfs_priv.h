@@ -5,12 +5,15 @@
  *
  * How to add a file: write a show function (and a write function if it is
  * writable) next to the subsystem it describes (objects.c, ring.c, gtt.c,
- * misc.c, events.c), declare it below, and add one line to debugfs_files[]
+ * misc.c, events.c, error_state.c), declare it below, and add one line to debugfs_files[]
  * in debugfs.c.  Most files are DEBUGFS_SNAP_SHOW functions: their table
  * line names the parts of the snapshot they need (enum snap_want), the
  * core takes it under the lock and releases it afterwards, and the
  * function only formats it into the strbuf, lock-free.  Files that read
- * something else (the event ring, the error state) are DEBUGFS_SHOW.
+ * something else (the event ring, the error state) are DEBUGFS_SHOW.  A
+ * structured (gemkit_*) file's records are declared in debugfs/schema and
+ * written by records.c: its show function fills them from the snapshot
+ * (DEVELOPERS.md, "A debugfs file, or a field of a record").
  */
 #ifndef GEMKIT_DEBUGFS_PRIV_H
 #define GEMKIT_DEBUGFS_PRIV_H
@@ -22,6 +25,7 @@
 
 #include "debugfs.h"
 #include "gem_priv.h"
+#include "schema.h"
 #include "strbuf.h"
 
 /* --- the table --------------------------------------------------------- */
@@ -186,13 +190,15 @@ const struct snap_file *snap_file_of(const struct debugfs_snapshot *snap, uint32
 #define DEBUGFS_WRITE(fn) int fn(struct gem_device *dev, const char *buf, size_t len, \
 				 const void *data)
 
-/* objects.c: object lists, i915_gem_objects, fences, gemkit_objects, clients */
+/* objects.c: object lists, i915_gem_objects, fences, gemkit_objects, clients,
+ * gemkit_fences */
 DEBUGFS_SNAP_SHOW(debugfs_show_gem_objects);
 DEBUGFS_SNAP_SHOW(debugfs_show_gem_gtt);
 DEBUGFS_SNAP_SHOW(debugfs_show_gem_list);	/* data = (uintptr_t)enum gem_list */
 DEBUGFS_SNAP_SHOW(debugfs_show_fence_regs);
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_objects);
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_clients);
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_fences);
 /* ring.c: requests, seqnos, interrupts, status page, ring, batches */
 DEBUGFS_SNAP_SHOW(debugfs_show_gem_request);
 DEBUGFS_SNAP_SHOW(debugfs_show_gem_seqno);
@@ -210,16 +216,17 @@ ssize_t debugfs_aperture_read(struct gem_device *dev, void *buf, size_t len,
 uint64_t debugfs_objdata_size(struct gem_device *dev, const void *data);
 ssize_t debugfs_objdata_read(struct gem_device *dev, void *buf, size_t len,
 			     uint64_t off, const void *data);
-/* misc.c: device identity, wedged, drop_caches, error state, counters */
+/* misc.c: device identity, wedged, drop_caches, counters */
 DEBUGFS_SHOW(debugfs_show_name);
 DEBUGFS_SHOW(debugfs_show_capabilities);
-DEBUGFS_SHOW(debugfs_show_error_state);
-DEBUGFS_WRITE(debugfs_write_error_state);	/* clears it */
 DEBUGFS_SHOW(debugfs_show_wedged);
 DEBUGFS_WRITE(debugfs_write_wedged);
 DEBUGFS_SHOW(debugfs_show_drop_caches);
 DEBUGFS_WRITE(debugfs_write_drop_caches);
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_counters);
+/* error_state.c: i915_error_state from the kept capture */
+DEBUGFS_SHOW(debugfs_show_error_state);
+DEBUGFS_WRITE(debugfs_write_error_state);	/* clears it */
 /* events.c */
 DEBUGFS_SHOW(debugfs_show_gemkit_events);	/* data: NULL = all */
 int debugfs_events_since(struct gem_device *dev, struct strbuf *sb, uint64_t after);
@@ -236,9 +243,51 @@ int debugfs_events_since(struct gem_device *dev, struct strbuf *sb, uint64_t aft
 #define DROP_RESET_SEQNO	(1u << 8)
 #define DROP_RCU		(1u << 9)
 #define DROP_ALL		0x3ffu
+_Static_assert(DROP_ALL == (1u << GDFS_DROP_COUNT) - 1 && DROP_RCU == 1u << 9,
+	       "gdfs_drop_names names every DROP_* bit");
 
-/* Schema versions of the structured files (fields are only ever added). */
-#define GEMKIT_SCHEMA_VERSION	1
+/* --- the structured files' records (records.c) ---------------------------
+ *
+ * Formatters generated from the .def files of debugfs/schema: a show function fills
+ * the record struct (schema.h) from its snapshot and writes it with these.
+ * A formatter writes one line, '\n' included, at p, which has room for
+ * debugfs_<record>_max bytes (objects: plus debugfs_owner_max per owner),
+ * and returns its end; debugfs_fmt_counters appends the whole file to sb.
+ * The schema functions write a file's first line.
+ */
+extern const size_t debugfs_object_max, debugfs_owner_max, debugfs_client_max;
+extern const size_t debugfs_fence_max, debugfs_gtt_range_max, debugfs_gtt_summary_max;
+extern const size_t debugfs_ring_max, debugfs_request_max, debugfs_event_max;
+char *debugfs_fmt_object(char *p, const struct gdfs_object *r);
+char *debugfs_fmt_fence(char *p, const struct gdfs_fence *r);
+char *debugfs_fmt_client(char *p, const struct gdfs_client *r);
+char *debugfs_fmt_gtt_range(char *p, const struct gdfs_gtt_range *r);
+char *debugfs_fmt_gtt_summary(char *p, const struct gdfs_gtt *r);
+char *debugfs_fmt_ring(char *p, const struct gdfs_ring *r);
+char *debugfs_fmt_request(char *p, const struct gdfs_request *r);
+char *debugfs_fmt_event(char *p, const struct gdfs_event *r);
+int debugfs_fmt_counters(struct strbuf *sb, const struct gdfs_counter_values *r);
+int debugfs_schema_objects(struct strbuf *sb, size_t count);
+int debugfs_schema_clients(struct strbuf *sb, size_t count);
+int debugfs_schema_fences(struct strbuf *sb, size_t count);
+int debugfs_schema_gtt(struct strbuf *sb);
+int debugfs_schema_ring(struct strbuf *sb);
+/* Its first line, with the window (first_seq ... dropped) of window. */
+int debugfs_schema_events(struct strbuf *sb, const struct gdfs_events *window,
+			  uint64_t count);
+
+/* The driver's values are the schema's words' indices (schema.h). */
+_Static_assert((int)GEM_LIST_UNBOUND == GDFS_LIST_UNBOUND && (int)GEM_LIST_INACTIVE == GDFS_LIST_INACTIVE &&
+	       (int)GEM_LIST_ACTIVE == GDFS_LIST_ACTIVE && (int)GEM_LIST_FLUSHING == GDFS_LIST_FLUSHING &&
+	       (int)GEM_LIST_PINNED == GDFS_LIST_PINNED && (int)GEM_LIST_COUNT == GDFS_LIST_COUNT,
+	       "enum gem_list is gdfs_list_names' order");
+_Static_assert((int)I915_TILING_NONE == GDFS_TILING_NONE && (int)I915_TILING_X == GDFS_TILING_X &&
+	       (int)I915_TILING_Y == GDFS_TILING_Y, "(int)I915_TILING_* index gdfs_tiling_names");
+_Static_assert((int)I915_MADV_WILLNEED == GDFS_MADV_WILLNEED &&
+	       (int)I915_MADV_DONTNEED == GDFS_MADV_DONTNEED && (int)GEM_MADV_PURGED == GDFS_MADV_PURGED,
+	       "(int)I915_MADV_* index gdfs_madv_names");
+_Static_assert((int)I915_CACHING_NONE == GDFS_CACHE_NONE && (int)I915_CACHING_CACHED == GDFS_CACHE_CACHED &&
+	       (int)I915_CACHING_DISPLAY == GDFS_CACHE_DISPLAY, "(int)I915_CACHING_* index gdfs_cache_names");
 
 /* --- fast formatting ----------------------------------------------------
  *
@@ -359,9 +408,6 @@ static inline char *fmt_hex8(char *p, uint32_t v)
  * ' ', '%', '=', ',' and ':' are written as %XX (FORMAT.md); an empty
  * string gives an empty value.  Writes at most 3 * maxlen bytes. */
 char *fmt_token(char *p, const char *s, size_t maxlen);
-
-/* The list's name in the structured files ("inactive", ...). */
-const char *debugfs_list_name(unsigned int list);
 
 /* describe_obj of Linux 3.2 (no trailing newline); at most 256 bytes. */
 char *fmt_describe_obj(char *p, const struct snap_obj *o);

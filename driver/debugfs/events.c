@@ -12,75 +12,66 @@
 
 #include "debugfs_priv.h"
 
-#define EVENT_FIELDS "seq,ts_ns,type;bind|unbind|evict:obj,offset,size;" \
-	"domain:obj,old_read,old_write,read,write;submit:seqno,file;" \
-	"wait:seqno,wait_ns,result;retire:seqno;purge:obj,size"
+/* The event types in schema order (gdfs_event_type_names). */
+_Static_assert((int)GEM_EV_BIND - (int)GEM_EV_BIND == GDFS_EV_BIND &&
+	       (int)GEM_EV_UNBIND - (int)GEM_EV_BIND == GDFS_EV_UNBIND &&
+	       (int)GEM_EV_EVICT - (int)GEM_EV_BIND == GDFS_EV_EVICT &&
+	       (int)GEM_EV_DOMAIN - (int)GEM_EV_BIND == GDFS_EV_DOMAIN &&
+	       (int)GEM_EV_SUBMIT - (int)GEM_EV_BIND == GDFS_EV_SUBMIT &&
+	       (int)GEM_EV_WAIT - (int)GEM_EV_BIND == GDFS_EV_WAIT &&
+	       (int)GEM_EV_RETIRE - (int)GEM_EV_BIND == GDFS_EV_RETIRE &&
+	       (int)GEM_EV_PURGE - (int)GEM_EV_BIND == GDFS_EV_PURGE &&
+	       (int)GEM_EV_TYPE_COUNT - (int)GEM_EV_BIND == GDFS_EV_OTHER,
+	       "enum gem_event_type is gdfs_event_type_names' order, from 1");
 
-static char *fmt_event(char *p, const struct gem_event *ev)
+/* The record of ev: its a, b and c as event.h says for its type. */
+static void event_record(struct gdfs_event *r, const struct gem_event *ev)
 {
-	p = fmt_lit(p, "seq=");
-	p = fmt_u64(p, ev->seq);
-	p = fmt_lit(p, " ts_ns=");
-	p = fmt_u64(p, ev->ts_ns);
-	p = fmt_lit(p, " type=");
-	p = fmt_str(p, gem_event_type_name(ev->type));
+	*r = (struct gdfs_event){
+		.seq = ev->seq,
+		.ts_ns = ev->ts_ns,
+		.type = ev->type >= GEM_EV_BIND && ev->type < GEM_EV_TYPE_COUNT ?
+			(enum gdfs_event_type)(ev->type - GEM_EV_BIND) : GDFS_EV_OTHER,
+		.type_name = "unknown",
+		.obj = ev->obj,
+	};
 	switch (ev->type) {
 	case GEM_EV_BIND:
 	case GEM_EV_UNBIND:
 	case GEM_EV_EVICT:
-		p = fmt_lit(p, " obj=");
-		p = fmt_u64(p, ev->obj);
-		p = fmt_lit(p, " offset=0x");
-		p = fmt_hex(p, ev->a, 8);
-		p = fmt_lit(p, " size=");
-		p = fmt_u64(p, ev->b);
+		r->offset = ev->a;
+		r->size = ev->b;
 		break;
 	case GEM_EV_DOMAIN:
-		p = fmt_lit(p, " obj=");
-		p = fmt_u64(p, ev->obj);
-		p = fmt_lit(p, " old_read=0x");
-		p = fmt_hex(p, ev->a >> 32, 2);
-		p = fmt_lit(p, " old_write=0x");
-		p = fmt_hex(p, ev->a & 0xffffffffu, 2);
-		p = fmt_lit(p, " read=0x");
-		p = fmt_hex(p, ev->b >> 32, 2);
-		p = fmt_lit(p, " write=0x");
-		p = fmt_hex(p, ev->b & 0xffffffffu, 2);
+		r->old_read = (uint32_t)(ev->a >> 32);
+		r->old_write = (uint32_t)ev->a;
+		r->read = (uint32_t)(ev->b >> 32);
+		r->write = (uint32_t)ev->b;
 		break;
 	case GEM_EV_SUBMIT:
-		p = fmt_lit(p, " seqno=");
-		p = fmt_u64(p, ev->a);
-		p = fmt_lit(p, " file=");
-		p = fmt_u64(p, ev->b);
+		r->seqno = (uint32_t)ev->a;
+		r->file = (uint32_t)ev->b;
 		break;
 	case GEM_EV_WAIT:
-		p = fmt_lit(p, " seqno=");
-		p = fmt_u64(p, ev->a);
-		p = fmt_lit(p, " wait_ns=");
-		p = fmt_u64(p, ev->b);
-		p = fmt_lit(p, " result=");
-		p = fmt_i64(p, ev->c);
+		r->seqno = (uint32_t)ev->a;
+		r->wait_ns = ev->b;
+		r->result = ev->c;
 		break;
 	case GEM_EV_RETIRE:
-		p = fmt_lit(p, " seqno=");
-		p = fmt_u64(p, ev->a);
+		r->seqno = (uint32_t)ev->a;
 		break;
 	case GEM_EV_PURGE:
-		p = fmt_lit(p, " obj=");
-		p = fmt_u64(p, ev->obj);
-		p = fmt_lit(p, " size=");
-		p = fmt_u64(p, ev->a);
+		r->size = ev->a;
 		break;
 	default:
 		break;
 	}
-	*p++ = '\n';
-	return p;
 }
 
 int debugfs_events_since(struct gem_device *dev, struct strbuf *sb, uint64_t after)
 {
 	struct gem_event *evs = NULL;
+	struct gdfs_events window = { .v = NULL };
 	uint64_t first, next, from, dropped, n, i;
 	int ret = 0;
 
@@ -105,19 +96,21 @@ int debugfs_events_since(struct gem_device *dev, struct strbuf *sb, uint64_t aft
 	if (ret)
 		return ret;
 
-	ret = strbuf_addf(sb, "schema=gemkit_events version=%d first_seq=%llu next_seq=%llu "
-			  "since=%llu dropped=%llu count=%llu fields=" EVENT_FIELDS "\n",
-			  GEMKIT_SCHEMA_VERSION, (unsigned long long)first,
-			  (unsigned long long)next, (unsigned long long)after,
-			  (unsigned long long)dropped, (unsigned long long)n);
+	window.first_seq = first;
+	window.next_seq = next;
+	window.since = after;
+	window.dropped = dropped;
+	ret = debugfs_schema_events(sb, &window, n);
 	for (i = 0; !ret && i < n; i++) {
-		char *p = sb_reserve(sb, 256);
+		char *p = sb_reserve(sb, debugfs_event_max);
+		struct gdfs_event r;
 
 		if (!p) {
 			ret = -ENOMEM;
 			break;
 		}
-		sb_commit(sb, fmt_event(p, &evs[i]));
+		event_record(&r, &evs[i]);
+		sb_commit(sb, debugfs_fmt_event(p, &r));
 	}
 	free(evs);
 	return ret;

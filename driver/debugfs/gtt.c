@@ -16,76 +16,64 @@
 #include "debugfs_priv.h"
 #include "util.h"
 
-#define GTT_FIELDS "kind=range:start,size,obj,obj_size,pin,list,fence;" \
-	"kind=hole:start,size;" \
-	"kind=summary:total,used,free,largest_hole,pinned,evictable,ranges,holes"
-
-static char *emit_hole(char *p, uint64_t start, uint64_t size)
+static void range_record(struct gdfs_gtt_range *r, const struct snap_obj *o)
 {
-	p = fmt_lit(p, "kind=hole start=0x");
-	p = fmt_hex(p, start, 8);
-	p = fmt_lit(p, " size=");
-	p = fmt_u64(p, size);
-	*p++ = '\n';
-	return p;
+	*r = (struct gdfs_gtt_range){
+		.start = o->gtt_start,
+		.size = o->gtt_size,
+		.obj = o->id,
+		.obj_size = o->size,
+		.pin = o->pin_count,
+		.list = (enum gdfs_list)o->list,
+		.fence = o->fence_reg,
+	};
 }
 
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_gtt)
 {
-	uint64_t pos = 0, used = 0, pinned = 0, largest = 0, holes = 0;
+	struct gdfs_gtt sum = { .total = snap->aperture_size };
+	struct gdfs_gtt_range r;
+	uint64_t pos = 0;
 	size_t i;
 	int ret;
 
-	ret = strbuf_addf(sb, "schema=gemkit_gtt version=%d fields=" GTT_FIELDS "\n",
-			  GEMKIT_SCHEMA_VERSION);
+	ret = debugfs_schema_gtt(sb);
 	for (i = 0; !ret && i <= snap->ngtt; i++) {
 		const struct snap_obj *o = i < snap->ngtt ? &snap->objs[snap->gtt_order[i]] : NULL;
 		uint64_t start = o ? o->gtt_start : snap->aperture_size;
-		char *p = sb_reserve(sb, 256);
+		char *p = sb_reserve(sb, 2 * debugfs_gtt_range_max);
 
 		if (!p) {
 			ret = -ENOMEM;
 			break;
 		}
 		if (start > pos) {
-			p = emit_hole(p, pos, start - pos);
-			holes++;
-			if (start - pos > largest)
-				largest = start - pos;
+			r = (struct gdfs_gtt_range){ .hole = true, .start = pos, .size = start - pos };
+			p = debugfs_fmt_gtt_range(p, &r);
+			sum.holes++;
+			if (start - pos > sum.largest_hole)
+				sum.largest_hole = start - pos;
 		}
 		if (o) {
-			p = fmt_lit(p, "kind=range start=0x");
-			p = fmt_hex(p, o->gtt_start, 8);
-			p = fmt_lit(p, " size=");
-			p = fmt_u64(p, o->gtt_size);
-			p = fmt_lit(p, " obj=");
-			p = fmt_u64(p, o->id);
-			p = fmt_lit(p, " obj_size=");
-			p = fmt_u64(p, o->size);
-			p = fmt_lit(p, " pin=");
-			p = fmt_u64(p, o->pin_count);
-			p = fmt_lit(p, " list=");
-			p = fmt_str(p, debugfs_list_name(o->list));
-			p = fmt_lit(p, " fence=");
-			p = fmt_i64(p, o->fence_reg);
-			*p++ = '\n';
-			used += o->gtt_size;
+			range_record(&r, o);
+			p = debugfs_fmt_gtt_range(p, &r);
+			sum.used += o->gtt_size;
 			if (o->pin_count)
-				pinned += o->gtt_size;
+				sum.pinned += o->gtt_size;
 			pos = o->gtt_start + o->gtt_size;
 		}
 		sb_commit(sb, p);
 	}
-	if (!ret)
-		ret = strbuf_addf(sb, "kind=summary total=%llu used=%llu free=%llu "
-				  "largest_hole=%llu pinned=%llu evictable=%llu "
-				  "ranges=%zu holes=%llu\n",
-				  (unsigned long long)snap->aperture_size,
-				  (unsigned long long)used,
-				  (unsigned long long)(snap->aperture_size - used),
-				  (unsigned long long)largest, (unsigned long long)pinned,
-				  (unsigned long long)(used - pinned), snap->ngtt,
-				  (unsigned long long)holes);
+	sum.free = sum.total - sum.used;
+	sum.evictable = sum.used - sum.pinned;
+	sum.ranges = snap->ngtt;
+	if (!ret) {
+		char *p = sb_reserve(sb, debugfs_gtt_summary_max);
+
+		if (!p)
+			return -ENOMEM;
+		sb_commit(sb, debugfs_fmt_gtt_summary(p, &sum));
+	}
 	return ret;
 }
 

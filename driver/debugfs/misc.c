@@ -1,7 +1,6 @@
 /*
- * Device-wide files: name, i915_capabilities, i915_error_state,
- * i915_wedged and i915_gem_drop_caches (the two writable ones), and
- * gemkit_counters.
+ * Device-wide files: name, i915_capabilities, i915_wedged and
+ * i915_gem_drop_caches (the two writable ones), and gemkit_counters.
  *
  * i915_wedged: reading prints the 3.2 line; writing a number (strtoul
  * base 0, as simple_strtoul) forces error handling as 3.x did: an error
@@ -54,22 +53,6 @@ DEBUGFS_SHOW(debugfs_show_capabilities)
 	for (i = 0; !ret && i < ARRAY_SIZE(caps); i++)
 		ret = strbuf_addf(sb, "%s: %s\n", caps[i].name, caps[i].yes ? "yes" : "no");
 	return ret;
-}
-
-/* The first capture since the last clear (driver/gem/error.c). */
-DEBUGFS_SHOW(debugfs_show_error_state)
-{
-	return gem_error_state_show(dev, sb);
-}
-
-/* Any write clears the kept capture, as i915_error_state_write of 3.5+. */
-DEBUGFS_WRITE(debugfs_write_error_state)
-{
-	(void)buf;
-	(void)len;
-	log_info("debugfs: error state cleared");
-	gem_error_state_clear(dev);
-	return 0;
 }
 
 DEBUGFS_SHOW(debugfs_show_wedged)
@@ -189,53 +172,43 @@ out_unlock:
 
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_counters)
 {
-	const struct gem_stats *s;
-	unsigned int l;
-	int ret;
+	const struct gem_stats *s = &snap->stats;
+	struct gdfs_counter_values r = {
+		.time_ns = snap->taken_ns,
+		.execbuffers = s->execbuffers,
+		.relocations = s->relocations,
+		.binds = s->binds,
+		.evictions = s->evictions,
+		.waits = s->waits,
+		.wait_ns = s->wait_ns,
+		.domain_flushes = s->domain_flushes,
+		.clflush_bytes = s->clflush_bytes,
+		.pwrite_bytes = s->pwrite_bytes,
+		.pread_bytes = s->pread_bytes,
+		.purges = s->purges,
+		.retires = s->retires,
+		.faults = s->faults,
+		.objects = snap->object_count,
+		.object_bytes = snap->object_bytes,
+		.pinned_bytes = snap->pinned_bytes,
+		.aperture = snap->aperture_size,
+		.gtt_free = snap->gtt_free,
+		.gtt_largest_hole = snap->gtt_largest_hole,
+		.interrupts = snap->irq_count,
+		.seqno = snap->hw_seqno,
+		.gpu_commands = snap->gpu.commands,
+		.gpu_batches = snap->gpu.batches,
+		.gpu_blits = snap->gpu.blits,
+		.gpu_blit_bytes = snap->gpu.blit_bytes,
+		.gpu_interrupts = snap->gpu.interrupts,
+		.gpu_busy_ns = snap->gpu.busy_ns,
+		.hangs = s->hangs,
+		.resets = s->resets,
+	};
 
-	s = &snap->stats;
-	ret = strbuf_addf(sb, "schema=gemkit_counters version=%d\n", GEMKIT_SCHEMA_VERSION);
-	if (!ret)
-		ret = strbuf_addf(sb,
-			"time_ns=%llu execbuffers=%llu relocations=%llu binds=%llu "
-			"evictions=%llu waits=%llu wait_ns=%llu domain_flushes=%llu "
-			"clflush_bytes=%llu pwrite_bytes=%llu pread_bytes=%llu "
-			"purges=%llu retires=%llu faults=%llu objects=%llu "
-			"object_bytes=%llu pinned_bytes=%llu aperture=%llu "
-			"gtt_free=%llu gtt_largest_hole=%llu interrupts=%llu "
-			"seqno=%u gpu_commands=%llu gpu_batches=%llu gpu_blits=%llu "
-			"gpu_blit_bytes=%llu gpu_interrupts=%llu gpu_busy_ns=%llu "
-			"hangs=%llu resets=%llu ",
-			(unsigned long long)snap->taken_ns,
-			(unsigned long long)s->execbuffers, (unsigned long long)s->relocations,
-			(unsigned long long)s->binds, (unsigned long long)s->evictions,
-			(unsigned long long)s->waits, (unsigned long long)s->wait_ns,
-			(unsigned long long)s->domain_flushes,
-			(unsigned long long)s->clflush_bytes,
-			(unsigned long long)s->pwrite_bytes, (unsigned long long)s->pread_bytes,
-			(unsigned long long)s->purges, (unsigned long long)s->retires,
-			(unsigned long long)s->faults,
-			(unsigned long long)snap->object_count,
-			(unsigned long long)snap->object_bytes,
-			(unsigned long long)snap->pinned_bytes,
-			(unsigned long long)snap->aperture_size,
-			(unsigned long long)snap->gtt_free,
-			(unsigned long long)snap->gtt_largest_hole,
-			(unsigned long long)snap->irq_count, snap->hw_seqno,
-			(unsigned long long)snap->gpu.commands,
-			(unsigned long long)snap->gpu.batches, (unsigned long long)snap->gpu.blits,
-			(unsigned long long)snap->gpu.blit_bytes,
-			(unsigned long long)snap->gpu.interrupts,
-			(unsigned long long)snap->gpu.busy_ns,
-			(unsigned long long)s->hangs, (unsigned long long)s->resets);
-	/* Per-list totals, as i915_gem_objects gives them but without a
-	 * walk of every object (list names as in gemkit_objects). */
-	for (l = 0; !ret && l < GEM_LIST_COUNT; l++)
-		ret = strbuf_addf(sb, "%s%s_objects=%llu %s_bytes=%llu",
-				  l ? " " : "", debugfs_list_name(l),
-				  (unsigned long long)snap->list_count[l], debugfs_list_name(l),
-				  (unsigned long long)snap->list_bytes[l]);
-	if (!ret)
-		ret = strbuf_addch(sb, '\n');
-	return ret;
+	/* The per-list totals i915_gem_objects gives, without a walk of
+	 * every object. */
+	memcpy(r.list_objects, snap->list_count, sizeof(r.list_objects));
+	memcpy(r.list_bytes, snap->list_bytes, sizeof(r.list_bytes));
+	return debugfs_fmt_counters(sb, &r);
 }

@@ -2,7 +2,7 @@
  * The object files: the era's lists and totals (i915_gem_objects,
  * i915_gem_gtt, i915_gem_{active,flushing,inactive,pinned,deferred_free},
  * i915_gem_fence_regs) in Linux 3.2's describe_obj format, and gemkit's
- * structured gemkit_objects and gemkit_clients (FORMAT.md).
+ * structured gemkit_objects, gemkit_clients and gemkit_fences (FORMAT.md).
  *
  * Era mapping: an object's list is its mm_list; unbound objects are on
  * no era list (3.2 kept them on none either).  last_rendering_seqno and
@@ -15,6 +15,8 @@
 #include <errno.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
 #include "debugfs_priv.h"
 #include "util.h"
@@ -36,8 +38,7 @@ char *fmt_describe_obj(char *p, const struct snap_obj *o)
 	*p++ = ':';
 	*p++ = ' ';
 	*p++ = o->user_pin_count ? 'P' : o->pin_count ? 'p' : ' ';
-	*p++ = o->tiling_mode == I915_TILING_X ? 'X' :
-	       o->tiling_mode == I915_TILING_Y ? 'Y' : ' ';
+	*p++ = gdfs_tiling_letter((enum gdfs_tiling)o->tiling_mode);
 	*p++ = ' ';
 	p = fmt_u64_pad(p, o->size, 8);
 	*p++ = ' ';
@@ -210,11 +211,11 @@ DEBUGFS_SNAP_SHOW(debugfs_show_gem_objects)
 		ret = strbuf_addf(sb, "%u [%u] objects, %zu [%zu] bytes in gtt\n", gtt.count,
 				  gtt.mappable_count, (size_t)gtt.size, (size_t)gtt.mappable_size);
 	if (!ret)
-		ret = emit_count(sb, "active", &active);
+		ret = emit_count(sb, gdfs_list_name(GDFS_LIST_ACTIVE), &active);
 	if (!ret)
-		ret = emit_count(sb, "pinned", &pinned);
+		ret = emit_count(sb, gdfs_list_name(GDFS_LIST_PINNED), &pinned);
 	if (!ret)
-		ret = emit_count(sb, "inactive", &inactive);
+		ret = emit_count(sb, gdfs_list_name(GDFS_LIST_INACTIVE), &inactive);
 	if (!ret)
 		ret = emit_count(sb, "freed", &freed);
 	if (!ret)
@@ -266,145 +267,159 @@ char *fmt_token(char *p, const char *s, size_t maxlen)
 	return p;
 }
 
-const char *debugfs_list_name(unsigned int list)
+/* comm as a record's TEXT value: at most 15 bytes, NUL-terminated. */
+static void copy_comm(char *dst, const char *comm)
 {
-	static const char *const names[GEM_LIST_COUNT] = {
-		[GEM_LIST_UNBOUND] = "unbound",
-		[GEM_LIST_INACTIVE] = "inactive",
-		[GEM_LIST_ACTIVE] = "active",
-		[GEM_LIST_FLUSHING] = "flushing",
-		[GEM_LIST_PINNED] = "pinned",
+	size_t n = strnlen(comm, 15);
+
+	memcpy(dst, comm, n);
+	dst[n] = '\0';
+}
+
+static void object_record(struct gdfs_object *r, const struct snap_obj *o)
+{
+	*r = (struct gdfs_object){
+		.id = o->id,
+		.size = o->size,
+		.list = (enum gdfs_list)o->list,
+		.gtt_offset = (uint32_t)o->gtt_start,
+		.gtt_size = o->gtt_size,
+		.read = o->read_domains,
+		.write = o->write_domain,
+		.pin = o->pin_count,
+		.user_pin = o->user_pin_count,
+		.fence = o->fence_reg,
+		.tiling = (enum gdfs_tiling)o->tiling_mode,
+		.stride = o->stride,
+		.madv = (enum gdfs_madv)o->madv,
+		.cache = (enum gdfs_cache)o->cache_level,
+		.dirty = o->dirty,
+		.active = o->active,
+		.last_read_seqno = o->last_read_seqno,
+		.last_write_seqno = o->last_write_seqno,
+		.name = o->flink_name,
+		.handles = o->handle_count,
+		.creator_pid = o->creator_pid,
+		.created_ns = o->created_ns,
+		.binds = o->bind_count,
+		.evicts = o->evict_count,
 	};
-
-	return list < GEM_LIST_COUNT ? names[list] : "unknown";
 }
 
-static const char *tiling_name(uint32_t t)
+/* o's owners into owners[] (room for o->owner_count). */
+static void owner_records(struct gdfs_owner *owners, const struct debugfs_snapshot *snap,
+			  const struct snap_obj *o)
 {
-	return t == I915_TILING_X ? "x" : t == I915_TILING_Y ? "y" : "none";
-}
+	uint32_t k;
 
-static const char *madv_name(uint32_t m)
-{
-	return m == I915_MADV_WILLNEED ? "willneed" :
-	       m == I915_MADV_DONTNEED ? "dontneed" : "purged";
-}
+	for (k = 0; k < o->owner_count; k++) {
+		const struct snap_owner *ow = &snap->owners[o->owner_first + k];
+		const struct snap_file *f = snap_file_of(snap, ow->file_id);
 
-static const char *cache_name(uint32_t c)
-{
-	return c == I915_CACHING_NONE ? "none" :
-	       c == I915_CACHING_CACHED ? "cached" :
-	       c == I915_CACHING_DISPLAY ? "display" : "unknown";
+		owners[k] = (struct gdfs_owner){
+			.file = ow->file_id,
+			.pid = f ? f->pid : 0,
+			.handle = ow->handle,
+		};
+		copy_comm(owners[k].comm, f ? f->comm : "");
+	}
 }
-
-#define OBJ_FIELDS "id,size,list,gtt_offset,gtt_size,read,write,pin,user_pin," \
-	"fence,tiling,stride,madv,cache,dirty,active,last_read_seqno," \
-	"last_write_seqno,name,handles,creator_pid,created_ns,binds,evicts,owners"
-
-static char *fmt_key_u64(char *p, const char *key, size_t keylen, uint64_t v)
-{
-	p = fmt_mem(p, key, keylen);
-	return fmt_u64(p, v);
-}
-#define KEY_U64(p, key, v)	fmt_key_u64((p), key, sizeof(key) - 1, (v))
 
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_objects)
 {
+	struct gdfs_owner *owners = NULL;
+	struct gdfs_object r;
+	uint32_t nowners = 0;
 	size_t i;
 	int ret;
 
-	ret = strbuf_addf(sb, "schema=gemkit_objects version=%d count=%zu fields=" OBJ_FIELDS "\n",
-			  GEMKIT_SCHEMA_VERSION, snap->nobjs);
-	/* A line is at most ~420 bytes plus 80 per owner. */
+	ret = debugfs_schema_objects(sb, snap->nobjs);
 	for (i = 0; !ret && i < snap->nobjs; i++) {
 		const struct snap_obj *o = &snap->objs[i];
-		char *p = sb_reserve(sb, 512 + (size_t)o->owner_count * 80);
-		uint32_t k;
+		char *p;
+
+		if (o->owner_count > nowners) {
+			struct gdfs_owner *more = realloc(owners, o->owner_count * sizeof(*more));
+
+			if (!more) {
+				ret = -ENOMEM;
+				break;
+			}
+			owners = more;
+			nowners = o->owner_count;
+		}
+		p = sb_reserve(sb, debugfs_object_max + o->owner_count * debugfs_owner_max);
+		if (!p) {
+			ret = -ENOMEM;
+			break;
+		}
+		object_record(&r, o);
+		owner_records(owners, snap, o);
+		r.owners = owners;
+		r.nowners = o->owner_count;
+		sb_commit(sb, debugfs_fmt_object(p, &r));
+	}
+	free(owners);
+	return ret;
+}
+
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_clients)
+{
+	struct gdfs_client r;
+	size_t i;
+	int ret;
+
+	ret = debugfs_schema_clients(sb, snap->nfiles);
+	for (i = 0; !ret && i < snap->nfiles; i++) {
+		const struct snap_file *f = &snap->files[i];
+		char *p = sb_reserve(sb, debugfs_client_max);
 
 		if (!p) {
 			ret = -ENOMEM;
 			break;
 		}
-		p = KEY_U64(p, "id=", o->id);
-		p = KEY_U64(p, " size=", o->size);
-		p = fmt_lit(p, " list=");
-		p = fmt_str(p, debugfs_list_name(o->list));
-		p = fmt_lit(p, " gtt_offset=0x");
-		p = fmt_hex(p, o->gtt_start, 8);
-		p = KEY_U64(p, " gtt_size=", o->gtt_size);
-		p = fmt_lit(p, " read=0x");
-		p = fmt_hex(p, o->read_domains, 2);
-		p = fmt_lit(p, " write=0x");
-		p = fmt_hex(p, o->write_domain, 2);
-		p = KEY_U64(p, " pin=", o->pin_count);
-		p = KEY_U64(p, " user_pin=", o->user_pin_count);
-		p = fmt_lit(p, " fence=");
-		p = fmt_i64(p, o->fence_reg);
-		p = fmt_lit(p, " tiling=");
-		p = fmt_str(p, tiling_name(o->tiling_mode));
-		p = KEY_U64(p, " stride=", o->stride);
-		p = fmt_lit(p, " madv=");
-		p = fmt_str(p, madv_name(o->madv));
-		p = fmt_lit(p, " cache=");
-		p = fmt_str(p, cache_name(o->cache_level));
-		p = KEY_U64(p, " dirty=", o->dirty);
-		p = KEY_U64(p, " active=", o->active);
-		p = KEY_U64(p, " last_read_seqno=", o->last_read_seqno);
-		p = KEY_U64(p, " last_write_seqno=", o->last_write_seqno);
-		p = KEY_U64(p, " name=", o->flink_name);
-		p = KEY_U64(p, " handles=", o->handle_count);
-		p = KEY_U64(p, " creator_pid=", (uint64_t)(uint32_t)o->creator_pid);
-		p = KEY_U64(p, " created_ns=", o->created_ns);
-		p = KEY_U64(p, " binds=", o->bind_count);
-		p = KEY_U64(p, " evicts=", o->evict_count);
-		p = fmt_lit(p, " owners=");
-		for (k = 0; k < o->owner_count; k++) {
-			const struct snap_owner *ow = &snap->owners[o->owner_first + k];
-			const struct snap_file *f = snap_file_of(snap, ow->file_id);
-
-			if (k)
-				*p++ = ',';
-			p = fmt_u64(p, ow->file_id);
-			*p++ = ':';
-			p = fmt_u64(p, f ? (uint32_t)f->pid : 0);
-			*p++ = ':';
-			p = fmt_token(p, f ? f->comm : "", 15);
-			*p++ = ':';
-			p = fmt_u64(p, ow->handle);
-		}
-		*p++ = '\n';
-		sb_commit(sb, p);
+		r = (struct gdfs_client){
+			.file = f->id,
+			.pid = f->pid,
+			.handles = f->handle_count,
+			.handle_bytes = f->handle_bytes,
+			.bound_bytes = f->bound_bytes,
+			.requests = f->requests,
+		};
+		copy_comm(r.comm, f->comm);
+		sb_commit(sb, debugfs_fmt_client(p, &r));
 	}
 	return ret;
 }
 
-#define CLIENT_FIELDS "file,pid,comm,handles,handle_bytes,bound_bytes,requests"
-
-DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_clients)
+/* One record per fence register: its holder's placement and layout. */
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_fences)
 {
-	size_t i;
-	int ret;
+	struct gdfs_fence r;
+	int i, ret;
 
-	ret = strbuf_addf(sb, "schema=gemkit_clients version=%d count=%zu fields=" CLIENT_FIELDS "\n",
-			  GEMKIT_SCHEMA_VERSION, snap->nfiles);
-	for (i = 0; !ret && i < snap->nfiles; i++) {
-		const struct snap_file *f = &snap->files[i];
-		char *p = sb_reserve(sb, 256);
+	ret = debugfs_schema_fences(sb, GEN3_NUM_FENCES);
+	for (i = 0; !ret && i < GEN3_NUM_FENCES; i++) {
+		int32_t held = snap->fence_obj[i];
+		const struct snap_obj *o = held >= 0 && (size_t)held < snap->nobjs ?
+					   &snap->objs[held] : NULL;
+		char *p = sb_reserve(sb, debugfs_fence_max);
 
 		if (!p) {
 			ret = -ENOMEM;
 			break;
 		}
-		p = KEY_U64(p, "file=", f->id);
-		p = KEY_U64(p, " pid=", (uint32_t)f->pid);
-		p = fmt_lit(p, " comm=");
-		p = fmt_token(p, f->comm, 15);
-		p = KEY_U64(p, " handles=", f->handle_count);
-		p = KEY_U64(p, " handle_bytes=", f->handle_bytes);
-		p = KEY_U64(p, " bound_bytes=", f->bound_bytes);
-		p = KEY_U64(p, " requests=", f->requests);
-		*p++ = '\n';
-		sb_commit(sb, p);
+		r = (struct gdfs_fence){ .index = (uint32_t)i };
+		if (o) {
+			r.obj = o->id;
+			r.start = (uint32_t)o->gtt_start;
+			r.size = o->gtt_size;
+			r.obj_size = o->size;
+			r.pitch = o->stride;
+			r.tiling = (enum gdfs_tiling)o->tiling_mode;
+			r.pin = o->pin_count;
+		}
+		sb_commit(sb, debugfs_fmt_fence(p, &r));
 	}
 	return ret;
 }

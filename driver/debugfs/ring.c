@@ -161,33 +161,49 @@ DEBUGFS_SNAP_SHOW(debugfs_show_batchbuffers)
 	return ret;
 }
 
-#define RING_FIELDS "kind=ring:name,head,tail,acthd,start,ctl,size,emitted_seqno," \
-	"completed_seqno,waiting_seqno,irq_seqno,outstanding,idle,stopped,wedged;" \
-	"kind=request:seqno,tail,age_ns,file,pid"
-
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_ring)
 {
+	struct gdfs_ring ring = {
+		.name = "render",
+		.head = snap->head,
+		.tail = snap->tail,
+		.acthd = snap->acthd,
+		.start = snap->start,
+		.ctl = snap->ctl,
+		.size = GEM_RING_SIZE,
+		.emitted_seqno = snap->next_seqno - 1,
+		.completed_seqno = snap->hw_seqno,
+		.waiting_seqno = snap->waiting_seqno,
+		.irq_seqno = snap->irq_seqno,
+		.outstanding = (uint32_t)snap->nreqs,
+		.idle = snap->gpu_idle,
+		.stopped = snap->gpu_stopped,
+		.wedged = snap->wedged,
+	};
 	size_t i;
+	char *p;
 	int ret;
 
-	ret = strbuf_addf(sb, "schema=gemkit_ring version=%d fields=" RING_FIELDS "\n",
-			  GEMKIT_SCHEMA_VERSION);
-	if (!ret)
-		ret = strbuf_addf(sb, "kind=ring name=render head=0x%08x tail=0x%08x "
-				  "acthd=0x%08x start=0x%08x ctl=0x%08x size=%u "
-				  "emitted_seqno=%u completed_seqno=%u waiting_seqno=%u "
-				  "irq_seqno=%u outstanding=%zu idle=%d stopped=%d wedged=%d\n",
-				  snap->head, snap->tail, snap->acthd, snap->start, snap->ctl,
-				  GEM_RING_SIZE, snap->next_seqno - 1, snap->hw_seqno,
-				  snap->waiting_seqno, snap->irq_seqno, snap->nreqs,
-				  snap->gpu_idle, snap->gpu_stopped, snap->wedged);
-	for (i = 0; !ret && i < snap->nreqs; i++) {
-		const struct snap_request *r = &snap->reqs[i];
-		uint64_t age = snap->taken_ns > r->emitted_ns ? snap->taken_ns - r->emitted_ns : 0;
+	ret = debugfs_schema_ring(sb);
+	if (ret)
+		return ret;
+	/* The ring's record and its requests' in one go: a few dozen lines. */
+	p = sb_reserve(sb, debugfs_ring_max + snap->nreqs * debugfs_request_max);
+	if (!p)
+		return -ENOMEM;
+	p = debugfs_fmt_ring(p, &ring);
+	for (i = 0; i < snap->nreqs; i++) {
+		const struct snap_request *rq = &snap->reqs[i];
+		struct gdfs_request r = {
+			.seqno = rq->seqno,
+			.tail = rq->tail,
+			.age_ns = snap->taken_ns > rq->emitted_ns ? snap->taken_ns - rq->emitted_ns : 0,
+			.file = rq->file_id,
+			.pid = rq->pid,
+		};
 
-		ret = strbuf_addf(sb, "kind=request seqno=%u tail=0x%08x age_ns=%llu "
-				  "file=%u pid=%d\n", r->seqno, r->tail,
-				  (unsigned long long)age, r->file_id, (int)r->pid);
+		p = debugfs_fmt_request(p, &r);
 	}
-	return ret;
+	sb_commit(sb, p);
+	return 0;
 }

@@ -1,11 +1,12 @@
 /*
- * GPU hangs: hangcheck (hangcheck.c), the error state that
- * i915_error_state prints (error.c) and recovery (hangcheck.c).
+ * GPU hangs: hangcheck (hangcheck.c), the error state capture (error.c)
+ * and recovery (hangcheck.c).
  *
- * A capture is taken under dev->lock and holds copies of everything it
- * prints, so formatting it later needs no lock and the objects it saw may
- * change or go away meanwhile.  Only the first capture is kept until it is
- * cleared (a write to i915_error_state), as in Linux 3.5 and later.
+ * A capture is taken under dev->lock and holds copies of everything
+ * i915_error_state prints (driver/debugfs/error_state.c), so formatting it
+ * later needs no dev->lock and the objects it saw may change or go away
+ * meanwhile.  Only the first capture is kept until it is cleared (a write
+ * to i915_error_state), as in Linux 3.5 and later.
  */
 #ifndef GEMKIT_GEM_ERROR_H
 #define GEMKIT_GEM_ERROR_H
@@ -70,8 +71,6 @@ struct gem_error_state *gem_error_capture(struct gem_device *dev,
 					  const struct gem_request *guilty,
 					  const char *kind, uint64_t now_ns);
 void gem_error_free(struct gem_error_state *e);
-/* The i915_error_state text (Linux 3.3/3.4 layout plus gemd's lines). */
-int gem_error_format(const struct gem_error_state *e, struct strbuf *sb);
 
 /* hangcheck.c */
 int gem_hangcheck_start(struct gem_device *dev, uint32_t period_ms);
@@ -81,9 +80,13 @@ void gem_hangcheck_error_irq(struct gem_device *dev);
 /* Force error handling (i915_wedged write; kind "wedged").  Takes the
  * lock.  Returns 0, or -EIO if recovery failed and the device is wedged. */
 int gem_handle_error_forced(struct gem_device *dev);
-/* i915_error_state: format the kept capture (or "no error state
- * collected"), and clear it. */
-int gem_error_state_show(struct gem_device *dev, struct strbuf *sb);
+/* The kept capture: call fn with it (NULL when there is none) while it
+ * is held against a concurrent clear, and return what fn returns.  fn
+ * runs under error_lock alone, so it may take its time (i915_error_state
+ * formats hundreds of KiB) without holding up the clients. */
+int gem_error_state_with(struct gem_device *dev,
+			 int (*fn)(const struct gem_error_state *e, void *arg), void *arg);
+/* Drop the kept capture (a write to i915_error_state). */
 void gem_error_state_clear(struct gem_device *dev);
 
 #endif

@@ -59,19 +59,3 @@ void gem_event_domain(struct gem_object *obj, uint32_t old_read, uint32_t old_wr
 		  (uint64_t)old_read << 32 | old_write,
 		  (uint64_t)obj->read_domains << 32 | obj->write_domain, 0);
 }
-
-const char *gem_event_type_name(unsigned int type)
-{
-	static const char *const names[GEM_EV_TYPE_COUNT] = {
-		[GEM_EV_BIND] = "bind",
-		[GEM_EV_UNBIND] = "unbind",
-		[GEM_EV_EVICT] = "evict",
-		[GEM_EV_DOMAIN] = "domain",
-		[GEM_EV_SUBMIT] = "submit",
-		[GEM_EV_WAIT] = "wait",
-		[GEM_EV_RETIRE] = "retire",
-		[GEM_EV_PURGE] = "purge",
-	};
-
-	return type < GEM_EV_TYPE_COUNT && names[type] ? names[type] : "unknown";
-}

@@ -53,6 +53,5 @@ gem_event_log_at(const struct gem_event_log *log, uint64_t seq)
 {
 	return &log->ring[seq & log->mask];
 }
-const char *gem_event_type_name(unsigned int type);
 
 #endif

@@ -320,17 +320,15 @@ int gem_handle_error_forced(struct gem_device *dev)
 	return ret;
 }
 
-int gem_error_state_show(struct gem_device *dev, struct strbuf *sb)
+int gem_error_state_with(struct gem_device *dev,
+			 int (*fn)(const struct gem_error_state *e, void *arg), void *arg)
 {
 	int ret;
 
-	/* Formatting reads only the capture's own copies; error_lock keeps
-	 * a concurrent clear from freeing it underneath. */
+	/* fn reads only the capture's own copies; error_lock keeps a
+	 * concurrent clear from freeing it underneath. */
 	pthread_mutex_lock(&dev->hang->error_lock);
-	if (dev->hang->first_error)
-		ret = gem_error_format(dev->hang->first_error, sb);
-	else
-		ret = strbuf_addstr(sb, "no error state collected\n");
+	ret = fn(dev->hang->first_error, arg);
 	pthread_mutex_unlock(&dev->hang->error_lock);
 	return ret;
 }

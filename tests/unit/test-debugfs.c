@@ -390,6 +390,47 @@ int main(int argc, char **argv)
 		gti_teardown();
 	}
 
+	gemtest_subtest("gemkit-fences") {
+		struct drm_i915_gem_set_tiling st = { 0 };
+		struct drm_i915_gem_pin pin = { 0 };
+		struct gem_object *obj;
+		uint32_t batch, t;
+		unsigned int i;
+		char *f, want[200];
+
+		gti_setup(16u << 20);
+		batch = gti_make_batch();
+		t = gti_create(256u << 10);
+		st.handle = t;
+		st.tiling_mode = I915_TILING_Y;
+		st.stride = 1024;
+		gt_assert_eq(gti_ioctl(DRM_IOCTL_I915_GEM_SET_TILING, &st), 0);
+		gt_assert_eq(gti_exec_flags(batch, &t, 1, 0, EXEC_OBJECT_NEEDS_FENCE), 0);
+		gti_idle();
+		pin.handle = t;
+		gt_assert_eq(gti_ioctl(DRM_IOCTL_I915_GEM_PIN, &pin), 0);
+		obj = gti_obj(t);
+		gt_assert(obj->fence_reg >= 0);
+		f = render("gemkit_fences");
+		gt_assert_eq(count_lines(f), 1 + 16);
+		assert_line(f, 0, "schema=gemkit_fences version=1 count=16 "
+			    "fields=index,obj,start,size,obj_size,pitch,tiling,pin");
+		for (i = 0; i < 16; i++) {
+			if ((int)i == obj->fence_reg)
+				/* a fence covers a 1 MiB region at least */
+				snprintf(want, sizeof(want), "index=%u obj=%u start=0x%08x "
+					 "size=1048576 obj_size=262144 pitch=1024 tiling=y pin=1",
+					 i, obj->id,
+					 (unsigned int)obj->gtt_node.start);
+			else
+				snprintf(want, sizeof(want), "index=%u obj=0 start=0x00000000 "
+					 "size=0 obj_size=0 pitch=0 tiling=none pin=0", i);
+			assert_line(f, 1 + i, want);
+		}
+		free(f);
+		gti_teardown();
+	}
+
 	gemtest_subtest("drop-caches") {
 		struct drm_i915_gem_madvise madv = { 0 };
 		uint32_t batch, a, junk;
