@@ -398,9 +398,6 @@ int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 	if ((ret = parse_args(ctl, argc, argv, &o, &rest, &nrest)))
 		return ret;
 	o.json |= ctl->json;
-	if ((o.json || o.compare) && !gemctl_json_available())
-		return gemctl_error(ctl, GEMCTL_USAGE,
-				    "this gemctl was built without json-c");
 	if (o.compare) {
 		if (nrest != 2)
 			return gemctl_error(ctl, GEMCTL_USAGE,

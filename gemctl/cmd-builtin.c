@@ -57,9 +57,6 @@ int cmd_set(struct gemctl *ctl, int argc, char **argv)
 	if (ret)
 		return ret;
 	if (!strcmp(argv[1], "json")) {
-		if (on && !gemctl_json_available())
-			return gemctl_error(ctl, GEMCTL_USAGE,
-					    "built without json-c: no JSON output");
 		ctl->json = on;
 	} else if (!strcmp(argv[1], "quiet")) {
 		ctl->quiet = on;

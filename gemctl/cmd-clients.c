@@ -21,7 +21,7 @@ int cmd_clients(struct gemctl *ctl, int argc, char **argv)
 		   "HANDLES", "BYTES", "BOUND", "REQUESTS");
 	for (i = 0; i < c.n; i++) {
 		const struct gdfs_client *k = &c.v[i];
-		gj *j = gj_object(NULL);
+		gj *j = gj_object();
 
 		gemctl_say(ctl, "%5u %7d %-16s %7u %12llu %12llu %8u\n", k->file,
 			   (int)k->pid, k->comm, k->handles,

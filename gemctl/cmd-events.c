@@ -63,7 +63,7 @@ static void event_text(struct strbuf *sb, const struct gdfs_event *e)
 
 static gj *event_json(const struct gdfs_event *e)
 {
-	gj *j = gj_object(NULL);
+	gj *j = gj_object();
 
 	gj_uint(j, "seq", e->seq);
 	gj_uint(j, "ts_ns", e->ts_ns);

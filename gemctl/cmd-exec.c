@@ -200,7 +200,7 @@ int cmd_exec(struct gemctl *ctl, int argc, char **argv)
 	gj_uint(doc, "batch", create.handle);
 	arr = gj_array();
 	for (i = 0; i <= a->nobjects; i++) {
-		gj *o = gj_object(NULL);
+		gj *o = gj_object();
 
 		gj_uint(o, "handle", obj[i].handle);
 		gj_uint(o, "offset", obj[i].offset);

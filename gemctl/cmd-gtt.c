@@ -35,7 +35,7 @@ int cmd_gtt(struct gemctl *ctl, int argc, char **argv)
 		if (r->hole && !holes)
 			continue;
 		if (doc) {
-			gj *j = gj_object(NULL);
+			gj *j = gj_object();
 
 			gj_str(j, "kind", r->hole ? "hole" : "range");
 			gj_uint(j, "start", r->start);

@@ -65,7 +65,7 @@ int cmd_info(struct gemctl *ctl, int argc, char **argv)
 
 	doc = gemctl_json_begin(ctl);
 	if (doc) {
-		gj *ap = gj_object(NULL), *fj = gj_object(NULL), *sj = gj_object(NULL);
+		gj *ap = gj_object(), *fj = gj_object(), *sj = gj_object();
 
 		gj_str(doc, "debugfs", gdfs_describe(src));
 		gj_uint(ap, "size", aperture);
@@ -82,7 +82,7 @@ int cmd_info(struct gemctl *ctl, int argc, char **argv)
 		gj_bool(sj, "idle", ring.idle);
 		gj_bool(sj, "wedged", ring.wedged);
 		gj_set(doc, "seqno", sj);
-		cj = gj_object(NULL);
+		cj = gj_object();
 		for (i = 0; i < c.n; i++)
 			gj_uint(cj, c.v[i].key, c.v[i].value);
 		gj_set(doc, "counters", cj);

@@ -24,7 +24,7 @@ int cmd_requests(struct gemctl *ctl, int argc, char **argv)
 	arr = gj_array();
 	for (i = 0; i < ring.nrequests; i++) {
 		const struct gdfs_request *r = &ring.requests[i];
-		gj *j = gj_object(NULL);
+		gj *j = gj_object();
 
 		gemctl_say(ctl, "seqno %u tail 0x%08x age %lluus file %u pid %d\n",
 			   r->seqno, r->tail, (unsigned long long)(r->age_ns / 1000),

@@ -95,10 +95,6 @@ int main(int argc, char **argv)
 			ctl.xtrace = true;
 			break;
 		case 'j':
-			if (!gemctl_json_available()) {
-				fputs("gemctl: built without json-c: no --json\n", stderr);
-				return GEMCTL_USAGE;
-			}
 			ctl.json = true;
 			break;
 		case 'q':
