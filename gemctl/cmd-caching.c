@@ -23,7 +23,7 @@ static const char *caching_name(uint32_t c)
 	}
 }
 
-int cmd_caching(struct gemctl *ctl, int argc, char **argv)
+static int cmd_caching(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_i915_gem_caching arg = { 0 };
 	int ret;
@@ -59,3 +59,11 @@ int cmd_caching(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_caching_entry = {
+	.name = "caching",
+	.args = "H [none|cached]",
+	.summary = "show or set an object's caching level",
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_caching,
+};

@@ -3,7 +3,7 @@
 #include "dfs.h"
 #include "session.h"
 
-int cmd_clients(struct gemctl *ctl, int argc, char **argv)
+static int cmd_clients(struct gemctl *ctl, int argc, char **argv)
 {
 	struct gdfs_clients c;
 	gj *doc, *arr;
@@ -43,3 +43,11 @@ int cmd_clients(struct gemctl *ctl, int argc, char **argv)
 	gdfs_clients_release(&c);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_clients_entry = {
+	.name = "clients",
+	.args = "",
+	.summary = "open drm files",
+	.fn = cmd_clients,
+	.no_device = true,
+};

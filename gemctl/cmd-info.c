@@ -10,7 +10,7 @@
 
 #define GEN3_FENCES 16
 
-int cmd_info(struct gemctl *ctl, int argc, char **argv)
+static int cmd_info(struct gemctl *ctl, int argc, char **argv)
 {
 	struct gdfs_counters c;
 	struct gdfs_objects objs;
@@ -93,3 +93,11 @@ int cmd_info(struct gemctl *ctl, int argc, char **argv)
 	gdfs_counters_release(&c);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_info_entry = {
+	.name = "info",
+	.args = "",
+	.summary = "device, aperture, fences, seqnos and counters",
+	.fn = cmd_info,
+	.no_device = true,
+};

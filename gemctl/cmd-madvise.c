@@ -9,7 +9,7 @@
 #include "json.h"
 #include "session.h"
 
-int cmd_madvise(struct gemctl *ctl, int argc, char **argv)
+static int cmd_madvise(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_i915_gem_madvise arg = { 0 };
 	int ret;
@@ -40,3 +40,11 @@ int cmd_madvise(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_madvise_entry = {
+	.name = "madvise",
+	.args = "H willneed|dontneed",
+	.summary = "advise whether the pages are needed",
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_madvise,
+};

@@ -5,7 +5,7 @@
 #include "json.h"
 #include "session.h"
 
-int cmd_requests(struct gemctl *ctl, int argc, char **argv)
+static int cmd_requests(struct gemctl *ctl, int argc, char **argv)
 {
 	struct gdfs_ring ring;
 	gj *doc, *arr;
@@ -49,3 +49,11 @@ int cmd_requests(struct gemctl *ctl, int argc, char **argv)
 	gdfs_ring_release(&ring);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_requests_entry = {
+	.name = "requests",
+	.args = "",
+	.summary = "outstanding requests and the ring registers",
+	.fn = cmd_requests,
+	.no_device = true,
+};

@@ -11,7 +11,7 @@
 
 static const char *const tiling_names[] = { "none", "x", "y" };
 
-int cmd_tiling(struct gemctl *ctl, int argc, char **argv)
+static int cmd_tiling(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_i915_gem_set_tiling arg = { 0 };
 	unsigned int i;
@@ -51,3 +51,11 @@ int cmd_tiling(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_tiling_entry = {
+	.name = "tiling",
+	.args = "H none|x|y [STRIDE]",
+	.summary = "set an object's tiling",
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_tiling,
+};

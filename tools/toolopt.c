@@ -87,6 +87,8 @@ void tool_opt_print_help(FILE *f, const struct tool_opt *opts, int width)
 		const char *h = o->help, *nl;
 		int len;
 
+		if (!h)
+			continue;
 		if (o->short_name)
 			len = fprintf(f, "  -%c, --%s", o->short_name, o->name);
 		else

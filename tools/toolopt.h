@@ -10,7 +10,7 @@
  *		TOOL_OPT_END
  *	};
  *
- * The parser returns an option's id (a letter, or an enum from 256 for
+ * A table ends with TOOL_OPT_END.  The parser returns an option's id (a letter, or an enum from 256 for
  * long-only options), '?' for an unknown option or a missing value, and
  * -1 after the last option, with optind and optarg as getopt_long leaves
  * them.  Short options return their id too, so one switch serves both
@@ -36,7 +36,9 @@ struct tool_opt {
 	int id;			/* what the parser returns for it */
 	enum tool_arg arg;
 	const char *argname;	/* the argument in help ("N", "FILE") */
-	const char *help;	/* one line, lower case, no full stop */
+	/* Lower case, no full stop; '\n' starts another line of it.  NULL:
+	 * hidden (parsed, but neither listed in help nor offered). */
+	const char *help;
 };
 
 #define TOOL_OPT_END { NULL, 0, 0, TOOL_ARG_NONE, NULL, NULL }
