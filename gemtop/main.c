@@ -270,9 +270,9 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			o.view = atoi(optarg);
-			if (o.view < 1 || o.view > 5) {
-				fprintf(stderr, "gemtop: invalid --view '%s': expected 1-5\n",
-					optarg);
+			if (o.view < 1 || (unsigned int)o.view > gt_view_count()) {
+				fprintf(stderr, "gemtop: invalid --view '%s': expected 1-%u\n",
+					optarg, gt_view_count());
 				return GT_EXIT_USAGE;
 			}
 			break;
