@@ -8,8 +8,6 @@
 #include "dfs.h"
 #include "session.h"
 
-#define GEN3_FENCES 16
-
 static int cmd_info(struct gemctl *ctl, int argc, char **argv)
 {
 	struct gdfs_counters c;
