@@ -238,8 +238,9 @@ int gt_json_frame(struct strbuf *sb, const struct gt_sampler *s, uint64_t interv
 
 /* view.c */
 int gt_tui_run(const struct gt_opts *opts);
-/* The number of views (-v 1 to this). */
+/* The number of views (-v 1 to this), and view i's name in help. */
 unsigned int gt_view_count(void);
+const char *gt_view_help(unsigned int i);
 /* main.c: SIGTERM or SIGHUP arrived. */
 int gt_stop_requested(void);
 

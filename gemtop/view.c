@@ -29,6 +29,11 @@ unsigned int gt_view_count(void)
 	return gt_nviews;
 }
 
+const char *gt_view_help(unsigned int i)
+{
+	return i < gt_nviews ? gt_views[i]->help : "";
+}
+
 long gt_action_delta(enum gt_action a, long step, long page)
 {
 	switch (a) {
