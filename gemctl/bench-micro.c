@@ -75,9 +75,7 @@ static const char *line_status(const char *line)
 struct micro_out {
 	FILE *f;
 	bool json;
-#ifdef HAVE_JSONC
-	json_object *rows;
-#endif
+	gj *rows;
 };
 
 static void row(struct micro_out *o, const char *prog, const char *text,
@@ -87,16 +85,14 @@ static void row(struct micro_out *o, const char *prog, const char *text,
 		fprintf(o->f, "%-14s %-70s %s\n", prog, text, status);
 		return;
 	}
-#ifdef HAVE_JSONC
 	{
-		json_object *r = json_object_new_object();
+		gj *r = gj_object();
 
 		gj_str(r, "program", prog);
 		gj_str(r, "text", text);
 		gj_str(r, "status", status);
-		json_object_array_add(o->rows, r);
+		gj_push(o->rows, r);
 	}
-#endif
 }
 
 /* Every non-empty line of a program's output, with its status if any. */
@@ -119,7 +115,6 @@ static void text_rows(struct micro_out *o, const char *prog, struct strbuf *sb)
 	}
 }
 
-#ifdef HAVE_JSONC
 /* gem-bench --json: one row per result, ratio and goal. */
 static bool gem_bench_rows(struct micro_out *o, struct strbuf *sb)
 {
@@ -163,14 +158,6 @@ static bool gem_bench_rows(struct micro_out *o, struct strbuf *sb)
 	json_object_put(doc);
 	return true;
 }
-#else
-static bool gem_bench_rows(struct micro_out *o, struct strbuf *sb)
-{
-	(void)o;
-	(void)sb;
-	return false;
-}
-#endif
 
 /* Where the micro benchmarks are: $GEMCTL_BENCH_DIR, else the build tree
  * around this gemctl. */
@@ -234,9 +221,7 @@ int bench_micro(const char *device, bool json, FILE *out)
 	snprintf(p[1], sizeof(p[1]), "%s/debugfs-bench", dir);
 	snprintf(p[2], sizeof(p[2]), "%s/preload-bench", dir);
 	snprintf(p[3], sizeof(p[3]), "%s/gemtop-bench", dir);
-#ifdef HAVE_JSONC
-	o.rows = json_object_new_array();
-#endif
+	o.rows = gj_array();
 	if (!json)
 		fprintf(out, "%-14s %-70s %s\n", "program", "figure", "goal");
 	{
@@ -260,24 +245,17 @@ int bench_micro(const char *device, bool json, FILE *out)
 		char *argv[] = { p[3], NULL };
 		run_one(&o, "gemtop-bench", argv, false);
 	}
-#ifdef HAVE_JSONC
 	if (json) {
-		json_object *doc = json_object_new_object();
+		gj *doc = gj_doc("gemctl", GEMCTL_SCHEMA_VERSION);
 
-		gj_int(doc, "schema_version", GEMCTL_SCHEMA_VERSION);
-		gj_str(doc, "tool", "gemctl");
-		gj_str(doc, "tool_version", PACKAGE_VERSION);
 		gj_str(doc, "verb", "bench");
 		gj_str(doc, "suite", "micro");
 		gj_str(doc, "device", device);
-		json_object_object_add(doc, "micro", o.rows);
-		fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
-						     JSON_C_TO_STRING_NOSLASHESCAPE), out);
-		fputc('\n', out);
-		json_object_put(doc);
+		gj_set(doc, "micro", o.rows);
+		gj_write(out, doc);
+		gj_free(doc);
 	} else {
-		json_object_put(o.rows);
+		gj_free(o.rows);
 	}
-#endif
 	return 0;
 }

@@ -1,6 +1,7 @@
 /*
  * The benchmark's output: an aligned table for people, one JSON document
- * for machines (json-c, as the rest of gemctl's --json), and --compare,
+ * for machines (the tools' JSON writer, as the rest of gemctl's --json), and
+ * --compare,
  * which reads two such documents back.
  */
 #include <errno.h>
@@ -103,22 +104,20 @@ void bench_print_table(FILE *f, const struct bench_report *r)
 		"equal the driver's counters.\n");
 }
 
-#ifdef HAVE_JSONC
-
-static json_object *stat_json(const struct bench_stat *s)
+static gj *stat_json(const struct bench_stat *s)
 {
-	json_object *o = json_object_new_object();
+	gj *o = gj_object();
 
-	json_object_object_add(o, "min", json_object_new_double(s->min));
-	json_object_object_add(o, "median", json_object_new_double(s->median));
-	json_object_object_add(o, "max", json_object_new_double(s->max));
-	json_object_object_add(o, "spread_pct", json_object_new_double(s->spread_pct));
+	gj_double(o, "min", s->min);
+	gj_double(o, "median", s->median);
+	gj_double(o, "max", s->max);
+	gj_double(o, "spread_pct", s->spread_pct);
 	return o;
 }
 
-static json_object *run_json(const struct bench_sample *s)
+static gj *run_json(const struct bench_sample *s)
 {
-	json_object *o = json_object_new_object();
+	gj *o = gj_object();
 
 	gj_uint(o, "ops", s->ops);
 	gj_uint(o, "bytes", s->bytes);
@@ -140,79 +139,75 @@ static json_object *run_json(const struct bench_sample *s)
 	return o;
 }
 
-static json_object *floors_json(const struct bench_floors *fl)
+static gj *floors_json(const struct bench_floors *fl)
 {
-	json_object *o = json_object_new_object(), *sizes = json_object_new_array();
+	gj *o = gj_object(), *sizes = gj_array();
 	unsigned int s;
 
-	json_object_object_add(o, "socket_rtt_ns", json_object_new_double(fl->rtt_ns));
+	gj_double(o, "socket_rtt_ns", fl->rtt_ns);
 	for (s = 0; s < BENCH_NSIZES; s++) {
-		json_object *e = json_object_new_object();
+		gj *e = gj_object();
 
 		gj_uint(e, "size_bytes", bench_floor_sizes[s]);
-		json_object_object_add(e, "memcpy_ns", json_object_new_double(fl->memcpy_ns[s]));
-		json_object_object_add(e, "pwrite_ns", json_object_new_double(fl->pwrite_ns[s]));
-		json_object_array_add(sizes, e);
+		gj_double(e, "memcpy_ns", fl->memcpy_ns[s]);
+		gj_double(e, "pwrite_ns", fl->pwrite_ns[s]);
+		gj_push(sizes, e);
 	}
-	json_object_object_add(o, "copies", sizes);
-	json_object_object_add(o, "debugfs_cycle_ns", json_object_new_double(fl->dfs_cycle_ns));
-	json_object_object_add(o, "debugfs_floor_ns", json_object_new_double(fl->dfs_floor_ns));
+	gj_set(o, "copies", sizes);
+	gj_double(o, "debugfs_cycle_ns", fl->dfs_cycle_ns);
+	gj_double(o, "debugfs_floor_ns", fl->dfs_floor_ns);
 	gj_uint(o, "debugfs_bytes", fl->dfs_bytes);
 	return o;
 }
 
 int bench_write_json(FILE *f, const struct bench_report *r)
 {
-	json_object *doc = json_object_new_object(), *m, *arr, *res, *met, *runs;
+	gj *doc = gj_doc("gemctl", GEMCTL_SCHEMA_VERSION), *m, *arr, *res, *met, *runs;
 	unsigned int i, k, j;
+	int ret;
 
-	gj_int(doc, "schema_version", GEMCTL_SCHEMA_VERSION);
-	gj_str(doc, "tool", "gemctl");
-	gj_str(doc, "tool_version", PACKAGE_VERSION);
 	gj_str(doc, "verb", "bench");
 	gj_str(doc, "device", r->device);
 	gj_uint(doc, "timestamp_ns", now_realtime_ns());
-	m = json_object_new_object();
+	m = gj_object();
 	gj_str(m, "cpu_model", r->machine.cpu_model);
 	gj_uint(m, "cores", r->machine.cores);
 	gj_str(m, "kernel", r->machine.kernel);
 	gj_str(m, "placement", bench_placement_names[r->placement]);
-	json_object_object_add(doc, "machine", m);
+	gj_set(doc, "machine", m);
 	gj_uint(doc, "repeat", r->repeat);
 	gj_uint(doc, "duration_ns", r->duration_ns);
 	if (r->have_floors)
-		json_object_object_add(doc, "floors", floors_json(&r->floors));
-	arr = json_object_new_array();
+		gj_set(doc, "floors", floors_json(&r->floors));
+	arr = gj_array();
 	for (i = 0; i < r->nresults; i++) {
 		const struct bench_result *b = &r->results[i];
 
-		res = json_object_new_object();
+		res = gj_object();
 		gj_str(res, "workload", b->w->name);
 		gj_str(res, "strategy", b->s.name);
 		gj_str(res, "alloc", bm_strategy_names[b->s.alloc]);
 		gj_str(res, "upload", bm_upload_names[b->s.upload]);
 		gj_str(res, "op", b->w->op);
 		gj_bool(res, "consistent", b->consistent);
-		met = json_object_new_object();
+		met = gj_object();
 		for (k = 0; k < BENCH_NMETRICS; k++) {
 			if (k == BM_MB_PER_S && !b->w->bytes)
 				continue;
-			json_object_object_add(met, bench_metrics[k].key,
+			gj_set(met, bench_metrics[k].key,
 					       stat_json(&b->st[k]));
 		}
-		json_object_object_add(res, "metrics", met);
-		runs = json_object_new_array();
+		gj_set(res, "metrics", met);
+		runs = gj_array();
 		for (j = 0; j < b->n; j++)
-			json_object_array_add(runs, run_json(&b->samples[j]));
-		json_object_object_add(res, "runs", runs);
-		json_object_array_add(arr, res);
+			gj_push(runs, run_json(&b->samples[j]));
+		gj_set(res, "runs", runs);
+		gj_push(arr, res);
 	}
-	json_object_object_add(doc, "results", arr);
-	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN |
-					     JSON_C_TO_STRING_NOSLASHESCAPE), f);
-	fputc('\n', f);
-	json_object_put(doc);
-	return ferror(f) ? -EIO : 0;
+	gj_set(doc, "results", arr);
+	ret = gj_write(f, doc);
+	gj_free(doc);
+	return ret ? ret : ferror(f) ? -EIO : 0;
 }
 
 static json_object *load(const char *path)
@@ -330,24 +325,3 @@ int bench_compare(FILE *f, const char *a_path, const char *b_path)
 	json_object_put(b);
 	return (int)flagged;
 }
-
-#else /* !HAVE_JSONC */
-
-int bench_write_json(FILE *f, const struct bench_report *r)
-{
-	(void)f;
-	(void)r;
-	return -ENOTSUP;
-}
-
-int bench_compare(FILE *f, const char *a, const char *b)
-{
-	(void)f;
-	(void)a;
-	(void)b;
-	fprintf(stderr, "gemctl bench: --compare needs json-c, which this "
-		"gemctl was built without\n");
-	return -ENOTSUP;
-}
-
-#endif

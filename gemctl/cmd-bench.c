@@ -11,7 +11,6 @@
  * See bench.h for the parts.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -122,21 +121,11 @@ static int add_target(struct gemctl *ctl, struct bench_opts *o, const char *name
 static int parse_args(struct gemctl *ctl, int argc, char **argv,
 		      struct bench_opts *o, char ***rest, int *nrest)
 {
-	static const struct option opts[] = {
-		{ "strategy", required_argument, NULL, 's' },
-		{ "repeat", required_argument, NULL, 'r' },
-		{ "duration", required_argument, NULL, 'd' },
-		{ "placement", required_argument, NULL, 'p' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "compare", no_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 },
-	};
 	uint64_t v;
 	int opt, ret;
 	unsigned int i;
 
-	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		switch (opt) {
 		case 's':
 			if ((ret = add_strategies(ctl, o, optarg)))
@@ -380,7 +369,25 @@ out_free:
 	return code;
 }
 
-int cmd_bench(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt bench_opts[] = {
+	{ "strategy", 0, 's', TOOL_ARG_VALUE, "LIST",
+	  "the buffer strategies, comma separated (default: all)" },
+	{ "repeat", 0, 'r', TOOL_ARG_VALUE, "N",
+	  "runs of each workload and strategy" },
+	{ "duration", 0, 'd', TOOL_ARG_VALUE, "DUR",
+	  "length of one run" },
+	{ "placement", 0, 'p', TOOL_ARG_VALUE, "same|cross|any",
+	  "the CPUs of gemd and the client" },
+	{ "json", 0, 'j', TOOL_ARG_NONE, NULL,
+	  "write one JSON document" },
+	{ "output", 'o', 'o', TOOL_ARG_FILE, "FILE",
+	  "write the results to FILE" },
+	{ "compare", 0, 'c', TOOL_ARG_NONE, NULL,
+	  "compare two --json results A and B" },
+	TOOL_OPT_END
+};
+
+static int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 {
 	struct bench_opts o = {
 		.repeat = 5,
@@ -398,9 +405,6 @@ int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 	if ((ret = parse_args(ctl, argc, argv, &o, &rest, &nrest)))
 		return ret;
 	o.json |= ctl->json;
-	if ((o.json || o.compare) && !gemctl_json_available())
-		return gemctl_error(ctl, GEMCTL_USAGE,
-				    "this gemctl was built without json-c");
 	if (o.compare) {
 		if (nrest != 2)
 			return gemctl_error(ctl, GEMCTL_USAGE,
@@ -441,3 +445,13 @@ int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 		add_target(ctl, &o, "all");
 	return bench_suite(ctl, &o);
 }
+
+const struct gemctl_cmd cmd_bench_entry = {
+	.name = "bench",
+	.args = "[all|seed|micro|WORKLOAD]... [--strategy LIST] [--repeat N] [--duration DUR] [--placement same|cross|any] [--json] [-o FILE] | --compare A.json B.json",
+	.summary = "benchmark workloads x buffer strategies against same-run floors",
+	.opts = bench_opts,
+	.complete = GEMCTL_COMPLETE_WORKLOAD | GEMCTL_COMPLETE_FILE,
+	.fn = cmd_bench,
+	.no_device = true,
+};

@@ -7,7 +7,7 @@
 #include "session.h"
 #include "util.h"
 
-int cmd_help(struct gemctl *ctl, int argc, char **argv)
+static int cmd_help(struct gemctl *ctl, int argc, char **argv)
 {
 	const struct gemctl_cmd *cmd;
 
@@ -37,7 +37,7 @@ static int parse_onoff(struct gemctl *ctl, const char *s, bool *out)
 	return 0;
 }
 
-int cmd_set(struct gemctl *ctl, int argc, char **argv)
+static int cmd_set(struct gemctl *ctl, int argc, char **argv)
 {
 	bool on = false;
 	int ret;
@@ -57,9 +57,6 @@ int cmd_set(struct gemctl *ctl, int argc, char **argv)
 	if (ret)
 		return ret;
 	if (!strcmp(argv[1], "json")) {
-		if (on && !gemctl_json_available())
-			return gemctl_error(ctl, GEMCTL_USAGE,
-					    "built without json-c: no JSON output");
 		ctl->json = on;
 	} else if (!strcmp(argv[1], "quiet")) {
 		ctl->quiet = on;
@@ -73,14 +70,14 @@ int cmd_set(struct gemctl *ctl, int argc, char **argv)
 	return GEMCTL_OK;
 }
 
-int cmd_source(struct gemctl *ctl, int argc, char **argv)
+static int cmd_source(struct gemctl *ctl, int argc, char **argv)
 {
 	if (argc != 2)
 		return gemctl_usage(ctl);
 	return gemctl_run_file(ctl, argv[1]);
 }
 
-int cmd_echo(struct gemctl *ctl, int argc, char **argv)
+static int cmd_echo(struct gemctl *ctl, int argc, char **argv)
 {
 	struct strbuf sb = STRBUF_INIT;
 	int i;
@@ -94,7 +91,7 @@ int cmd_echo(struct gemctl *ctl, int argc, char **argv)
 	return GEMCTL_OK;
 }
 
-int cmd_handles(struct gemctl *ctl, int argc, char **argv)
+static int cmd_handles(struct gemctl *ctl, int argc, char **argv)
 {
 	gj *doc = gemctl_json_begin(ctl), *arr = gj_array();
 	struct strbuf sb = STRBUF_INIT;
@@ -117,3 +114,45 @@ int cmd_handles(struct gemctl *ctl, int argc, char **argv)
 	strbuf_release(&sb);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_help_entry = {
+	.name = "help",
+	.args = "[VERB]",
+	.summary = "list the verbs, or show one verb's usage",
+	.complete = GEMCTL_COMPLETE_VERB,
+	.fn = cmd_help,
+	.no_device = true,
+};
+
+const struct gemctl_cmd cmd_set_entry = {
+	.name = "set",
+	.args = "json|quiet|errexit|xtrace on|off | timeout DUR",
+	.summary = "change a session setting",
+	.fn = cmd_set,
+	.no_device = true,
+};
+
+const struct gemctl_cmd cmd_source_entry = {
+	.name = "source",
+	.args = "FILE",
+	.summary = "run the commands in FILE in this session",
+	.complete = GEMCTL_COMPLETE_FILE,
+	.fn = cmd_source,
+	.no_device = true,
+};
+
+const struct gemctl_cmd cmd_echo_entry = {
+	.name = "echo",
+	.args = "[WORD]...",
+	.summary = "print the words (after $variable expansion)",
+	.fn = cmd_echo,
+	.no_device = true,
+};
+
+const struct gemctl_cmd cmd_handles_entry = {
+	.name = "handles",
+	.args = "",
+	.summary = "list the handles this session holds",
+	.fn = cmd_handles,
+	.no_device = true,
+};

@@ -6,7 +6,7 @@
 #include "json.h"
 #include "session.h"
 
-int cmd_busy(struct gemctl *ctl, int argc, char **argv)
+static int cmd_busy(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_i915_gem_busy arg = { 0 };
 	int ret;
@@ -29,3 +29,11 @@ int cmd_busy(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_busy_entry = {
+	.name = "busy",
+	.args = "H",
+	.summary = "is the GPU still using the object? (value 1 or 0)",
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_busy,
+};

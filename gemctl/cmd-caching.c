@@ -13,7 +13,7 @@
 _Static_assert(I915_CACHING_NONE == GDFS_CACHE_NONE && I915_CACHING_CACHED == GDFS_CACHE_CACHED &&
 	       I915_CACHING_DISPLAY == GDFS_CACHE_DISPLAY, "I915_CACHING_* index gdfs_cache_names");
 
-int cmd_caching(struct gemctl *ctl, int argc, char **argv)
+static int cmd_caching(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_i915_gem_caching arg = { 0 };
 	const char *level;
@@ -50,3 +50,11 @@ int cmd_caching(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_caching_entry = {
+	.name = "caching",
+	.args = "H [none|cached]",
+	.summary = "show or set an object's caching level",
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_caching,
+};

@@ -7,7 +7,7 @@
 #include "json.h"
 #include "session.h"
 
-int cmd_clear_error(struct gemctl *ctl, int argc, char **argv)
+static int cmd_clear_error(struct gemctl *ctl, int argc, char **argv)
 {
 	struct gdfs *src;
 	ssize_t n;
@@ -28,3 +28,11 @@ int cmd_clear_error(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_clear_error_entry = {
+	.name = "clear-error",
+	.args = "",
+	.summary = "free the error capture (write i915_error_state)",
+	.fn = cmd_clear_error,
+	.no_device = true,
+};

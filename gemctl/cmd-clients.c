@@ -3,7 +3,7 @@
 #include "dfs.h"
 #include "session.h"
 
-int cmd_clients(struct gemctl *ctl, int argc, char **argv)
+static int cmd_clients(struct gemctl *ctl, int argc, char **argv)
 {
 	struct gdfs_clients c;
 	gj *doc, *arr;
@@ -21,7 +21,7 @@ int cmd_clients(struct gemctl *ctl, int argc, char **argv)
 		   "HANDLES", "BYTES", "BOUND", "REQUESTS");
 	for (i = 0; i < c.n; i++) {
 		const struct gdfs_client *k = &c.v[i];
-		gj *j = gj_object(NULL);
+		gj *j = gj_object();
 
 		gemctl_say(ctl, "%5u %7d %-16s %7u %12llu %12llu %8u\n", k->file,
 			   (int)k->pid, k->comm, k->handles,
@@ -43,3 +43,11 @@ int cmd_clients(struct gemctl *ctl, int argc, char **argv)
 	gdfs_clients_release(&c);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_clients_entry = {
+	.name = "clients",
+	.args = "",
+	.summary = "open drm files",
+	.fn = cmd_clients,
+	.no_device = true,
+};

@@ -5,7 +5,7 @@
 #include "json.h"
 #include "session.h"
 
-int cmd_close(struct gemctl *ctl, int argc, char **argv)
+static int cmd_close(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_gem_close arg = { 0 };
 	gj *doc;
@@ -26,3 +26,11 @@ int cmd_close(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_close_entry = {
+	.name = "close",
+	.args = "H",
+	.summary = "close a handle",
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_close,
+};

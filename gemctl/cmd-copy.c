@@ -2,7 +2,6 @@
  * copy SRC DST WIDTH HEIGHT [--from X,Y] [--to X,Y] [--src-pitch P]
  *      [--pitch P] [--bpp 8|16|32]: one XY_SRC_COPY_BLT.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -24,38 +23,30 @@ static int parse_xy(struct gemctl *ctl, const char *s, int *x, int *y)
 	return 0;
 }
 
-/* Options shared by fill and copy (either may pass NULL for what it lacks). */
+/* Options shared by fill and copy (either may pass NULL for what it lacks;
+ * its table does not offer them). */
 int gemctl_parse_blit_opts(struct gemctl *ctl, int argc, char **argv,
 			   uint32_t *pitch, uint32_t *src_pitch, uint32_t *bpp,
 			   int *sx, int *sy, int *dx, int *dy)
 {
-	static const struct option opts[] = {
-		{ "pitch", required_argument, NULL, 'p' },
-		{ "dst-pitch", required_argument, NULL, 'p' },
-		{ "src-pitch", required_argument, NULL, 's' },
-		{ "bpp", required_argument, NULL, 'b' },
-		{ "from", required_argument, NULL, 'f' },
-		{ "to", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 },
-	};
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		switch (opt) {
-		case 'p':
+		case GEMCTL_BLIT_PITCH:
 			ret = gemctl_parse_u32(ctl, "pitch", optarg, pitch);
 			break;
-		case 's':
+		case GEMCTL_BLIT_SRC_PITCH:
 			ret = src_pitch ? gemctl_parse_u32(ctl, "pitch", optarg, src_pitch)
 					: gemctl_usage(ctl);
 			break;
-		case 'b':
+		case GEMCTL_BLIT_BPP:
 			ret = gemctl_parse_u32(ctl, "bpp", optarg, bpp);
 			break;
-		case 'f':
+		case GEMCTL_BLIT_FROM:
 			ret = sx ? parse_xy(ctl, optarg, sx, sy) : gemctl_usage(ctl);
 			break;
-		case 't':
+		case GEMCTL_BLIT_TO:
 			ret = dx ? parse_xy(ctl, optarg, dx, dy) : gemctl_usage(ctl);
 			break;
 		default:
@@ -68,7 +59,23 @@ int gemctl_parse_blit_opts(struct gemctl *ctl, int argc, char **argv,
 	return 0;
 }
 
-int cmd_copy(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt copy_opts[] = {
+	{ "from", 0, GEMCTL_BLIT_FROM, TOOL_ARG_VALUE, "X,Y",
+	  "the rectangle's corner in SRC (default 0,0)" },
+	{ "to", 0, GEMCTL_BLIT_TO, TOOL_ARG_VALUE, "X,Y",
+	  "the rectangle's corner in DST (default 0,0)" },
+	{ "src-pitch", 0, GEMCTL_BLIT_SRC_PITCH, TOOL_ARG_VALUE, "P",
+	  "SRC's bytes per row (default: --pitch)" },
+	{ "pitch", 0, GEMCTL_BLIT_PITCH, TOOL_ARG_VALUE, "P",
+	  "DST's bytes per row (default: from the width)" },
+	{ "dst-pitch", 0, GEMCTL_BLIT_PITCH, TOOL_ARG_VALUE, "P",
+	  "the same as --pitch" },
+	{ "bpp", 0, GEMCTL_BLIT_BPP, TOOL_ARG_VALUE, "N",
+	  "bits per pixel: 8, 16 or 32 (default 32)" },
+	TOOL_OPT_END
+};
+
+static int cmd_copy(struct gemctl *ctl, int argc, char **argv)
 {
 	uint32_t pitch = 0, src_pitch = 0, bpp = 32, src, dst, w, h;
 	int sx = 0, sy = 0, dx = 0, dy = 0, ret;
@@ -122,3 +129,12 @@ int cmd_copy(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_copy_entry = {
+	.name = "copy",
+	.args = "SRC DST WIDTH HEIGHT [--from X,Y] [--to X,Y] [--src-pitch P] [--pitch P] [--bpp N]",
+	.summary = "copy a rectangle with the blitter (XY_SRC_COPY_BLT)",
+	.opts = copy_opts,
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_copy,
+};

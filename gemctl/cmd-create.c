@@ -8,7 +8,7 @@
 #include "json.h"
 #include "session.h"
 
-int cmd_create(struct gemctl *ctl, int argc, char **argv)
+static int cmd_create(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_i915_gem_create arg = { 0 };
 	uint64_t size;
@@ -35,3 +35,10 @@ int cmd_create(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_create_entry = {
+	.name = "create",
+	.args = "SIZE",
+	.summary = "create an object; its handle is the value",
+	.fn = cmd_create,
+};

@@ -37,7 +37,7 @@ static int parse_flags(const char *s, uint64_t *out)
 	return ret;
 }
 
-int cmd_drop_caches(struct gemctl *ctl, int argc, char **argv)
+static int cmd_drop_caches(struct gemctl *ctl, int argc, char **argv)
 {
 	struct strbuf buf = STRBUF_INIT;
 	struct gdfs *src;
@@ -80,3 +80,11 @@ int cmd_drop_caches(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_drop_caches_entry = {
+	.name = "drop-caches",
+	.args = "[FLAGS]",
+	.summary = "write i915_gem_drop_caches (default: all)",
+	.fn = cmd_drop_caches,
+	.no_device = true,
+};

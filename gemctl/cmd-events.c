@@ -5,7 +5,6 @@
  * ends, nothing failed); with --json every poll that found events prints
  * one document.  The value is the last seq seen, for the next --since.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -63,7 +62,7 @@ static void event_text(struct strbuf *sb, const struct gdfs_event *e)
 
 static gj *event_json(const struct gdfs_event *e)
 {
-	gj *j = gj_object(NULL);
+	gj *j = gj_object();
 
 	gj_uint(j, "seq", e->seq);
 	gj_uint(j, "ts_ns", e->ts_ns);
@@ -141,14 +140,18 @@ static uint64_t print_events(struct gemctl *ctl, const struct gdfs_events *ev,
 	return since;
 }
 
-int cmd_events(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt events_opts[] = {
+	{ "since", 0, 's', TOOL_ARG_VALUE, "N",
+	  "only the events after seq N" },
+	{ "follow", 0, 'f', TOOL_ARG_NONE, NULL,
+	  "keep printing new events until Ctrl-C or --timeout" },
+	{ "timeout", 0, 't', TOOL_ARG_VALUE, "DUR",
+	  "stop following after DUR (exit 0)" },
+	TOOL_OPT_END
+};
+
+static int cmd_events(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "since", required_argument, NULL, 's' },
-		{ "follow", no_argument, NULL, 'f' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct timespec nap = { 0, 50 * 1000000 };
 	struct strbuf err = STRBUF_INIT;
 	uint64_t since = 0, timeout_ns = 0, deadline = 0;
@@ -157,7 +160,7 @@ int cmd_events(struct gemctl *ctl, int argc, char **argv)
 	struct gdfs *src;
 	int opt, ret;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		switch (opt) {
 		case 's':
 			if ((ret = gemctl_parse_u64(ctl, "seq", optarg, &since)))
@@ -201,3 +204,12 @@ int cmd_events(struct gemctl *ctl, int argc, char **argv)
 	strbuf_release(&err);
 	return ret;
 }
+
+const struct gemctl_cmd cmd_events_entry = {
+	.name = "events",
+	.args = "[--since N] [--follow] [--timeout DUR]",
+	.summary = "the memory manager's events",
+	.opts = events_opts,
+	.fn = cmd_events,
+	.no_device = true,
+};

@@ -10,7 +10,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,13 +105,16 @@ static int load_batch(struct gemctl *ctl, const char *path, struct strbuf *sb)
 	return 0;
 }
 
-int cmd_exec(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt exec_opts[] = {
+	{ "reloc", 0, 'r', TOOL_ARG_VALUE, "OFFSET:H[+DELTA][:write]",
+	  "patch the dword at OFFSET with H's address + DELTA\n(repeatable; :write: H is written)" },
+	{ "object", 0, 'o', TOOL_ARG_VALUE, "H",
+	  "submit H with the batch (repeatable)" },
+	TOOL_OPT_END
+};
+
+static int cmd_exec(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "reloc", required_argument, NULL, 'r' },
-		{ "object", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct drm_i915_gem_exec_object2 obj[EXEC_MAX_OBJECTS + 1];
 	struct drm_i915_gem_create create = { 0 };
 	struct drm_i915_gem_execbuffer2 eb;
@@ -128,7 +130,7 @@ int cmd_exec(struct gemctl *ctl, int argc, char **argv)
 	a = calloc(1, sizeof(*a));
 	if (!a)
 		return gemctl_error(ctl, GEMCTL_FAILED, "out of memory");
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		switch (opt) {
 		case 'r':
 			ret = parse_reloc(ctl, a, optarg);
@@ -200,7 +202,7 @@ int cmd_exec(struct gemctl *ctl, int argc, char **argv)
 	gj_uint(doc, "batch", create.handle);
 	arr = gj_array();
 	for (i = 0; i <= a->nobjects; i++) {
-		gj *o = gj_object(NULL);
+		gj *o = gj_object();
 
 		gj_uint(o, "handle", obj[i].handle);
 		gj_uint(o, "offset", obj[i].offset);
@@ -218,3 +220,12 @@ out:
 	free(a);
 	return ret;
 }
+
+const struct gemctl_cmd cmd_exec_entry = {
+	.name = "exec",
+	.args = "BATCH-FILE [--reloc OFFSET:H[+DELTA][:write]]... [--object H]...",
+	.summary = "submit a batch from a file; the batch handle is the value",
+	.opts = exec_opts,
+	.complete = GEMCTL_COMPLETE_FILE,
+	.fn = cmd_exec,
+};

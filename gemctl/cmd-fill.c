@@ -2,7 +2,6 @@
  * fill H X1 Y1 X2 Y2 COLOR [--pitch P] [--bpp 8|16|32]: one XY_COLOR_BLT
  * (x2, y2 exclusive).  The pitch defaults to X2 * cpp rounded up to 64.
  */
-#include <getopt.h>
 #include <stdlib.h>
 
 #include "commands.h"
@@ -22,7 +21,15 @@ static int check_fits(struct gemctl *ctl, const struct gt_surf *s, int y2)
 	return 0;
 }
 
-int cmd_fill(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt fill_opts[] = {
+	{ "pitch", 0, GEMCTL_BLIT_PITCH, TOOL_ARG_VALUE, "P",
+	  "bytes per row (default: X2 x cpp rounded up to 64)" },
+	{ "bpp", 0, GEMCTL_BLIT_BPP, TOOL_ARG_VALUE, "8|16|32",
+	  "bits per pixel (default 32)" },
+	TOOL_OPT_END
+};
+
+static int cmd_fill(struct gemctl *ctl, int argc, char **argv)
 {
 	uint32_t pitch = 0, bpp = 32, handle, color, v[4];
 	uint64_t flags;
@@ -73,3 +80,12 @@ int cmd_fill(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_fill_entry = {
+	.name = "fill",
+	.args = "H X1 Y1 X2 Y2 COLOR [--pitch P] [--bpp 8|16|32]",
+	.summary = "fill a rectangle with the blitter (XY_COLOR_BLT)",
+	.opts = fill_opts,
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_fill,
+};

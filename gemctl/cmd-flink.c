@@ -5,7 +5,7 @@
 #include "json.h"
 #include "session.h"
 
-int cmd_flink(struct gemctl *ctl, int argc, char **argv)
+static int cmd_flink(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_gem_flink arg = { 0 };
 	gj *doc;
@@ -29,3 +29,11 @@ int cmd_flink(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_flink_entry = {
+	.name = "flink",
+	.args = "H",
+	.summary = "give an object a global name (the value)",
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_flink,
+};

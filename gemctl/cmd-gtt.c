@@ -1,24 +1,25 @@
 /* gtt [--holes]: the aperture map (ranges and, with --holes, the holes)
  * and its summary, from gemkit_gtt.  The value is the free bytes. */
-#include <getopt.h>
 
 #include "commands.h"
 #include "dfs.h"
 #include "session.h"
 
-int cmd_gtt(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt gtt_opts[] = {
+	{ "holes", 0, 'h', TOOL_ARG_NONE, NULL,
+	  "list the holes as well as the ranges" },
+	TOOL_OPT_END
+};
+
+static int cmd_gtt(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "holes", no_argument, NULL, 'h' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct gdfs_gtt g;
 	bool holes = false;
 	int opt, ret;
 	gj *doc, *arr;
 	size_t i;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		if (opt != 'h')
 			return gemctl_usage(ctl);
 		holes = true;
@@ -35,7 +36,7 @@ int cmd_gtt(struct gemctl *ctl, int argc, char **argv)
 		if (r->hole && !holes)
 			continue;
 		if (doc) {
-			gj *j = gj_object(NULL);
+			gj *j = gj_object();
 
 			gj_str(j, "kind", r->hole ? "hole" : "range");
 			gj_uint(j, "start", r->start);
@@ -81,3 +82,12 @@ int cmd_gtt(struct gemctl *ctl, int argc, char **argv)
 	gdfs_gtt_release(&g);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_gtt_entry = {
+	.name = "gtt",
+	.args = "[--holes]",
+	.summary = "the aperture map and its summary",
+	.opts = gtt_opts,
+	.fn = cmd_gtt,
+	.no_device = true,
+};

@@ -8,7 +8,6 @@
  *   fault  MI_STORE_DWORD_IMM to a GTT address past the aperture.
  * The batch handle is the value.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -45,19 +44,21 @@ static void note_hang_base(struct gemctl *ctl)
 	strbuf_release(&buf);
 }
 
-int cmd_hang(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt hang_opts[] = {
+	{ "kind", 0, 'k', TOOL_ARG_VALUE, "KIND",
+	  "loop (default), wait, badop or fault" },
+	TOOL_OPT_END
+};
+
+static int cmd_hang(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "kind", required_argument, NULL, 'k' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *kind = "loop";
 	struct gt_batch *b;
 	uint32_t batch;
 	int opt, ret;
 	gj *doc;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		if (opt != 'k')
 			return gemctl_usage(ctl);
 		kind = optarg;
@@ -103,3 +104,11 @@ int cmd_hang(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_hang_entry = {
+	.name = "hang",
+	.args = "[--kind loop|wait|badop|fault]",
+	.summary = "submit a batch that hangs the GPU that way",
+	.opts = hang_opts,
+	.fn = cmd_hang,
+};

@@ -8,9 +8,7 @@
 #include "dfs.h"
 #include "session.h"
 
-#define GEN3_FENCES 16
-
-int cmd_info(struct gemctl *ctl, int argc, char **argv)
+static int cmd_info(struct gemctl *ctl, int argc, char **argv)
 {
 	struct gdfs_counters c;
 	struct gdfs_objects objs;
@@ -65,7 +63,7 @@ int cmd_info(struct gemctl *ctl, int argc, char **argv)
 
 	doc = gemctl_json_begin(ctl);
 	if (doc) {
-		gj *ap = gj_object(NULL), *fj = gj_object(NULL), *sj = gj_object(NULL);
+		gj *ap = gj_object(), *fj = gj_object(), *sj = gj_object();
 
 		gj_str(doc, "debugfs", gdfs_describe(src));
 		gj_uint(ap, "size", aperture);
@@ -82,7 +80,7 @@ int cmd_info(struct gemctl *ctl, int argc, char **argv)
 		gj_bool(sj, "idle", ring.idle);
 		gj_bool(sj, "wedged", ring.wedged);
 		gj_set(doc, "seqno", sj);
-		cj = gj_object(NULL);
+		cj = gj_object();
 		for (i = 0; i < c.n; i++)
 			gj_uint(cj, c.v[i].key, c.v[i].value);
 		gj_set(doc, "counters", cj);
@@ -93,3 +91,11 @@ int cmd_info(struct gemctl *ctl, int argc, char **argv)
 	gdfs_counters_release(&c);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_info_entry = {
+	.name = "info",
+	.args = "",
+	.summary = "device, aperture, fences, seqnos and counters",
+	.fn = cmd_info,
+	.no_device = true,
+};

@@ -3,7 +3,6 @@
  * is a handle of this session (found through the object's owners); --id
  * takes the driver's global object id (as `list` shows).
  */
-#include <getopt.h>
 
 #include "commands.h"
 #include "dfs.h"
@@ -55,12 +54,14 @@ static void print_object(struct gemctl *ctl, const struct gdfs_object *o)
 	strbuf_release(&sb);
 }
 
-int cmd_inspect(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt inspect_opts[] = {
+	{ "id", 0, 'i', TOOL_ARG_VALUE, "N",
+	  "the object with the driver's id N (as list shows)" },
+	TOOL_OPT_END
+};
+
+static int cmd_inspect(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "id", required_argument, NULL, 'i' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const struct gdfs_object *o;
 	struct gdfs_objects objs;
 	uint32_t id = 0, handle = 0, file = 0;
@@ -68,7 +69,7 @@ int cmd_inspect(struct gemctl *ctl, int argc, char **argv)
 	int opt, ret;
 	gj *doc;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		if (opt != 'i')
 			return gemctl_usage(ctl);
 		if ((ret = gemctl_parse_u32(ctl, "object id", optarg, &id)))
@@ -107,3 +108,13 @@ int cmd_inspect(struct gemctl *ctl, int argc, char **argv)
 	gdfs_objects_release(&objs);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_inspect_entry = {
+	.name = "inspect",
+	.args = "H | --id N",
+	.summary = "everything the driver says about one object",
+	.opts = inspect_opts,
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_inspect,
+	.no_device = true,
+};

@@ -3,7 +3,6 @@
  *      [--max-size N] [--mine]: the objects of gemkit_objects, filtered as
  * gemtop filters them.  The value is the number of objects listed.
  */
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -65,17 +64,24 @@ static int parse_list_name(const char *s)
 	return -1;
 }
 
-int cmd_list(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt list_opts[] = {
+	{ "client", 0, 'c', TOOL_ARG_VALUE, "PID|COMM",
+	  "objects a client holds (pid or command name)" },
+	{ "list", 0, 'l', TOOL_ARG_VALUE, "LIST",
+	  "objects on LIST (unbound, inactive, active, flushing, pinned)" },
+	{ "domain", 0, 'd', TOOL_ARG_VALUE, "D",
+	  "objects whose read or write domains include D" },
+	{ "min-size", 0, 'm', TOOL_ARG_VALUE, "N",
+	  "objects of at least N bytes (4K, 1M)" },
+	{ "max-size", 0, 'M', TOOL_ARG_VALUE, "N",
+	  "objects of at most N bytes" },
+	{ "mine", 0, 'o', TOOL_ARG_NONE, NULL,
+	  "only the objects this session holds" },
+	TOOL_OPT_END
+};
+
+static int cmd_list(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "client", required_argument, NULL, 'c' },
-		{ "list", required_argument, NULL, 'l' },
-		{ "domain", required_argument, NULL, 'd' },
-		{ "min-size", required_argument, NULL, 'm' },
-		{ "max-size", required_argument, NULL, 'M' },
-		{ "mine", no_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct list_filter f = { .list = -1 };
 	struct strbuf dom = STRBUF_INIT;
 	struct gdfs_objects objs;
@@ -84,7 +90,7 @@ int cmd_list(struct gemctl *ctl, int argc, char **argv)
 	int opt, ret;
 	gj *doc, *arr;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		switch (opt) {
 		case 'c':
 			f.client = optarg;
@@ -170,3 +176,12 @@ int cmd_list(struct gemctl *ctl, int argc, char **argv)
 	strbuf_release(&dom);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_list_entry = {
+	.name = "list",
+	.args = "[--client PID|COMM] [--list LIST] [--domain D] [--min-size N] [--max-size N] [--mine]",
+	.summary = "list objects, filtered",
+	.opts = list_opts,
+	.fn = cmd_list,
+	.no_device = true,
+};

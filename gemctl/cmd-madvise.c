@@ -13,7 +13,7 @@
 _Static_assert(I915_MADV_WILLNEED == GDFS_MADV_WILLNEED && I915_MADV_DONTNEED == GDFS_MADV_DONTNEED,
 	       "I915_MADV_* index gdfs_madv_names");
 
-int cmd_madvise(struct gemctl *ctl, int argc, char **argv)
+static int cmd_madvise(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_i915_gem_madvise arg = { 0 };
 	int advice, ret;
@@ -43,3 +43,11 @@ int cmd_madvise(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_madvise_entry = {
+	.name = "madvise",
+	.args = "H willneed|dontneed",
+	.summary = "advise whether the pages are needed",
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_madvise,
+};

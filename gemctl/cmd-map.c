@@ -5,7 +5,6 @@
  * first byte so a GTT mapping faults in (binding the object).
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -61,14 +60,18 @@ static int map_cpu(struct gemctl *ctl, uint32_t handle, uint64_t len, void **out
 	return 0;
 }
 
-int cmd_map(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt map_opts[] = {
+	{ "gtt", 0, 'g', TOOL_ARG_NONE, NULL,
+	  "map through the GTT (MMAP_GTT)" },
+	{ "cpu", 0, 'c', TOOL_ARG_NONE, NULL,
+	  "map the pages (I915_GEM_MMAP, the default)" },
+	{ "length", 0, 'l', TOOL_ARG_VALUE, "N",
+	  "map N bytes (default: the whole object)" },
+	TOOL_OPT_END
+};
+
+static int cmd_map(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "gtt", no_argument, NULL, 'g' },
-		{ "cpu", no_argument, NULL, 'c' },
-		{ "length", required_argument, NULL, 'l' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct gemctl_map *m;
 	bool gtt = false;
 	uint64_t len = 0;
@@ -77,7 +80,7 @@ int cmd_map(struct gemctl *ctl, int argc, char **argv)
 	int opt, ret;
 	gj *doc;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		switch (opt) {
 		case 'g':
 			gtt = true;
@@ -139,7 +142,7 @@ int cmd_map(struct gemctl *ctl, int argc, char **argv)
 	return GEMCTL_OK;
 }
 
-int cmd_unmap(struct gemctl *ctl, int argc, char **argv)
+static int cmd_unmap(struct gemctl *ctl, int argc, char **argv)
 {
 	struct gemctl_map *m;
 	uint32_t handle;
@@ -161,3 +164,20 @@ int cmd_unmap(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_map_entry = {
+	.name = "map",
+	.args = "H [--gtt|--cpu] [--length N]",
+	.summary = "keep a CPU or GTT mapping of an object open",
+	.opts = map_opts,
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_map,
+};
+
+const struct gemctl_cmd cmd_unmap_entry = {
+	.name = "unmap",
+	.args = "H",
+	.summary = "drop the mapping map made",
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_unmap,
+};

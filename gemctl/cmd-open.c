@@ -5,7 +5,7 @@
 #include "json.h"
 #include "session.h"
 
-int cmd_open(struct gemctl *ctl, int argc, char **argv)
+static int cmd_open(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_gem_open arg = { 0 };
 	gj *doc;
@@ -32,3 +32,11 @@ int cmd_open(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_open_entry = {
+	.name = "open",
+	.args = "NAME",
+	.summary = "open a flink name; the new handle is the value",
+	.complete = GEMCTL_COMPLETE_FLINK,
+	.fn = cmd_open,
+};

@@ -7,7 +7,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,15 +40,20 @@ static void hexdump(const uint8_t *p, size_t n, uint64_t base)
 	}
 }
 
-int cmd_read(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt read_opts[] = {
+	{ "offset", 0, 'f', TOOL_ARG_VALUE, "N",
+	  "start at byte N of the object (default 0)" },
+	{ "length", 0, 'l', TOOL_ARG_VALUE, "N",
+	  "read N bytes (default: to the end of the object)" },
+	{ "output", 'o', 'o', TOOL_ARG_FILE, "FILE",
+	  "write the bytes to FILE (default: stdout)" },
+	{ "hex", 0, 'x', TOOL_ARG_NONE, NULL,
+	  "print a hex dump" },
+	TOOL_OPT_END
+};
+
+static int cmd_read(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "offset", required_argument, NULL, 'f' },
-		{ "length", required_argument, NULL, 'l' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "hex", no_argument, NULL, 'x' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct drm_i915_gem_pread pr = { 0 };
 	uint64_t offset = 0, length = 0, size;
 	const char *output = NULL;
@@ -60,7 +64,7 @@ int cmd_read(struct gemctl *ctl, int argc, char **argv)
 	int opt, ret;
 	gj *doc;
 
-	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		switch (opt) {
 		case 'f':
 			if ((ret = gemctl_parse_size(ctl, "offset", optarg, &offset)))
@@ -148,3 +152,12 @@ out:
 	free(buf);
 	return ret;
 }
+
+const struct gemctl_cmd cmd_read_entry = {
+	.name = "read",
+	.args = "H [--offset N] [--length N] [-o FILE|--hex]",
+	.summary = "read bytes from an object (pread)",
+	.opts = read_opts,
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_read,
+};

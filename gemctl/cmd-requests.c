@@ -5,7 +5,7 @@
 #include "json.h"
 #include "session.h"
 
-int cmd_requests(struct gemctl *ctl, int argc, char **argv)
+static int cmd_requests(struct gemctl *ctl, int argc, char **argv)
 {
 	struct gdfs_ring ring;
 	gj *doc, *arr;
@@ -24,7 +24,7 @@ int cmd_requests(struct gemctl *ctl, int argc, char **argv)
 	arr = gj_array();
 	for (i = 0; i < ring.nrequests; i++) {
 		const struct gdfs_request *r = &ring.requests[i];
-		gj *j = gj_object(NULL);
+		gj *j = gj_object();
 
 		gemctl_say(ctl, "seqno %u tail 0x%08x age %lluus file %u pid %d\n",
 			   r->seqno, r->tail, (unsigned long long)(r->age_ns / 1000),
@@ -49,3 +49,11 @@ int cmd_requests(struct gemctl *ctl, int argc, char **argv)
 	gdfs_ring_release(&ring);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_requests_entry = {
+	.name = "requests",
+	.args = "",
+	.summary = "outstanding requests and the ring registers",
+	.fn = cmd_requests,
+	.no_device = true,
+};

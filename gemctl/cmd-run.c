@@ -389,7 +389,7 @@ static int run_program(const struct run *r, char **argv)
 	return WEXITSTATUS(status);
 }
 
-int cmd_run(struct gemctl *ctl, int argc, char **argv)
+static int cmd_run(struct gemctl *ctl, int argc, char **argv)
 {
 	struct run r = { .priv = STRBUF_INIT, .debugfs = STRBUF_INIT,
 			 .preload = STRBUF_INIT, .gemd = STRBUF_INIT,
@@ -455,3 +455,12 @@ out:
 	free(r.own_device);
 	return ret;
 }
+
+const struct gemctl_cmd cmd_run_entry = {
+	.name = "run",
+	.args = "[--] PROGRAM [ARGS]...",
+	.summary = "run PROGRAM with the gemkit interposer against the device",
+	.complete = GEMCTL_COMPLETE_COMMAND,
+	.fn = cmd_run,
+	.no_device = true,
+};

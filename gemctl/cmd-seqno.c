@@ -4,7 +4,7 @@
 #include "json.h"
 #include "session.h"
 
-int cmd_seqno(struct gemctl *ctl, int argc, char **argv)
+static int cmd_seqno(struct gemctl *ctl, int argc, char **argv)
 {
 	struct gdfs_ring ring;
 	int ret;
@@ -29,3 +29,11 @@ int cmd_seqno(struct gemctl *ctl, int argc, char **argv)
 	gdfs_ring_release(&ring);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_seqno_entry = {
+	.name = "seqno",
+	.args = "",
+	.summary = "emitted, completed and waited-for seqnos",
+	.fn = cmd_seqno,
+	.no_device = true,
+};

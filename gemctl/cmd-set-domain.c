@@ -9,7 +9,7 @@
 #include "names.h"
 #include "session.h"
 
-int cmd_set_domain(struct gemctl *ctl, int argc, char **argv)
+static int cmd_set_domain(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_i915_gem_set_domain arg = { 0 };
 	char *comma, read_name[32];
@@ -52,3 +52,11 @@ int cmd_set_domain(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_set_domain_entry = {
+	.name = "set-domain",
+	.args = "H READ[,WRITE]",
+	.summary = "move an object to domains (cpu, gtt, render, sampler, ...)",
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_set_domain,
+};

@@ -2,7 +2,6 @@
  * object and refuses execbuffer (EBUSY) until `resume`
  * (driver/gem/suspend.c).  On timeout gemd may still finish suspending. */
 #include <errno.h>
-#include <getopt.h>
 #include <string.h>
 
 #include "commands.h"
@@ -10,12 +9,14 @@
 #include "json.h"
 #include "session.h"
 
+const struct tool_opt gemctl_control_opts[] = {
+	{ "timeout", 0, 't', TOOL_ARG_VALUE, "DUR",
+	  "give up waiting for gemd after DUR (exit 124; default: -t)" },
+	TOOL_OPT_END
+};
+
 int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, bool suspend)
 {
-	static const struct option opts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *what = suspend ? "suspend" : "resume";
 	uint64_t timeout_ns = ctl->timeout_ns;
 	struct gdfs_control *control;
@@ -23,7 +24,7 @@ int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, bool suspend)
 	int opt, ret, result;
 	gj *doc;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		if (opt != 't')
 			return gemctl_usage(ctl);
 		if ((ret = gemctl_parse_timeout(ctl, optarg, &timeout_ns)))
@@ -59,7 +60,16 @@ int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, bool suspend)
 	return GEMCTL_OK;
 }
 
-int cmd_suspend(struct gemctl *ctl, int argc, char **argv)
+static int cmd_suspend(struct gemctl *ctl, int argc, char **argv)
 {
 	return gemctl_control_verb(ctl, argc, argv, true);
 }
+
+const struct gemctl_cmd cmd_suspend_entry = {
+	.name = "suspend",
+	.args = "[--timeout DUR]",
+	.summary = "idle the GPU, unbind everything, refuse work until resume",
+	.opts = gemctl_control_opts,
+	.fn = cmd_suspend,
+	.no_device = true,
+};

@@ -6,7 +6,7 @@
 #include "json.h"
 #include "session.h"
 
-int cmd_throttle(struct gemctl *ctl, int argc, char **argv)
+static int cmd_throttle(struct gemctl *ctl, int argc, char **argv)
 {
 	int ret;
 	gj *doc;
@@ -21,3 +21,10 @@ int cmd_throttle(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_throttle_entry = {
+	.name = "throttle",
+	.args = "",
+	.summary = "wait for this client's older work (GEM_THROTTLE)",
+	.fn = cmd_throttle,
+};

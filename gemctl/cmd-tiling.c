@@ -13,7 +13,7 @@
 _Static_assert(I915_TILING_X == GDFS_TILING_X && I915_TILING_Y == GDFS_TILING_Y,
 	       "I915_TILING_* index gdfs_tiling_names");
 
-int cmd_tiling(struct gemctl *ctl, int argc, char **argv)
+static int cmd_tiling(struct gemctl *ctl, int argc, char **argv)
 {
 	struct drm_i915_gem_set_tiling arg = { 0 };
 	int i, ret;
@@ -50,3 +50,11 @@ int cmd_tiling(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_tiling_entry = {
+	.name = "tiling",
+	.args = "H none|x|y [STRIDE]",
+	.summary = "set an object's tiling",
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_tiling,
+};

@@ -6,7 +6,6 @@
  * otherwise the next one from now.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <string.h>
 
 #include "commands.h"
@@ -16,13 +15,16 @@
 #include "session.h"
 #include "util.h"
 
-int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt wait_hang_opts[] = {
+	{ "timeout", 0, 't', TOOL_ARG_VALUE, "DUR",
+	  "give up after DUR (exit 124; default: -t)" },
+	{ "after", 0, 'a', TOOL_ARG_VALUE, "N",
+	  "wait for a hang after hang number N" },
+	TOOL_OPT_END
+};
+
+static int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "timeout", required_argument, NULL, 't' },
-		{ "after", required_argument, NULL, 'a' },
-		{ NULL, 0, NULL, 0 },
-	};
 	uint64_t after = GDFS_HANG_NEXT, timeout_ns = ctl->timeout_ns;
 	struct strbuf where = STRBUF_INIT;
 	struct gdfs_control *control;
@@ -35,7 +37,7 @@ int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 
 	if (ctl->hang_base_set)
 		after = ctl->hang_base;
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		switch (opt) {
 		case 't':
 			if ((ret = gemctl_parse_timeout(ctl, optarg, &timeout_ns)))
@@ -103,3 +105,12 @@ int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 	strbuf_release(&where);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_wait_hang_entry = {
+	.name = "wait-hang",
+	.args = "[--timeout DUR] [--after N]",
+	.summary = "wait for gemd to report a hang; print where the capture is",
+	.opts = wait_hang_opts,
+	.fn = cmd_wait_hang,
+	.no_device = true,
+};

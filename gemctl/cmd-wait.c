@@ -6,7 +6,6 @@
  * state on stderr.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <time.h>
 
 #include <drm.h>
@@ -86,14 +85,18 @@ static int wait_ring(struct gemctl *ctl, bool idle, uint32_t seqno,
 	}
 }
 
-int cmd_wait(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt wait_opts[] = {
+	{ "seqno", 0, 's', TOOL_ARG_VALUE, "N",
+	  "wait until the GPU completed seqno N" },
+	{ "idle", 0, 'i', TOOL_ARG_NONE, NULL,
+	  "wait until the GPU is idle" },
+	{ "timeout", 0, 't', TOOL_ARG_VALUE, "DUR",
+	  "give up after DUR (exit 124; default: -t)" },
+	TOOL_OPT_END
+};
+
+static int cmd_wait(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "seqno", required_argument, NULL, 's' },
-		{ "idle", no_argument, NULL, 'i' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ NULL, 0, NULL, 0 },
-	};
 	uint64_t timeout_ns = ctl->timeout_ns;
 	bool idle = false, by_seqno = false;
 	struct gdfs_ring ring;
@@ -101,7 +104,7 @@ int cmd_wait(struct gemctl *ctl, int argc, char **argv)
 	int opt, ret;
 	gj *doc;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		switch (opt) {
 		case 's':
 			if ((ret = gemctl_parse_u32(ctl, "seqno", optarg, &seqno)))
@@ -144,3 +147,12 @@ int cmd_wait(struct gemctl *ctl, int argc, char **argv)
 	gdfs_ring_release(&ring);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_wait_entry = {
+	.name = "wait",
+	.args = "H | --seqno N | --idle [--timeout DUR]",
+	.summary = "wait for an object, a seqno or an idle GPU",
+	.opts = wait_opts,
+	.complete = GEMCTL_COMPLETE_HANDLE,
+	.fn = cmd_wait,
+};

@@ -4,7 +4,6 @@
  * i915_wedged, which makes gemd handle an error as 3.x did (a capture of
  * kind "wedged", then a ring reset); wait-hang sees it.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -13,12 +12,14 @@
 #include "json.h"
 #include "session.h"
 
-int cmd_wedged(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt wedged_opts[] = {
+	{ "inject", 0, 'i', TOOL_ARG_NONE, NULL,
+	  "write i915_wedged: gemd handles an error (a capture, a reset)" },
+	TOOL_OPT_END
+};
+
+static int cmd_wedged(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "inject", no_argument, NULL, 'i' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct strbuf buf = STRBUF_INIT;
 	bool inject = false;
 	struct gdfs *src;
@@ -26,7 +27,7 @@ int cmd_wedged(struct gemctl *ctl, int argc, char **argv)
 	ssize_t n;
 	gj *doc;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		if (opt != 'i')
 			return gemctl_usage(ctl);
 		inject = true;
@@ -57,3 +58,12 @@ int cmd_wedged(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_wedged_entry = {
+	.name = "wedged",
+	.args = "[--inject]",
+	.summary = "is the GPU wedged? (--inject: force error handling)",
+	.opts = wedged_opts,
+	.fn = cmd_wedged,
+	.no_device = true,
+};

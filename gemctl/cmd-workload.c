@@ -3,7 +3,6 @@
  * (workload.h) and report ops and bytes, per second too.  Ctrl-C stops it
  * early (the report covers what ran).  The value is the op count.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -12,13 +11,16 @@
 #include "session.h"
 #include "workload.h"
 
-int cmd_workload(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt workload_opts[] = {
+	{ "duration", 0, 'd', TOOL_ARG_VALUE, "DUR",
+	  "run for DUR (default 2s)" },
+	{ "clients", 0, 'c', TOOL_ARG_VALUE, "N",
+	  "run N clients at once, 1 to 64 (default 1)" },
+	TOOL_OPT_END
+};
+
+static int cmd_workload(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "duration", required_argument, NULL, 'd' },
-		{ "clients", required_argument, NULL, 'c' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct workload_params p = {
 		.duration_ns = 2000000000ull,
 		.clients = 1,
@@ -31,7 +33,7 @@ int cmd_workload(struct gemctl *ctl, int argc, char **argv)
 	unsigned int i;
 	gj *doc;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		switch (opt) {
 		case 'd':
 			if ((ret = gemctl_parse_timeout(ctl, optarg, &p.duration_ns)))
@@ -80,3 +82,13 @@ int cmd_workload(struct gemctl *ctl, int argc, char **argv)
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
+
+const struct gemctl_cmd cmd_workload_entry = {
+	.name = "workload",
+	.args = "gears|texdown|ipers|thrash [--duration DUR] [--clients N]",
+	.summary = "run a synthetic workload and report ops and bytes",
+	.opts = workload_opts,
+	.complete = GEMCTL_COMPLETE_WORKLOAD,
+	.fn = cmd_workload,
+	.no_device = true,
+};

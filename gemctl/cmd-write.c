@@ -8,7 +8,6 @@
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -21,15 +20,20 @@
 #include "names.h"
 #include "session.h"
 
-int cmd_write(struct gemctl *ctl, int argc, char **argv)
+static const struct tool_opt write_opts[] = {
+	{ "offset", 0, 'o', TOOL_ARG_VALUE, "N",
+	  "start at byte N of the object (default 0)" },
+	{ "length", 0, 'l', TOOL_ARG_VALUE, "N",
+	  "write N bytes (default: to the end of the object)" },
+	{ "pattern", 0, 'p', TOOL_ARG_VALUE, "HEX",
+	  "repeat these bytes (0xdeadbeef: de ad be ef)" },
+	{ "fill", 0, 'f', TOOL_ARG_VALUE, "BYTE",
+	  "repeat one byte" },
+	TOOL_OPT_END
+};
+
+static int cmd_write(struct gemctl *ctl, int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "offset", required_argument, NULL, 'o' },
-		{ "length", required_argument, NULL, 'l' },
-		{ "pattern", required_argument, NULL, 'p' },
-		{ "fill", required_argument, NULL, 'f' },
-		{ NULL, 0, NULL, 0 },
-	};
 	struct drm_i915_gem_pwrite pw = { 0 };
 	struct strbuf unit = STRBUF_INIT, data = STRBUF_INIT;
 	uint64_t offset = 0, length = 0, size, i;
@@ -38,7 +42,7 @@ int cmd_write(struct gemctl *ctl, int argc, char **argv)
 	int opt, ret = GEMCTL_USAGE;
 	gj *doc;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
 		switch (opt) {
 		case 'o':
 			if ((ret = gemctl_parse_size(ctl, "offset", optarg, &offset)))
@@ -126,3 +130,12 @@ out:
 	strbuf_release(&data);
 	return ret;
 }
+
+const struct gemctl_cmd cmd_write_entry = {
+	.name = "write",
+	.args = "H [--offset N] [--length N] (FILE|-|--pattern HEX|--fill BYTE)",
+	.summary = "write bytes into an object (pwrite)",
+	.opts = write_opts,
+	.complete = GEMCTL_COMPLETE_HANDLE | GEMCTL_COMPLETE_FILE,
+	.fn = cmd_write,
+};

@@ -15,17 +15,13 @@
 #include "util.h"
 #include "workload.h"
 
-static const char *const global_opts[] = {
-	"--device=", "--command=", "--file=", "--errexit", "--xtrace", "--json",
-	"--quiet", "--timeout=", "--help", "--version", NULL,
-};
-
-/* Global options that take the next word as their value. */
-static bool global_takes_value(const char *w)
+/* The global option word names ("-D", "--device") if it takes the next
+ * word as its value, else NULL. */
+static const struct tool_opt *global_with_value(const char *w)
 {
-	return !strcmp(w, "-D") || !strcmp(w, "-c") || !strcmp(w, "-f") ||
-	       !strcmp(w, "-t") || !strcmp(w, "--device") || !strcmp(w, "--command") ||
-	       !strcmp(w, "--file") || !strcmp(w, "--timeout");
+	const struct tool_opt *o = tool_opt_find(gemctl_global_opts, w);
+
+	return o && o->arg != TOOL_ARG_NONE ? o : NULL;
 }
 
 /* Fixed values of some positional arguments and option values. */
@@ -121,16 +117,18 @@ static const struct value_list *find_values(const char *verb, const char *opt, i
 	return NULL;
 }
 
-/* Does option o of cmd (as typed, "--kind") take a value? */
-static bool verb_opt_takes_value(const struct gemctl_cmd *cmd, const char *o)
+/* Offer every option of a table that help shows, by its long name. */
+static void offer_opts(struct emitter *e, const struct tool_opt *opts)
 {
-	const char *const *p;
-	size_t len = strlen(o);
+	size_t i, n = tool_opt_count(opts);
+	char buf[64];
 
-	for (p = cmd->options; *p; p++)
-		if (!strncmp(*p, o, len) && (*p)[len] == '=')
-			return true;
-	return false;
+	for (i = 0; i < n; i++) {
+		if (!opts[i].help)
+			continue;
+		snprintf(buf, sizeof(buf), "--%s", opts[i].name);
+		offer(e, buf);
+	}
 }
 
 static unsigned int complete_verb_args(struct gemctl *ctl, const struct gemctl_cmd *cmd,
@@ -138,15 +136,16 @@ static unsigned int complete_verb_args(struct gemctl *ctl, const struct gemctl_c
 				       struct emitter *e)
 {
 	const struct value_list *vl;
-	const char *cur = words[n - 1], *const *o;
-	const char *prev_opt = NULL;
+	const char *cur = words[n - 1];
+	const struct tool_opt *prev_opt = NULL, *o;
 	int i, pos = 0;
 
 	/* Count positionals before the current word; note a pending option. */
 	for (i = 1; i < n - 1; i++) {
 		if (words[i][0] == '-' && words[i][1]) {
-			if (!strchr(words[i], '=') && verb_opt_takes_value(cmd, words[i]))
-				prev_opt = words[i];
+			o = strchr(words[i], '=') ? NULL : tool_opt_find(cmd->opts, words[i]);
+			if (o && o->arg != TOOL_ARG_NONE)
+				prev_opt = o;
 			continue;
 		}
 		if (prev_opt) {
@@ -156,21 +155,17 @@ static unsigned int complete_verb_args(struct gemctl *ctl, const struct gemctl_c
 		pos++;
 	}
 	if (prev_opt) {
-		vl = find_values(cmd->name, prev_opt, 0);
+		char buf[64];
+
+		snprintf(buf, sizeof(buf), "--%s", prev_opt->name);
+		vl = find_values(cmd->name, buf, 0);
 		if (vl)
 			offer_list(e, vl->values);
-		return !strcmp(prev_opt, "--output") ? GEMCTL_COMPLETE_WANT_FILES : 0;
+		return prev_opt->arg == TOOL_ARG_FILE ? GEMCTL_COMPLETE_WANT_FILES : 0;
 	}
 	if (cur[0] == '-') {
-		for (o = cmd->options; *o; o++) {
-			char buf[64];
-			size_t len = strlen(*o);
-
-			/* Offer "--offset" for "--offset=": the value is the next word. */
-			snprintf(buf, sizeof(buf), "%.*s", (int)(len && (*o)[len - 1] == '=' ?
-								 len - 1 : len), *o);
-			offer(e, buf);
-		}
+		/* The value of --opt is the next word: offer the bare name. */
+		offer_opts(e, cmd->opts);
 		offer(e, "--help");
 		return 0;
 	}
@@ -184,7 +179,7 @@ static unsigned int complete_verb_args(struct gemctl *ctl, const struct gemctl_c
 		return pos == 1 ? GEMCTL_COMPLETE_WANT_COMMANDS : GEMCTL_COMPLETE_WANT_FILES;
 	if ((cmd->complete & GEMCTL_COMPLETE_VERB) && pos == 1) {
 		for (i = 0; i < (int)gemctl_ncmds; i++)
-			offer(e, gemctl_cmds[i].name);
+			offer(e, gemctl_cmds[i]->name);
 		return 0;
 	}
 	if ((cmd->complete & GEMCTL_COMPLETE_WORKLOAD) && pos == 1) {
@@ -230,37 +225,31 @@ unsigned int gemctl_complete(struct gemctl *ctl, int n, char **words, bool in_sh
 {
 	struct emitter e = { words[n - 1], strlen(words[n - 1]), emit, arg };
 	const struct gemctl_cmd *cmd;
+	const struct tool_opt *g;
 	int i = 0;
 	unsigned int k;
 
 	/* Skip global options (not in the shell: its lines start with a verb). */
 	while (!in_shell && i < n - 1 && words[i][0] == '-') {
-		if (global_takes_value(words[i])) {
-			if ((!strcmp(words[i], "-D") || !strcmp(words[i], "--device")) &&
-			    i + 1 < n - 1)
+		g = global_with_value(words[i]);
+		/* The word being completed is this option's value. */
+		if (g && i + 1 == n - 1)
+			return g->arg == TOOL_ARG_FILE ? GEMCTL_COMPLETE_WANT_FILES : 0;
+		if (g) {
+			/* -D: flink names come from that device. */
+			if (g->id == 'D')
 				ctl->device_arg = words[i + 1];
 			i++;
 		}
 		i++;
 	}
 	if (i >= n - 1) {
-		if (!in_shell && i == n - 1 && i > 0 && global_takes_value(words[i - 1]))
-			return !strcmp(words[i - 1], "-f") || !strcmp(words[i - 1], "--file") ?
-			       GEMCTL_COMPLETE_WANT_FILES : 0;
 		if (!in_shell && words[n - 1][0] == '-') {
-			for (k = 0; global_opts[k]; k++) {
-				char buf[32];
-				size_t len = strlen(global_opts[k]);
-
-				snprintf(buf, sizeof(buf), "%.*s",
-					 (int)(global_opts[k][len - 1] == '=' ? len - 1 : len),
-					 global_opts[k]);
-				offer(&e, buf);
-			}
+			offer_opts(&e, gemctl_global_opts);
 			return 0;
 		}
 		for (k = 0; k < gemctl_ncmds; k++)
-			offer(&e, gemctl_cmds[k].name);
+			offer(&e, gemctl_cmds[k]->name);
 		if (in_shell) {
 			offer(&e, "exit");
 			offer(&e, "quit");
@@ -272,7 +261,7 @@ unsigned int gemctl_complete(struct gemctl *ctl, int n, char **words, bool in_sh
 		i += 2;
 		if (i == n - 1) {
 			for (k = 0; k < gemctl_ncmds; k++)
-				offer(&e, gemctl_cmds[k].name);
+				offer(&e, gemctl_cmds[k]->name);
 			return 0;
 		}
 	}

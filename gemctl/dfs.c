@@ -90,7 +90,7 @@ uint32_t gemctl_my_file(struct gemctl *ctl)
 
 gj *gemctl_object_json(const struct gdfs_object *o)
 {
-	gj *j = gj_object(NULL), *owners = gj_array();
+	gj *j = gj_object(), *owners = gj_array();
 	uint32_t i;
 
 	gj_uint(j, "id", o->id);
@@ -121,7 +121,7 @@ gj *gemctl_object_json(const struct gdfs_object *o)
 	gj_uint(j, "binds", o->binds);
 	gj_uint(j, "evicts", o->evicts);
 	for (i = 0; i < o->nowners; i++) {
-		gj *w = gj_object(NULL);
+		gj *w = gj_object();
 
 		gj_uint(w, "file", o->owners[i].file);
 		gj_uint(w, "handle", o->owners[i].handle);

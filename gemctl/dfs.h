@@ -8,6 +8,8 @@
 
 struct gemctl;
 
+#define GEN3_FENCES 16		/* the 945G's fence registers */
+
 int gemctl_read_objects(struct gemctl *ctl, struct gdfs_objects *out);
 int gemctl_read_clients(struct gemctl *ctl, struct gdfs_clients *out);
 int gemctl_read_gtt(struct gemctl *ctl, struct gdfs_gtt *out);

@@ -1,7 +1,8 @@
 /*
- * gemctl: one verb per file (cmd-<verb>.c), registered in the table in
- * commands.c.  That table drives dispatch, `help`, `--help`, the shell's
- * tab completion and the generated bash/zsh completions.
+ * gemctl: one verb per file (cmd-<verb>.c), which defines the verb's
+ * entry: its synopsis, summary, option table and handler.  verbs.def lists
+ * the entries; the table made from it drives dispatch, `help`, `--help`,
+ * option parsing, the shell's tab completion and the bash/zsh completions.
  *
  * A verb gets the session (handles and variables outlive one verb inside
  * one gemctl process: `gemctl -c`, `-f SCRIPT`, the shell) and its own
@@ -12,6 +13,8 @@
 
 #include <stdbool.h>
 #include <stdint.h>
+
+#include "toolopt.h"
 
 /* Exit codes (gemctl.1, --help). */
 enum gemctl_exit {
@@ -29,9 +32,10 @@ struct gemctl_cmd {
 	const char *name;
 	const char *args;		/* synopsis after the verb, for usage lines */
 	const char *summary;		/* one line, for `help` */
-	/* Long options the verb takes ("--offset=", "--hex"; '=' when it
-	 * takes a value), NULL-terminated: completion reads these. */
-	const char *const *options;
+	/* The options, declared once: the verb parses them with
+	 * gemctl_getopt(), `VERB --help` lists them and completion offers
+	 * them.  NULL: none. */
+	const struct tool_opt *opts;
 	/* What positional arguments complete to: 0 none, or GEMCTL_COMPLETE_*. */
 	unsigned int complete;
 	int (*fn)(struct gemctl *ctl, int argc, char **argv);
@@ -46,14 +50,14 @@ struct gemctl_cmd {
 #define GEMCTL_COMPLETE_COMMAND	(1u << 4)	/* a program (run) */
 #define GEMCTL_COMPLETE_WORKLOAD	(1u << 5)	/* a workload name */
 
-extern const struct gemctl_cmd gemctl_cmds[];
+/* The options before the verb (main.c). */
+extern const struct tool_opt gemctl_global_opts[];
+
+extern const struct gemctl_cmd *const gemctl_cmds[];
 extern const unsigned int gemctl_ncmds;
 const struct gemctl_cmd *gemctl_cmd_find(const char *name);
 
 /* The device path this session uses (-D, GEM_DEVICE, or the default). */
 const char *gemctl_device(const struct gemctl *ctl);
-
-/* `run` (cmd-run.c, the interposer issue). */
-int cmd_run(struct gemctl *ctl, int argc, char **argv);
 
 #endif

@@ -8,7 +8,6 @@
  *   gemctl [OPTIONS]                 the interactive shell (a terminal)
  */
 #include <errno.h>
-#include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,25 +18,36 @@
 #include "session.h"
 #include "util.h"
 
+/* The global options, before the verb: usage, parsing and completion
+ * (complete.c) read this table. */
+const struct tool_opt gemctl_global_opts[] = {
+	{ "device", 'D', 'D', TOOL_ARG_VALUE, "PATH",
+	  "the gemd socket (default: $GEM_DEVICE, then\n<runtime dir>/gemkit/card0)" },
+	{ "command", 'c', 'c', TOOL_ARG_VALUE, "CMDS", "run CMDS (';' or newline separated)" },
+	{ "file", 'f', 'f', TOOL_ARG_FILE, "SCRIPT", "run the commands in SCRIPT ('-': stdin)" },
+	{ "errexit", 'e', 'e', TOOL_ARG_NONE, NULL, "stop at the first command that fails" },
+	{ "xtrace", 'x', 'x', TOOL_ARG_NONE, NULL,
+	  "echo each command to stderr before running it" },
+	{ "json", 'j', 'j', TOOL_ARG_NONE, NULL, "one JSON document per verb on stdout" },
+	{ "quiet", 'q', 'q', TOOL_ARG_NONE, NULL, "print only each verb's essential value" },
+	{ "timeout", 't', 't', TOOL_ARG_VALUE, "DUR",
+	  "default timeout of blocking verbs (10s)" },
+	{ "help", 'h', 'h', TOOL_ARG_NONE, NULL, "this help (gemctl help VERB: one verb)" },
+	{ "version", 'V', 'V', TOOL_ARG_NONE, NULL, "the version" },
+	/* Hidden: the candidates for the shell completions (complete.c). */
+	{ "complete", 0, 'C', TOOL_ARG_NONE, NULL, NULL },
+	TOOL_OPT_END
+};
+
 static void usage(FILE *f)
 {
 	fputs("usage: gemctl [OPTIONS] VERB [ARGS]...\n"
 	      "       gemctl [OPTIONS] -c 'VERB ARGS; ...' | -f SCRIPT | < SCRIPT\n"
 	      "       gemctl [OPTIONS]          (a shell, when stdin is a terminal)\n"
 	      "\n"
-	      "options:\n"
-	      "  -D, --device PATH   the gemd socket (default: $GEM_DEVICE, then\n"
-	      "                      <runtime dir>/gemkit/card0)\n"
-	      "  -c, --command CMDS  run CMDS (';' or newline separated)\n"
-	      "  -f, --file SCRIPT   run the commands in SCRIPT ('-': stdin)\n"
-	      "  -e, --errexit       stop at the first command that fails\n"
-	      "  -x, --xtrace        echo each command to stderr before running it\n"
-	      "  -j, --json          one JSON document per verb on stdout\n"
-	      "  -q, --quiet         print only each verb's essential value\n"
-	      "  -t, --timeout DUR   default timeout of blocking verbs (10s)\n"
-	      "  -h, --help          this help (gemctl help VERB: one verb)\n"
-	      "  -V, --version       the version\n"
-	      "\n"
+	      "options:\n", f);
+	tool_opt_print_help(f, gemctl_global_opts, 22);
+	fputs("\n"
 	      "verbs:\n", f);
 	gemctl_print_help(f);
 	fputs("\n"
@@ -55,29 +65,17 @@ static void on_sigint(int sig)
 
 int main(int argc, char **argv)
 {
-	static const struct option longopts[] = {
-		{ "device", required_argument, NULL, 'D' },
-		{ "command", required_argument, NULL, 'c' },
-		{ "file", required_argument, NULL, 'f' },
-		{ "errexit", no_argument, NULL, 'e' },
-		{ "xtrace", no_argument, NULL, 'x' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "timeout", required_argument, NULL, 't' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ "complete", no_argument, NULL, 'C' },
-		{ NULL, 0, NULL, 0 },
-	};
 	const char *command = NULL, *file = NULL;
 	struct sigaction sa;
 	struct gemctl ctl;
+	struct tool_opt_parser p;
 	bool complete = false;
 	int opt, ret;
 
 	gemctl_init(&ctl);
-	/* '+': options after the verb belong to the verb. */
-	while ((opt = getopt_long(argc, argv, "+D:c:f:exjqt:hV", longopts, NULL)) != -1) {
+	/* Stop at the verb: options after it belong to the verb. */
+	tool_opt_parser_init(&p, gemctl_global_opts, true);
+	while ((opt = tool_opt_next(&p, argc, argv)) != -1) {
 		switch (opt) {
 		case 'D':
 			ctl.device_arg = optarg;
@@ -95,10 +93,6 @@ int main(int argc, char **argv)
 			ctl.xtrace = true;
 			break;
 		case 'j':
-			if (!gemctl_json_available()) {
-				fputs("gemctl: built without json-c: no --json\n", stderr);
-				return GEMCTL_USAGE;
-			}
 			ctl.json = true;
 			break;
 		case 'q':

@@ -66,6 +66,7 @@ struct gemctl {
 	 * `name = verb ...` stores). */
 	struct strbuf result;
 	const char *verb;		/* the running verb, for messages */
+	struct tool_opt_parser opt_parser;	/* the running verb's options */
 };
 
 /* Set by SIGINT while a verb runs; blocking loops poll it. */
@@ -148,11 +149,12 @@ void gemctl_print_verb_help(FILE *f, const struct gemctl_cmd *cmd);
 int gemctl_complete_main(struct gemctl *ctl, int argc, char **argv);
 
 /*
- * Verb option parsing: a small getopt_long wrapper whose long options
- * come from the table (so help, completion and parsing agree).
- * The verbs use getopt_long directly with this prepared state.
+ * A verb's options: the next option of argv by the running verb's table
+ * (struct gemctl_cmd.opts), as tool_opt_next() returns it: the option's
+ * id, '?' (getopt has said what is wrong) or -1 after the last, with
+ * optarg and optind set.  Help and completion read the same table.
  */
-void gemctl_getopt_reset(void);
+int gemctl_getopt(struct gemctl *ctl, int argc, char **argv);
 
 /* When the evidence after a timeout matters: print ring and seqno state to
  * stderr. */

@@ -11,6 +11,7 @@
 #include "batch.h"
 #include "core.h"
 #include "gemdump.h"
+#include "gj.h"
 #include "objmap.h"
 #include "util.h"
 
@@ -109,47 +110,68 @@ static int summary(const struct gd_dwords *d, uint32_t base, bool past_end,
 	return 0;
 }
 
+/* One JSON record per command, one a line (the tools' writer, gj.h). */
+static gj *json_command(const struct gd_dwords *d, size_t i, uint32_t base,
+			const struct gd_cmdinfo *ci, size_t len,
+			const struct gd_objmap *map)
+{
+	gj *o = gj_object(), *dw = gj_array(), *targets;
+	uint32_t addr[2], idx[2];
+	char hex[16];
+	size_t j, k, na = 0;
+
+	snprintf(hex, sizeof(hex), "0x%08x", base + (uint32_t)(4 * i));
+	gj_str(o, "address", hex);
+	gj_str(o, "opcode", ci->name);
+	gj_uint(o, "length", ci->len);
+	for (j = 0; j < len; j++) {
+		snprintf(hex, sizeof(hex), "0x%08x", d->v[i + j]);
+		gj_push(dw, gj_new_str(hex));
+	}
+	gj_set(o, "dwords", dw);
+	if (!ci->known)
+		gj_bool(o, "known", false);
+	if (ci->bad_len)
+		gj_bool(o, "bad_length", true);
+	if (len < ci->len)
+		gj_bool(o, "truncated", true);
+	if (len == ci->len)
+		na = gd_cmd_addresses(&d->v[i], ci, addr, idx, 2);
+	if (!na)
+		return o;
+	targets = gj_array();
+	for (k = 0; k < na; k++) {
+		const struct gd_objmap_ent *e =
+			map ? gd_objmap_find(map, addr[k], NULL) : NULL;
+		gj *t = gj_object();
+
+		gj_uint(t, "dword", idx[k]);
+		snprintf(hex, sizeof(hex), "0x%08x", addr[k]);
+		gj_str(t, "address", hex);
+		if (e) {
+			gj_uint(t, "object", e->id);
+			gj_uint(t, "offset", addr[k] - e->start);
+		}
+		gj_push(targets, t);
+	}
+	gj_set(o, "targets", targets);
+	return o;
+}
+
 static void json(const struct gd_dwords *d, uint32_t base, bool past_end,
 		 const struct gd_objmap *map)
 {
 	struct gd_cmdinfo ci;
-	size_t i = 0, j, k, len;
+	size_t i = 0, len;
 
 	while (i < d->n) {
-		uint32_t addr[2], idx[2];
-		size_t na = 0;
+		gj *o;
 
 		gd_command_info(&d->v[i], d->n - i, &ci);
 		len = MIN((size_t)ci.len, d->n - i);
-		printf("{\"address\":\"0x%08x\",\"opcode\":\"%s\",\"length\":%u,\"dwords\":[",
-		       base + (uint32_t)(4 * i), ci.name, ci.len);
-		for (j = 0; j < len; j++)
-			printf("%s\"0x%08x\"", j ? "," : "", d->v[i + j]);
-		printf("]");
-		if (!ci.known)
-			printf(",\"known\":false");
-		if (ci.bad_len)
-			printf(",\"bad_length\":true");
-		if (len < ci.len)
-			printf(",\"truncated\":true");
-		if (len == ci.len)
-			na = gd_cmd_addresses(&d->v[i], &ci, addr, idx, 2);
-		if (na) {
-			printf(",\"targets\":[");
-			for (k = 0; k < na; k++) {
-				const struct gd_objmap_ent *e =
-					map ? gd_objmap_find(map, addr[k], NULL) : NULL;
-
-				printf("%s{\"dword\":%u,\"address\":\"0x%08x\"", k ? "," : "",
-				       idx[k], addr[k]);
-				if (e)
-					printf(",\"object\":%u,\"offset\":%llu", e->id,
-					       (unsigned long long)(addr[k] - e->start));
-				printf("}");
-			}
-			printf("]");
-		}
-		printf("}\n");
+		o = json_command(d, i, base, &ci, len, map);
+		gj_write(stdout, o);
+		gj_free(o);
 		if (ci.end && !past_end)
 			break;
 		i += len;

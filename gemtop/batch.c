@@ -1,267 +1,201 @@
 /*
  * gemtop -b: one record per sample as text (top -b style), JSON Lines or
- * CSV.  JSON is written by hand into a strbuf: every number is a JSON
- * number, every string escaped, and a figure gemtop cannot know yet (rates
- * before two samples exist) is left out, never written as 0.
+ * CSV.  JSON comes from the tools' writer (tools/gj.h): every number is a
+ * JSON number, and a figure gemtop cannot know yet (rates before two
+ * samples exist) is left out, never written as 0.
  */
+#include <errno.h>
 #include <inttypes.h>
-#include <math.h>
 #include <string.h>
 
 #include "gemtop.h"
+#include "gj.h"
 #include "util.h"
 
 #define BATCH_OBJECT_ROWS 20
 
-static void json_str(struct strbuf *sb, const char *s)
+static gj *json_aperture(const struct gt_sample *c)
 {
-	strbuf_addch(sb, '"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
+	gj *o = gj_object();
 
-		if (c == '"' || c == '\\')
-			strbuf_addf(sb, "\\%c", c);
-		else if (c < 0x20 || c >= 0x7f)
-			strbuf_addf(sb, "\\u%04x", c);
-		else
-			strbuf_addch(sb, (char)c);
-	}
-	strbuf_addch(sb, '"');
+	gj_uint(o, "total", c->gtt.total);
+	gj_uint(o, "used", c->gtt.used);
+	gj_uint(o, "free", c->gtt.free);
+	gj_uint(o, "largest_hole", c->gtt.largest_hole);
+	gj_uint(o, "holes", c->gtt.holes);
+	gj_uint(o, "pinned", c->gtt.pinned);
+	gj_uint(o, "fenced", c->fenced_bytes);
+	gj_uint(o, "evictable", c->gtt.evictable);
+	return o;
 }
 
-static void json_key(struct strbuf *sb, bool *first, const char *key)
+static gj *json_ring(const struct gdfs_ring *r)
 {
-	if (!*first)
-		strbuf_addch(sb, ',');
-	*first = false;
-	json_str(sb, key);
-	strbuf_addch(sb, ':');
+	gj *o = gj_object();
+
+	gj_str(o, "name", r->name);
+	gj_uint(o, "head", r->head);
+	gj_uint(o, "tail", r->tail);
+	gj_uint(o, "acthd", r->acthd);
+	gj_uint(o, "size", r->size);
+	gj_uint(o, "emitted_seqno", r->emitted_seqno);
+	gj_uint(o, "completed_seqno", r->completed_seqno);
+	gj_uint(o, "seqno_lag", gt_seqno_lag(r));
+	gj_uint(o, "outstanding", r->outstanding);
+	gj_uint(o, "oldest_request_age_ns", gt_oldest_age_ns(r));
+	gj_bool(o, "wedged", r->wedged);
+	return o;
 }
 
-static void json_u64(struct strbuf *sb, bool *first, const char *key, uint64_t v)
+static gj *json_object_of(const struct gdfs_object *obj, uint64_t now)
 {
-	json_key(sb, first, key);
-	strbuf_addf(sb, "%" PRIu64, v);
-}
-
-static void json_dbl(struct strbuf *sb, bool *first, const char *key, double v)
-{
-	json_key(sb, first, key);
-	strbuf_addf(sb, "%.3f", isfinite(v) ? v : 0.0);
-}
-
-static void json_aperture(struct strbuf *sb, const struct gt_sample *c)
-{
-	bool f = true;
-
-	strbuf_addch(sb, '{');
-	json_u64(sb, &f, "total", c->gtt.total);
-	json_u64(sb, &f, "used", c->gtt.used);
-	json_u64(sb, &f, "free", c->gtt.free);
-	json_u64(sb, &f, "largest_hole", c->gtt.largest_hole);
-	json_u64(sb, &f, "holes", c->gtt.holes);
-	json_u64(sb, &f, "pinned", c->gtt.pinned);
-	json_u64(sb, &f, "fenced", c->fenced_bytes);
-	json_u64(sb, &f, "evictable", c->gtt.evictable);
-	strbuf_addch(sb, '}');
-}
-
-static void json_ring(struct strbuf *sb, const struct gdfs_ring *r)
-{
-	bool f = true;
-
-	strbuf_addch(sb, '{');
-	json_key(sb, &f, "name");
-	json_str(sb, r->name);
-	json_u64(sb, &f, "head", r->head);
-	json_u64(sb, &f, "tail", r->tail);
-	json_u64(sb, &f, "acthd", r->acthd);
-	json_u64(sb, &f, "size", r->size);
-	json_u64(sb, &f, "emitted_seqno", r->emitted_seqno);
-	json_u64(sb, &f, "completed_seqno", r->completed_seqno);
-	json_u64(sb, &f, "seqno_lag", gt_seqno_lag(r));
-	json_u64(sb, &f, "outstanding", r->outstanding);
-	json_u64(sb, &f, "oldest_request_age_ns", gt_oldest_age_ns(r));
-	json_key(sb, &f, "wedged");
-	strbuf_addstr(sb, r->wedged ? "true" : "false");
-	strbuf_addch(sb, '}');
-}
-
-static void json_object(struct strbuf *sb, const struct gdfs_object *o, uint64_t now)
-{
+	gj *o = gj_object(), *clients = gj_array();
 	char dom[24];
-	bool f = true;
 	uint32_t i;
 
-	gt_fmt_domains(o->read, o->write, dom, sizeof(dom));
-	strbuf_addch(sb, '{');
-	json_u64(sb, &f, "id", o->id);
-	json_u64(sb, &f, "size", o->size);
-	json_key(sb, &f, "list");
-	json_str(sb, gdfs_list_name(o->list));
-	json_u64(sb, &f, "read", o->read);
-	json_u64(sb, &f, "write", o->write);
-	json_key(sb, &f, "domains");
-	json_str(sb, dom);
-	json_key(sb, &f, "gtt_offset");
-	if (o->gtt_size)
-		strbuf_addf(sb, "%u", o->gtt_offset);
+	gt_fmt_domains(obj->read, obj->write, dom, sizeof(dom));
+	gj_uint(o, "id", obj->id);
+	gj_uint(o, "size", obj->size);
+	gj_str(o, "list", gdfs_list_name(obj->list));
+	gj_uint(o, "read", obj->read);
+	gj_uint(o, "write", obj->write);
+	gj_str(o, "domains", dom);
+	if (obj->gtt_size)
+		gj_uint(o, "gtt_offset", obj->gtt_offset);
 	else
-		strbuf_addstr(sb, "null");
-	json_u64(sb, &f, "pin", o->pin);
-	json_key(sb, &f, "fence");
-	strbuf_addf(sb, "%d", (int)o->fence);
-	json_u64(sb, &f, "tiling", o->tiling);
-	json_key(sb, &f, "dirty");
-	strbuf_addstr(sb, o->dirty ? "true" : "false");
-	json_key(sb, &f, "purgeable");
-	strbuf_addstr(sb, o->madv != GDFS_MADV_WILLNEED ? "true" : "false");
-	json_u64(sb, &f, "last_read_seqno", o->last_read_seqno);
-	json_u64(sb, &f, "last_write_seqno", o->last_write_seqno);
-	json_u64(sb, &f, "name", o->name);
-	json_key(sb, &f, "age_ns");
-	if (o->created_ns)
-		strbuf_addf(sb, "%" PRIu64, gt_obj_age_ns(o, now));
+		gj_null(o, "gtt_offset");
+	gj_uint(o, "pin", obj->pin);
+	gj_int(o, "fence", obj->fence);
+	gj_uint(o, "tiling", obj->tiling);
+	gj_bool(o, "dirty", obj->dirty);
+	gj_bool(o, "purgeable", obj->madv != GDFS_MADV_WILLNEED);
+	gj_uint(o, "last_read_seqno", obj->last_read_seqno);
+	gj_uint(o, "last_write_seqno", obj->last_write_seqno);
+	gj_uint(o, "name", obj->name);
+	if (obj->created_ns)
+		gj_uint(o, "age_ns", gt_obj_age_ns(obj, now));
 	else
-		strbuf_addstr(sb, "null");
-	json_u64(sb, &f, "evicts", o->evicts);
-	json_key(sb, &f, "clients");
-	strbuf_addch(sb, '[');
-	for (i = 0; i < o->nowners; i++) {
-		bool g = true;
+		gj_null(o, "age_ns");
+	gj_uint(o, "evicts", obj->evicts);
+	for (i = 0; i < obj->nowners; i++) {
+		gj *w = gj_object();
 
-		strbuf_addstr(sb, i ? ",{" : "{");
-		json_u64(sb, &g, "file", o->owners[i].file);
-		json_u64(sb, &g, "pid", (uint64_t)o->owners[i].pid);
-		json_key(sb, &g, "comm");
-		json_str(sb, o->owners[i].comm);
-		json_u64(sb, &g, "handle", o->owners[i].handle);
-		strbuf_addch(sb, '}');
+		gj_uint(w, "file", obj->owners[i].file);
+		gj_uint(w, "pid", (uint64_t)obj->owners[i].pid);
+		gj_str(w, "comm", obj->owners[i].comm);
+		gj_uint(w, "handle", obj->owners[i].handle);
+		gj_push(clients, w);
 	}
-	strbuf_addstr(sb, "]}");
+	gj_set(o, "clients", clients);
+	return o;
 }
 
-static void json_rates(struct strbuf *sb, const struct gt_rates *r)
+/* Rates and CPU with three decimals, as the CSV has them. */
+static gj *json_rates(const struct gt_rates *r)
 {
-	bool f = true;
+	gj *o = gj_object();
 
-	strbuf_addch(sb, '{');
-	json_dbl(sb, &f, "execbuffers", r->execbuffers);
-	json_dbl(sb, &f, "binds", r->binds);
-	json_dbl(sb, &f, "evictions", r->evictions);
-	json_dbl(sb, &f, "waits", r->waits);
-	json_dbl(sb, &f, "retires", r->retires);
-	json_dbl(sb, &f, "seqnos", r->seqnos);
-	json_dbl(sb, &f, "clflush_bytes", r->clflush_bytes);
-	json_dbl(sb, &f, "pwrite_bytes", r->pwrite_bytes);
-	json_dbl(sb, &f, "pread_bytes", r->pread_bytes);
-	strbuf_addch(sb, '}');
+	gj_fixed(o, "execbuffers", r->execbuffers, 3);
+	gj_fixed(o, "binds", r->binds, 3);
+	gj_fixed(o, "evictions", r->evictions, 3);
+	gj_fixed(o, "waits", r->waits, 3);
+	gj_fixed(o, "retires", r->retires, 3);
+	gj_fixed(o, "seqnos", r->seqnos, 3);
+	gj_fixed(o, "clflush_bytes", r->clflush_bytes, 3);
+	gj_fixed(o, "pwrite_bytes", r->pwrite_bytes, 3);
+	gj_fixed(o, "pread_bytes", r->pread_bytes, 3);
+	return o;
+}
+
+static gj *json_lists(const struct gt_list_totals *l)
+{
+	gj *o = gj_object();
+	int i;
+
+	for (i = 0; i < GDFS_LIST_COUNT; i++) {
+		gj *e = gj_object();
+
+		gj_uint(e, "objects", l->objects[i]);
+		gj_uint(e, "bytes", l->bytes[i]);
+		gj_set(o, gdfs_list_name(i), e);
+	}
+	return o;
+}
+
+static gj *json_clients(const struct gdfs_clients *cs)
+{
+	gj *arr = gj_array();
+	size_t i;
+
+	for (i = 0; i < cs->n; i++) {
+		const struct gdfs_client *cl = &cs->v[i];
+		gj *o = gj_object();
+
+		gj_uint(o, "file", cl->file);
+		gj_uint(o, "pid", (uint64_t)cl->pid);
+		gj_str(o, "comm", cl->comm);
+		gj_uint(o, "handles", cl->handles);
+		gj_uint(o, "bytes", cl->handle_bytes);
+		gj_uint(o, "bound_bytes", cl->bound_bytes);
+		gj_uint(o, "requests", cl->requests);
+		gj_push(arr, o);
+	}
+	return arr;
 }
 
 int gt_json_frame(struct strbuf *sb, const struct gt_sampler *s, uint64_t interval_ns,
 		  const struct gt_model *m)
 {
 	const struct gt_sample *c = s->cur;
-	bool f = true, present;
+	gj *doc = gj_doc("gemtop", GEMTOP_SCHEMA_VERSION);
+	bool present;
 	uint64_t hangs;
 	size_t i;
 
-	strbuf_addch(sb, '{');
-	json_u64(sb, &f, "schema_version", GEMTOP_SCHEMA_VERSION);
-	json_key(sb, &f, "tool");
-	json_str(sb, "gemtop");
-	json_key(sb, &f, "tool_version");
-	json_str(sb, PACKAGE_VERSION);
-	json_key(sb, &f, "source");
-	json_str(sb, s->src ? gdfs_describe(s->src) : "");
-	json_u64(sb, &f, "timestamp_ns", c->real_ns);
-	json_u64(sb, &f, "interval_ns", interval_ns);
-	json_u64(sb, &f, "sample", s->count);
-	if (c->have & GT_NEED_GTT) {
-		json_key(sb, &f, "aperture");
-		json_aperture(sb, c);
-	}
-	if (c->have & GT_NEED_LISTS) {
-		bool g = true;
-
-		json_key(sb, &f, "lists");
-		strbuf_addch(sb, '{');
-		for (i = 0; i < GDFS_LIST_COUNT; i++) {
-			bool h = true;
-
-			json_key(sb, &g, gdfs_list_name(i));
-			strbuf_addch(sb, '{');
-			json_u64(sb, &h, "objects", c->lists.objects[i]);
-			json_u64(sb, &h, "bytes", c->lists.bytes[i]);
-			strbuf_addch(sb, '}');
-		}
-		strbuf_addch(sb, '}');
-	}
-	if (c->have & GT_NEED_RING) {
-		json_key(sb, &f, "ring");
-		json_ring(sb, &c->ring);
-	}
+	if (!doc)
+		return -ENOMEM;
+	gj_str(doc, "source", s->src ? gdfs_describe(s->src) : "");
+	gj_uint(doc, "timestamp_ns", c->real_ns);
+	gj_uint(doc, "interval_ns", interval_ns);
+	gj_uint(doc, "sample", s->count);
+	if (c->have & GT_NEED_GTT)
+		gj_set(doc, "aperture", json_aperture(c));
+	if (c->have & GT_NEED_LISTS)
+		gj_set(doc, "lists", json_lists(&c->lists));
+	if (c->have & GT_NEED_RING)
+		gj_set(doc, "ring", json_ring(&c->ring));
 	hangs = gt_counter(c, "hangs", &present);
-	json_key(sb, &f, "hangs");
 	if (present)
-		strbuf_addf(sb, "%" PRIu64, hangs);
+		gj_uint(doc, "hangs", hangs);
 	else
-		strbuf_addstr(sb, "null");
+		gj_null(doc, "hangs");
 	if (c->have & GT_NEED_COUNTERS) {
-		bool g = true;
+		gj *ctr = gj_object();
 
-		json_key(sb, &f, "counters");
-		strbuf_addch(sb, '{');
 		for (i = 0; i < c->ctr.n; i++)
-			json_u64(sb, &g, c->ctr.v[i].key, c->ctr.v[i].value);
-		strbuf_addch(sb, '}');
+			gj_uint(ctr, c->ctr.v[i].key, c->ctr.v[i].value);
+		gj_set(doc, "counters", ctr);
 	}
-	if (s->rates.valid) {
-		json_key(sb, &f, "rates");
-		json_rates(sb, &s->rates);
-	}
+	if (s->rates.valid)
+		gj_set(doc, "rates", json_rates(&s->rates));
 	if (s->cpu_pct >= 0)
-		json_dbl(sb, &f, "cpu_pct", s->cpu_pct);
-	if (c->have & GT_NEED_CLIENTS) {
-		json_key(sb, &f, "clients");
-		strbuf_addch(sb, '[');
-		for (i = 0; i < c->clients.n; i++) {
-			const struct gdfs_client *cl = &c->clients.v[i];
-			bool g = true;
-
-			strbuf_addstr(sb, i ? ",{" : "{");
-			json_u64(sb, &g, "file", cl->file);
-			json_u64(sb, &g, "pid", (uint64_t)cl->pid);
-			json_key(sb, &g, "comm");
-			json_str(sb, cl->comm);
-			json_u64(sb, &g, "handles", cl->handles);
-			json_u64(sb, &g, "bytes", cl->handle_bytes);
-			json_u64(sb, &g, "bound_bytes", cl->bound_bytes);
-			json_u64(sb, &g, "requests", cl->requests);
-			strbuf_addch(sb, '}');
-		}
-		strbuf_addch(sb, ']');
-	}
+		gj_fixed(doc, "cpu_pct", s->cpu_pct, 3);
+	if (c->have & GT_NEED_CLIENTS)
+		gj_set(doc, "clients", json_clients(&c->clients));
 	if (m && c->have & GT_NEED_OBJECTS) {
-		size_t rows = m->nrows;
+		gj *objs = gj_array();
 
-		json_u64(sb, &f, "objects_timestamp_ns", c->objs_real_ns);
-		json_u64(sb, &f, "objects_total", c->objs.n);
-		json_u64(sb, &f, "objects_matched", m->nrows);
-		json_key(sb, &f, "objects");
-		strbuf_addch(sb, '[');
-		for (i = 0; i < rows; i++) {
-			if (i)
-				strbuf_addch(sb, ',');
-			json_object(sb, &c->objs.v[m->rows[i]], c->real_ns);
-		}
-		strbuf_addch(sb, ']');
+		gj_uint(doc, "objects_timestamp_ns", c->objs_real_ns);
+		gj_uint(doc, "objects_total", c->objs.n);
+		gj_uint(doc, "objects_matched", m->nrows);
+		for (i = 0; i < m->nrows; i++)
+			gj_push(objs, json_object_of(&c->objs.v[m->rows[i]], c->real_ns));
+		gj_set(doc, "objects", objs);
 	}
-	if (s->missing[0]) {
-		json_key(sb, &f, "missing");
-		json_str(sb, s->missing);
-	}
-	strbuf_addch(sb, '}');
+	if (s->missing[0])
+		gj_str(doc, "missing", s->missing);
+	gj_addto(sb, doc);
+	gj_free(doc);
 	return 0;
 }
 

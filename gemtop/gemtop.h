@@ -7,8 +7,13 @@
  *   model.c    policy: sort, filter and search of the objects;
  *   format.c   the words and numbers every output shares (domains as
  *              letters, sizes, flags), so text, JSON and curses agree;
- *   batch.c    -b: text, JSON Lines and CSV;
- *   view*.c    the curses front end (the only files that include curses);
+ *   batch.c    -b: text, JSON Lines and CSV (JSON through tools/gj.h);
+ * and the curses front end, the only files that include curses (through
+ * view.h and provide-curses.h):
+ *   ui.c       the terminal, the colour roles, drawing helpers;
+ *   header.c   the header's meters and the view tabs;
+ *   view.c     the loop, walking the table of view classes (views.def);
+ *   view-*.c   one view class each (view.h: struct gt_view_class);
  *   keys.c     the key table (htop-compatible, a letter for every F-key).
  */
 #ifndef GEMKIT_GEMTOP_H
@@ -42,7 +47,7 @@ struct gt_opts {
 	bool color;			/* false with -C or NO_COLOR */
 	bool ascii;			/* -U */
 	const char *filter;		/* -F */
-	int view;			/* -v/--view 1-5, default 1 */
+	int view;			/* -v/--view 1-N, default 1 */
 };
 
 /* What a refresh must read.  The header needs NEED_HEADER every time;
@@ -233,6 +238,9 @@ int gt_json_frame(struct strbuf *sb, const struct gt_sampler *s, uint64_t interv
 
 /* view.c */
 int gt_tui_run(const struct gt_opts *opts);
+/* The number of views (-v 1 to this), and view i's name in help. */
+unsigned int gt_view_count(void);
+const char *gt_view_help(unsigned int i);
 /* main.c: SIGTERM or SIGHUP arrived. */
 int gt_stop_requested(void);
 

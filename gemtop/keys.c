@@ -1,7 +1,8 @@
 /*
  * gemtop's key table: htop-compatible, and every F-key has a letter (F-keys
  * do nothing in some terminals).  The help screen is drawn from this table,
- * so it cannot drift from what the keys do.
+ * so it cannot drift from what the keys do; the keys that show a view are
+ * the views' own (view.h).
  */
 #include "view.h"
 
@@ -26,11 +27,8 @@ const struct gt_key gt_keys[] = {
 	{ { CTRL('L'), 0, 0 }, "^L", GT_ACT_REDRAW, "redraw the screen" },
 	{ { '\t', 0, 0 }, "Tab", GT_ACT_VIEW_NEXT, "next view" },
 	{ { KEY_BTAB, 0, 0 }, "S-Tab", GT_ACT_VIEW_PREV, "previous view" },
-	{ { '1', 0, 0 }, "1", GT_ACT_VIEW1, "objects" },
-	{ { '2', 0, 0 }, "2", GT_ACT_VIEW2, "GTT map" },
-	{ { '3', 0, 0 }, "3", GT_ACT_VIEW3, "clients" },
-	{ { '4', 0, 0 }, "4", GT_ACT_VIEW4, "rings" },
-	{ { '5', 0, 0 }, "5", GT_ACT_VIEW5, "events" },
+	/* Here the help lists each view's key (struct gt_view_class.key). */
+	{ { 0, 0, 0 }, "", GT_ACT_VIEW_KEYS, "" },
 	{ { KEY_UP, 'k', 0 }, "Up k", GT_ACT_UP, "move up" },
 	{ { KEY_DOWN, 'j', 0 }, "Down j", GT_ACT_DOWN, "move down" },
 	{ { KEY_LEFT, 0, 0 }, "Left", GT_ACT_LEFT, "move left (GTT map)" },

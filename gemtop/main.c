@@ -22,6 +22,32 @@ static void on_stop(int sig)
 	stop_requested = 1;
 }
 
+/* The views from the view table, "1 objects, 2 GTT map, ...", wrapped
+ * under the help column where the list always wrapped. */
+#define VIEWS_WRAP 64
+
+static void print_views(FILE *f)
+{
+	unsigned int i, n = gt_view_count();
+	int col = 41;
+
+	for (i = 0; i < n; i++) {
+		char item[64];
+		int len = snprintf(item, sizeof(item), "%u %s%s", i + 1, gt_view_help(i),
+				   i + 1 < n ? "," : "");
+
+		if (i && col + 1 + len > VIEWS_WRAP) {
+			fputs("\n                        ", f);
+			col = 24;
+		} else if (i) {
+			fputc(' ', f);
+			col++;
+		}
+		fputs(item, f);
+		col += len;
+	}
+}
+
 static void usage(FILE *f)
 {
 	fputs("usage: gemtop [options]\n"
@@ -39,15 +65,17 @@ static void usage(FILE *f)
 	      "  -o, --output FILE     write batch output to FILE\n"
 	      "  -F, --filter TERMS    object filter: client:X list:L dom:D size>N\n"
 	      "                        size<N pinned fenced id:N\n"
-	      "  -v, --view N          start in view N (1 objects, 2 GTT map,\n"
-	      "                        3 clients, 4 rings, 5 events)\n"
+	      "  -v, --view N          start in view N (", f);
+	print_views(f);
+	fputs(")\n"
 	      "  -C, --no-color        no colour (also when NO_COLOR is set)\n"
 	      "  -U, --ascii           ASCII only: no line drawing or block characters\n"
 	      "  -h, --help            this help\n"
 	      "  -V, --version         version\n"
-	      "\n"
-	      "Keys: q quit, h/? help, Tab/1-5 views, / search, \\ filter, </> sort,\n"
-	      "I invert, Z pause, d delay, Enter detail, x export JSON.  See gemtop(1).\n"
+	      "\n", f);
+	fprintf(f, "Keys: q quit, h/? help, Tab/1-%u views, / search, \\ filter, </> sort,\n",
+		gt_view_count());
+	fputs("I invert, Z pause, d delay, Enter detail, x export JSON.  See gemtop(1).\n"
 	      "\n"
 	      "Exit status: 0 ok, 1 the device or the terminal could not be used,\n"
 	      "2 usage error.\n", f);
@@ -170,7 +198,8 @@ out:
  * --complete (hidden): the option table for the shell completions, one
  * option a line with what its argument is (none, file, dir, socket,
  * format, view, number, filter), so completions/ never lists options of
- * its own.
+ * its own; then "=KIND VALUES..." lines give the values of a kind (the
+ * views' numbers, from the view table).
  */
 static const struct { const char *opts, *arg; } complete_table[] = {
 	{ "-D --device", "socket" }, { "--debugfs", "dir" }, { "-d --delay", "number" },
@@ -186,6 +215,11 @@ static void print_complete(void)
 
 	for (i = 0; i < ARRAY_SIZE(complete_table); i++)
 		printf("%s %s\n", complete_table[i].opts, complete_table[i].arg);
+	/* The values of an argument kind: the views of the view table. */
+	printf("=view");
+	for (i = 0; i < gt_view_count(); i++)
+		printf(" %zu", i + 1);
+	printf("\n");
 }
 
 int main(int argc, char **argv)
@@ -270,9 +304,9 @@ int main(int argc, char **argv)
 			break;
 		case 'v':
 			o.view = atoi(optarg);
-			if (o.view < 1 || o.view > 5) {
-				fprintf(stderr, "gemtop: invalid --view '%s': expected 1-5\n",
-					optarg);
+			if (o.view < 1 || (unsigned int)o.view > gt_view_count()) {
+				fprintf(stderr, "gemtop: invalid --view '%s': expected 1-%u\n",
+					optarg, gt_view_count());
 				return GT_EXIT_USAGE;
 			}
 			break;

@@ -1,5 +1,5 @@
 /*
- * View 2, the GTT map: the aperture as a grid of cells, each showing the
+ * The GTT map view: the aperture as a grid of cells, each showing the
  * most constrained state of what it covers (pinned > fenced > active >
  * inactive > free), the fragmentation figures, and a cursor that names the
  * object owning the offset under it.
@@ -58,7 +58,7 @@ static void cursor_line(struct gt_ui *ui, int y, uint64_t per)
 		r->pin ? " pinned" : "", r->fence >= 0 ? " fenced" : "", own);
 }
 
-void gt_draw_gtt(struct gt_ui *ui, int y0, int h)
+static void gtt_draw(struct gt_ui *ui, int y0, int h)
 {
 	const struct gt_sample *c = ui->shown;
 	const struct gdfs_gtt *g = &c->gtt;
@@ -111,14 +111,51 @@ void gt_draw_gtt(struct gt_ui *ui, int y0, int h)
 	if (ui->gtt_cell >= ncells)
 		ui->gtt_cell = ncells - 1;
 	for (k = 0, y = y0 + 1; k < ncells; k++) {
-		int attr = gt_ui_attr(ui, cell_color[cells[k]]);
+		enum gt_color role = k == ui->gtt_cell ? GT_C_CURSOR : cell_color[cells[k]];
 
-		if (k == ui->gtt_cell)
-			attr = A_REVERSE | A_BOLD;
-		attron(attr);
+		gt_attr_on(ui, role);
 		mvaddch(y + (int)(k / (size_t)w), (int)(k % (size_t)w), (chtype)cell_char[cells[k]]);
-		attroff(attr);
+		gt_attr_off(ui, role);
 	}
 	free(cells);
 	cursor_line(ui, y0 + h - 1, per);
 }
+
+/* The cursor moves over the cells: a row is the grid's width. */
+static bool gtt_key(struct gt_ui *ui, enum gt_action a, long page)
+{
+	long n = (long)ui->gtt_ncells, v, delta;
+
+	switch (a) {
+	case GT_ACT_UP:
+	case GT_ACT_DOWN:
+		delta = gt_action_delta(a, ui->gtt_w > 0 ? ui->gtt_w : 1, page);
+		break;
+	case GT_ACT_LEFT:
+		delta = -1;
+		break;
+	case GT_ACT_RIGHT:
+		delta = 1;
+		break;
+	default:
+		delta = gt_action_delta(a, 1, page);
+		break;
+	}
+	if (!delta)
+		return false;
+	if (!n)
+		return true;
+	v = (long)ui->gtt_cell + delta;
+	ui->gtt_cell = (size_t)(v < 0 ? 0 : v >= n ? n - 1 : v);
+	return true;
+}
+
+const struct gt_view_class gt_gtt_view = {
+	.name = "GTT map",
+	.key = '2',
+	.help = "GTT map",
+	/* The owner of the range under the cursor. */
+	.needs = GT_NEED_OBJECTS,
+	.draw = gtt_draw,
+	.handle_key = gtt_key,
+};

@@ -1,7 +1,7 @@
 /*
- * View 1, objects: a describe_obj-style table over the model's rows, and
- * the detail of one object (Enter): every field, its recent events and its
- * first bytes.
+ * The objects view: a describe_obj-style table over the model's rows,
+ * and the detail of one object (Enter): every field, its recent events
+ * and its first bytes.
  */
 #include <inttypes.h>
 #include <string.h>
@@ -60,7 +60,7 @@ static void object_row(struct gt_ui *ui, const struct gdfs_object *o, char *line
 			 gdfs_list_name(o->list), dom, off, fl, own);
 }
 
-void gt_draw_objects(struct gt_ui *ui, int y0, int h)
+static void draw_objects(struct gt_ui *ui, int y0, int h)
 {
 	const struct gt_sample *c = ui->shown;
 	bool wide = ui->cols >= 110;
@@ -84,7 +84,6 @@ void gt_draw_objects(struct gt_ui *ui, int y0, int h)
 			(double)ui->s.objs_cost_ns / 1e6);
 	if (h < 3)
 		return;
-	attron(A_REVERSE);
 	if (wide)
 		snprintf(line, sizeof(line), "%7s %6s %-8s %-9s %-8s %-6s %7s %7s %-22s %5s %6s %5s",
 			 "ID", "SIZE", "LIST", "DOMAINS", "OFFSET", "FLAGS", "RSEQ", "WSEQ",
@@ -92,8 +91,7 @@ void gt_draw_objects(struct gt_ui *ui, int y0, int h)
 	else
 		snprintf(line, sizeof(line), "%7s %6s %-8s %-9s %-8s %-6s %-22s", "ID", "SIZE",
 			 "LIST", "DOMAINS", "OFFSET", "FLAGS", "CLIENT");
-	gt_putf(ui, y0 + 1, 0, "%-*s", ui->cols, line);
-	attroff(A_REVERSE);
+	gt_put_line(ui, y0 + 1, GT_C_HEADER, line);
 	h -= 2;
 	/* Keep the selection on screen. */
 	if (ui->sel < ui->top)
@@ -102,19 +100,19 @@ void gt_draw_objects(struct gt_ui *ui, int y0, int h)
 		ui->top = ui->sel - (size_t)h + 1;
 	for (i = ui->top, y = y0 + 2; i < ui->model.nrows && y < y0 + 2 + h; i++, y++) {
 		const struct gdfs_object *o = &c->objs.v[ui->model.rows[i]];
-		int attr = o->pin ? gt_ui_attr(ui, GT_C_PINNED) :
-			   o->list == GDFS_LIST_ACTIVE ? gt_ui_attr(ui, GT_C_ACTIVE) : 0;
+		enum gt_color role = o->pin ? GT_C_PINNED :
+				     o->list == GDFS_LIST_ACTIVE ? GT_C_ACTIVE : GT_C_NONE;
 
 		if (i == ui->sel)
-			attr = A_REVERSE;
+			role = GT_C_SELECTED;
 		object_row(ui, o, line, sizeof(line), wide);
-		attron(attr);
+		gt_attr_on(ui, role);
 		gt_putf(ui, y, 0, i == ui->sel ? "%-*s" : "%.*s", ui->cols, line);
-		attroff(attr);
+		gt_attr_off(ui, role);
 	}
 }
 
-void gt_detail_load(struct gt_ui *ui)
+static void detail_load(struct gt_ui *ui)
 {
 	char name[48];
 
@@ -126,53 +124,7 @@ void gt_detail_load(struct gt_ui *ui)
 		strbuf_reset(&ui->detail_bytes);
 }
 
-static void event_line(const struct gdfs_event *e, char *line, size_t size)
-{
-	char d1[24], d2[24];
-
-	switch (e->type) {
-	case GDFS_EV_BIND:
-	case GDFS_EV_UNBIND:
-	case GDFS_EV_EVICT:
-		snprintf(line, size, "%-7s obj %u at 0x%08" PRIx64 " size %" PRIu64,
-			 gdfs_event_type_name(e->type), e->obj, e->offset, e->size);
-		break;
-	case GDFS_EV_DOMAIN:
-		gt_fmt_domains(e->old_read, e->old_write, d1, sizeof(d1));
-		gt_fmt_domains(e->read, e->write, d2, sizeof(d2));
-		snprintf(line, size, "domain  obj %u %s -> %s", e->obj, d1, d2);
-		break;
-	case GDFS_EV_SUBMIT:
-		snprintf(line, size, "submit  seqno %u file %u", e->seqno, e->file);
-		break;
-	case GDFS_EV_WAIT:
-		snprintf(line, size, "wait    seqno %u %" PRIu64 " us result %d", e->seqno,
-			 e->wait_ns / 1000, (int)e->result);
-		break;
-	case GDFS_EV_RETIRE:
-		snprintf(line, size, "retire  seqno %u", e->seqno);
-		break;
-	case GDFS_EV_PURGE:
-		snprintf(line, size, "purge   obj %u size %" PRIu64, e->obj, e->size);
-		break;
-	case GDFS_EV_OTHER:
-		snprintf(line, size, "%s", e->type_name);
-		break;
-	}
-}
-
-/* Shared with the events view. */
-void gt_event_format(const struct gdfs_event *e, char *line, size_t size)
-{
-	char body[160];
-
-	event_line(e, body, sizeof(body));
-	snprintf(line, size, "%8" PRIu64 " %6" PRIu64 ".%03" PRIu64 " %s", e->seq,
-		 (uint64_t)(e->ts_ns / 1000000000ull),
-		 (uint64_t)((e->ts_ns / 1000000ull) % 1000), body);
-}
-
-void gt_draw_detail(struct gt_ui *ui, int y0, int h)
+static void draw_detail(struct gt_ui *ui, int y0, int h)
 {
 	const struct gt_sample *c = ui->shown;
 	const struct gdfs_object *o = NULL;
@@ -183,10 +135,10 @@ void gt_draw_detail(struct gt_ui *ui, int y0, int h)
 
 	if (c->have & GT_NEED_OBJECTS)
 		o = gdfs_objects_find((struct gdfs_objects *)&c->objs, ui->detail_id);
-	attron(gt_ui_attr(ui, GT_C_TITLE));
+	gt_attr_on(ui, GT_C_TITLE);
 	gt_putf(ui, y++, 0, "Object %u%s   (Enter or Esc: back)", ui->detail_id,
 		o ? "" : " (gone)");
-	attroff(gt_ui_attr(ui, GT_C_TITLE));
+	gt_attr_off(ui, GT_C_TITLE);
 	if (o) {
 		gt_fmt_domains(o->read, o->write, dom, sizeof(dom));
 		gt_fmt_flags(o, fl, sizeof(fl));
@@ -240,3 +192,52 @@ void gt_draw_detail(struct gt_ui *ui, int y0, int h)
 		gt_put(ui, y, 0, line);
 	}
 }
+
+static void objects_draw(struct gt_ui *ui, int y0, int h)
+{
+	if (ui->detail)
+		draw_detail(ui, y0, h);
+	else
+		draw_objects(ui, y0, h);
+}
+
+/* Movement moves the selection; Enter opens and closes the detail, which
+ * scrolls by default. */
+static bool objects_key(struct gt_ui *ui, enum gt_action a, long page)
+{
+	long n = (long)ui->model.nrows, v, delta;
+
+	if (a == GT_ACT_ENTER) {
+		if (ui->detail) {
+			ui->detail = false;
+		} else if (n) {
+			ui->detail = true;
+			ui->detail_id = ui->sel_id;
+			ui->scroll = 0;
+			detail_load(ui);
+		}
+		return true;
+	}
+	delta = gt_action_delta(a, 1, page);
+	if (ui->detail || !delta)
+		return false;
+	if (!n)
+		return true;
+	v = (long)ui->sel + delta;
+	ui->sel = (size_t)(v < 0 ? 0 : v >= n ? n - 1 : v);
+	/* Name the selection by its object only while the frame shown holds
+	 * the objects the rows index: after a failed sample it may not. */
+	if (ui->shown && ui->shown->have & GT_NEED_OBJECTS &&
+	    ui->model.rows[ui->sel] < ui->shown->objs.n)
+		ui->sel_id = ui->shown->objs.v[ui->model.rows[ui->sel]].id;
+	return true;
+}
+
+const struct gt_view_class gt_objects_view = {
+	.name = "Objects",
+	.key = '1',
+	.help = "objects",
+	.needs = GT_NEED_OBJECTS,
+	.draw = objects_draw,
+	.handle_key = objects_key,
+};

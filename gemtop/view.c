@@ -1,6 +1,8 @@
 /*
- * gemtop's terminal: the curses lifecycle, the loop that keeps sampling
- * apart from drawing, the header, the status line and the keys.
+ * gemtop's interactive loop: it walks the view table (views.def) for the
+ * tabs, the view keys, the help screen and what to sample, keeps sampling
+ * apart from drawing, and handles the keys every view shares (a view's
+ * own movement and Enter go to its class first).
  *
  * The loop waits for a key until the next sample is due, so keys are
  * answered at once and sampling keeps its interval.  Pausing (Z) moves the
@@ -8,9 +10,6 @@
  * rates) while the views keep drawing the frozen one.
  */
 #include <errno.h>
-#include <langinfo.h>
-#include <locale.h>
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -18,259 +17,41 @@
 #include "view.h"
 #include "util.h"
 
-#define MIN_HEADER_ROWS	24	/* below this, the header drops rows */
-
-static const char *const view_names[GT_VIEW_COUNT] = {
-	"Objects", "GTT map", "Clients", "Rings", "Events",
+const struct gt_view_class *const gt_views[] = {
+#define GT_VIEW(class) &class,
+#include "views.def"
+#undef GT_VIEW
 };
+const unsigned int gt_nviews = ARRAY_SIZE(gt_views);
 
-void gt_ui_banner(struct gt_ui *ui, const char *fmt, ...)
+unsigned int gt_view_count(void)
 {
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(ui->banner, sizeof(ui->banner), fmt, ap);
-	va_end(ap);
-	ui->banner_until = now_ns() + 3000000000ull;
+	return gt_nviews;
 }
 
-int gt_ui_attr(const struct gt_ui *ui, enum gt_color c)
+const char *gt_view_help(unsigned int i)
 {
-	if (!ui->color) {
-		switch (c) {
-		case GT_C_TITLE:
-		case GT_C_TAB:
-		case GT_C_ERROR:
-			return A_BOLD;
-		case GT_C_PINNED:
-		case GT_C_BAR_PINNED:
-			return A_REVERSE;
-		default:
-			return A_NORMAL;
-		}
-	}
-	if (c == GT_C_TITLE || c == GT_C_TAB)
-		return COLOR_PAIR(c) | A_BOLD;
-	return COLOR_PAIR(c);
+	return i < gt_nviews ? gt_views[i]->help : "";
 }
 
-static void colors_init(struct gt_ui *ui)
+long gt_action_delta(enum gt_action a, long step, long page)
 {
-	static const short fg[GT_C_COUNT] = {
-		[GT_C_TITLE] = COLOR_CYAN, [GT_C_BAR] = COLOR_GREEN,
-		[GT_C_BAR_PINNED] = COLOR_RED, [GT_C_FREE] = -1,
-		[GT_C_INACTIVE] = COLOR_BLUE, [GT_C_ACTIVE] = COLOR_GREEN,
-		[GT_C_PINNED] = COLOR_RED, [GT_C_FENCED] = COLOR_MAGENTA,
-		[GT_C_BANNER] = COLOR_YELLOW, [GT_C_ERROR] = COLOR_RED,
-		[GT_C_TAB] = COLOR_CYAN,
-	};
-	short i;
-
-	if (!ui->color || !has_colors()) {
-		ui->color = false;
-		return;
+	switch (a) {
+	case GT_ACT_UP:
+		return -step;
+	case GT_ACT_DOWN:
+		return step;
+	case GT_ACT_PGUP:
+		return -page;
+	case GT_ACT_PGDN:
+		return page;
+	case GT_ACT_HOME:
+		return -(1L << 40);
+	case GT_ACT_END:
+		return 1L << 40;
+	default:
+		return 0;
 	}
-	start_color();
-	/* The terminal's own colours: readable on light and dark themes. */
-	use_default_colors();
-	for (i = 1; i < GT_C_COUNT; i++)
-		init_pair(i, fg[i], -1);
-}
-
-void gt_put(struct gt_ui *ui, int y, int x, const char *s)
-{
-	if (y < 0 || y >= ui->rows || x >= ui->cols)
-		return;
-	mvaddnstr(y, x, s, ui->cols - x);
-}
-
-void gt_putf(struct gt_ui *ui, int y, int x, const char *fmt, ...)
-{
-	char line[512];
-	va_list ap;
-
-	va_start(ap, fmt);
-	vsnprintf(line, sizeof(line), fmt, ap);
-	va_end(ap);
-	gt_put(ui, y, x, line);
-}
-
-static void draw_bar(struct gt_ui *ui, int y, int x, int w, uint64_t used,
-		     uint64_t pinned, uint64_t total)
-{
-	int nu = 0, np = 0, i;
-
-	if (w < 3)
-		return;
-	if (total) {
-		nu = (int)((double)used * (w - 2) / (double)total + 0.5);
-		np = (int)((double)pinned * (w - 2) / (double)total + 0.5);
-	}
-	if (np > nu)
-		np = nu;
-	mvaddch(y, x, '[');
-	for (i = 0; i < w - 2; i++) {
-		int a = i < np ? gt_ui_attr(ui, GT_C_BAR_PINNED) :
-			i < nu ? gt_ui_attr(ui, GT_C_BAR) : (int)A_NORMAL;
-
-		attron(a);
-		mvaddch(y, x + 1 + i, i < np ? '#' : i < nu ? '|' : ' ');
-		attroff(a);
-	}
-	mvaddch(y, x + w - 1, ']');
-}
-
-static void sparkline(const struct gt_ui *ui, const double *v, size_t n, size_t width,
-		      char *out, size_t size)
-{
-	static const char *const blocks[] = {
-		"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
-	};
-	static const char ascii[] = "_.-:=+*#";
-	double max = 0;
-	size_t i, first = n > width ? n - width : 0, len = 0;
-
-	out[0] = '\0';
-	for (i = first; i < n; i++)
-		if (v[i] > max)
-			max = v[i];
-	for (i = first; i < n; i++) {
-		int level = max > 0 ? (int)(v[i] / max * 7 + 0.5) : 0;
-		const char *b;
-
-		if (level < 0)
-			level = 0;
-		if (level > 7)
-			level = 7;
-		if (ui->ascii) {
-			if (len + 2 > size)
-				break;
-			out[len++] = ascii[level];
-			out[len] = '\0';
-			continue;
-		}
-		b = blocks[level];
-		if (len + strlen(b) + 1 > size)
-			break;
-		memcpy(out + len, b, strlen(b) + 1);
-		len += strlen(b);
-	}
-}
-
-static double pct(uint64_t a, uint64_t b)
-{
-	return b ? 100.0 * (double)a / (double)b : 0;
-}
-
-int gt_draw_header(struct gt_ui *ui)
-{
-	const struct gt_sample *c = ui->shown;
-	const struct gt_sampler *s = &ui->s;
-	char a[16], b[16], h[16], p[16], f[16], age[16], line[512];
-	bool full = ui->rows >= MIN_HEADER_ROWS, present;
-	uint64_t hangs;
-	int y = 0, len = 0, i;
-
-	/* The right end first: what it leaves is the title's width. */
-	line[0] = '\0';
-	if (s->cpu_pct >= 0 && ui->cols > 60)
-		snprintf(line, sizeof(line), "%scpu %.1f%%", ui->paused ? "PAUSED  " : "",
-			 s->cpu_pct);
-	else if (ui->paused)
-		snprintf(line, sizeof(line), "PAUSED");
-	len = ui->cols - (int)strlen(line) - 2;
-	attron(gt_ui_attr(ui, GT_C_TITLE));
-	{
-		char title[512];
-
-		snprintf(title, sizeof(title), "gemtop - %s - %s",
-			 s->driver[0] ? s->driver : "?",
-			 s->src ? gdfs_describe(s->src) : "(no source)");
-		gt_putf(ui, y, 0, "%.*s", len > 0 ? len : 0, title);
-	}
-	attroff(gt_ui_attr(ui, GT_C_TITLE));
-	if (line[0])
-		gt_put(ui, y, ui->cols - (int)strlen(line) - 1, line);
-	y++;
-	if (!c) {
-		gt_put(ui, y++, 0, "no sample yet");
-		return y;
-	}
-	/* A real kernel's or a partial tree: say what is not there. */
-	if (s->missing[0])
-		gt_putf(ui, y++, 0, "This source lacks: %s", s->missing);
-	if (c->have & GT_NEED_GTT) {
-		gt_fmt_size(c->gtt.used, a, sizeof(a));
-		gt_fmt_size(c->gtt.total, b, sizeof(b));
-		gt_fmt_size(c->gtt.largest_hole, h, sizeof(h));
-		gt_fmt_size(c->gtt.pinned, p, sizeof(p));
-		gt_fmt_size(c->fenced_bytes, f, sizeof(f));
-		gt_put(ui, y, 0, "Aperture");
-		draw_bar(ui, y, 9, ui->cols >= 100 ? 32 : 22, c->gtt.used, c->gtt.pinned,
-			 c->gtt.total);
-		gt_putf(ui, y, ui->cols >= 100 ? 42 : 32,
-			"%s/%s %.1f%%  hole %s  pinned %s %.1f%%  fenced %s %.1f%%", a, b,
-			pct(c->gtt.used, c->gtt.total), h, p,
-			pct(c->gtt.pinned, c->gtt.total), f,
-			pct(c->fenced_bytes, c->gtt.total));
-		y++;
-	}
-	if (c->have & GT_NEED_LISTS) {
-		len = snprintf(line, sizeof(line), "Lists");
-		for (i = 0; i < GDFS_LIST_COUNT; i++) {
-			gt_fmt_size(c->lists.bytes[i], a, sizeof(a));
-			len += snprintf(line + len, sizeof(line) - (size_t)len,
-					"  %s %llu/%s", gdfs_list_name(i),
-					(unsigned long long)c->lists.objects[i], a);
-		}
-		gt_put(ui, y++, 0, line);
-	}
-	hangs = gt_counter(c, "hangs", &present);
-	if (c->have & GT_NEED_RING) {
-		gt_fmt_age(gt_oldest_age_ns(&c->ring), age, sizeof(age));
-		snprintf(h, sizeof(h), "%llu", (unsigned long long)hangs);
-		gt_putf(ui, y++, 0, "Seqno emitted %u completed %u  lag %u  oldest %s  "
-			"outstanding %u  hangs %s%s", c->ring.emitted_seqno,
-			c->ring.completed_seqno, gt_seqno_lag(&c->ring),
-			c->ring.nrequests ? age : "-", c->ring.outstanding,
-			present ? h : "n/a", c->ring.wedged ? "  WEDGED" : "");
-	}
-	if (s->rates.valid && full) {
-		gt_fmt_size((uint64_t)s->rates.clflush_bytes, a, sizeof(a));
-		gt_fmt_size((uint64_t)s->rates.pwrite_bytes, b, sizeof(b));
-		gt_fmt_size((uint64_t)s->rates.pread_bytes, h, sizeof(h));
-		gt_putf(ui, y++, 0, "Rates/s exec %.1f  binds %.1f  evict %.1f  waits %.1f"
-			"  clflush %s  pwrite %s  pread %s", s->rates.execbuffers,
-			s->rates.binds, s->rates.evictions, s->rates.waits, a, b, h);
-	} else if (full) {
-		gt_put(ui, y++, 0, "Rates/s (after the second sample)");
-	}
-	if (full && ui->cols >= 80) {
-		char s1[200], s2[200], s3[200];
-		size_t w = (size_t)(ui->cols - 36) / 3;
-
-		if (w > 40)
-			w = 40;
-		sparkline(ui, s->hist.aperture_pct, s->hist.n, w, s1, sizeof(s1));
-		sparkline(ui, s->hist.lag, s->hist.n, w, s2, sizeof(s2));
-		sparkline(ui, s->hist.evict_rate, s->hist.n, w, s3, sizeof(s3));
-		gt_putf(ui, y++, 0, "History aperture %-*s lag %-*s evict %s", (int)w,
-			s1, (int)w, s2, s3);
-	}
-	/* The view tabs. */
-	move(y, 0);
-	for (i = 0; i < GT_VIEW_COUNT; i++) {
-		int attr = i == (int)ui->view ? A_REVERSE | gt_ui_attr(ui, GT_C_TAB) : 0;
-
-		attron(attr);
-		printw("%d %s", i + 1, view_names[i]);
-		attroff(attr);
-		printw(" ");
-	}
-	if (ui->model.filter.text[0])
-		printw(" filter: %s", ui->model.filter.text);
-	y++;
-	return y;
 }
 
 /* The last line: an input prompt, an error, the banner, or the keys. */
@@ -284,74 +65,79 @@ static void draw_status(struct gt_ui *ui)
 		static const char *const prompt[] = { "", "Search: ", "Filter: ",
 						      "Delay (s): " };
 
-		attron(A_BOLD);
+		gt_attr_on(ui, GT_C_PROMPT);
 		gt_put(ui, y, 0, prompt[ui->input]);
-		attroff(A_BOLD);
+		gt_attr_off(ui, GT_C_PROMPT);
 		gt_put(ui, y, (int)strlen(prompt[ui->input]), ui->inbuf);
 		return;
 	}
 	if (ui->s.error[0]) {
-		attron(gt_ui_attr(ui, GT_C_ERROR));
+		gt_attr_on(ui, GT_C_ERROR);
 		gt_putf(ui, y, 0, "gemtop: %s%s", ui->s.src ? "" : "reconnecting: ",
 			ui->s.error);
-		attroff(gt_ui_attr(ui, GT_C_ERROR));
+		gt_attr_off(ui, GT_C_ERROR);
 		return;
 	}
 	if (ui->banner[0] && now_ns() < ui->banner_until) {
-		attron(gt_ui_attr(ui, GT_C_BANNER));
+		gt_attr_on(ui, GT_C_BANNER);
 		gt_putf(ui, y, 0, ">>> %s", ui->banner);
-		attroff(gt_ui_attr(ui, GT_C_BANNER));
+		gt_attr_off(ui, GT_C_BANNER);
 		return;
 	}
-	attron(A_REVERSE);
+	gt_attr_on(ui, GT_C_KEYS);
 	gt_put(ui, y, 0, "F1/h Help  F3// Search  F4/\\ Filter  F6/> Sort  "
 	       "Z Pause  x Export  Tab View  F10/q Quit");
-	attroff(A_REVERSE);
+	gt_attr_off(ui, GT_C_KEYS);
 }
 
-void gt_draw_help(struct gt_ui *ui)
+/* One row of the help screen, in column col; false when it is full. */
+static bool help_row(struct gt_ui *ui, int *y, int *col, int colw, const char *label,
+		     const char *help)
+{
+	if (*y >= ui->rows - 1) {
+		if (*col + colw >= ui->cols)
+			return false;
+		*col += colw;
+		*y = 2;
+	}
+	gt_putf(ui, (*y)++, *col, "%-11s %.*s", label, colw - 13 > 0 ? colw - 13 : 0, help);
+	return true;
+}
+
+/* The keys from the key table; in its place, each view's key. */
+static void draw_help(struct gt_ui *ui)
 {
 	const struct gt_key *k;
 	int y = 0, col = 0, colw = ui->cols >= 100 ? ui->cols / 2 : ui->cols;
+	bool room = true;
+	unsigned int i;
 
 	erase();
-	attron(gt_ui_attr(ui, GT_C_TITLE));
+	gt_attr_on(ui, GT_C_TITLE);
 	gt_put(ui, y++, 0, "gemtop help - keys (htop-compatible). Any key returns; q quits.");
-	attroff(gt_ui_attr(ui, GT_C_TITLE));
+	gt_attr_off(ui, GT_C_TITLE);
 	y++;
-	for (k = gt_keys; k->label; k++) {
-		if (y >= ui->rows - 1) {
-			if (col + colw >= ui->cols)
-				break;
-			col += colw;
-			y = 2;
+	for (k = gt_keys; k->label && room; k++) {
+		if (k->action != GT_ACT_VIEW_KEYS) {
+			room = help_row(ui, &y, &col, colw, k->label, k->help);
+			continue;
 		}
-		gt_putf(ui, y++, col, "%-11s %.*s", k->label, colw - 13 > 0 ? colw - 13 : 0,
-			k->help);
+		for (i = 0; i < gt_nviews && room; i++) {
+			char label[2] = { (char)gt_views[i]->key, '\0' };
+
+			room = help_row(ui, &y, &col, colw, label, gt_views[i]->help);
+		}
 	}
 	if (y < ui->rows - 2)
 		gt_put(ui, ui->rows - 2, 0, "Domains: c r s m i v g = cpu render sampler "
 		       "command instruction vertex gtt; the write domain in capitals.");
 }
 
-unsigned int gt_view_needs(const struct gt_ui *ui)
+/* What a refresh samples: the header's figures, the events every view
+ * keeps, and what the view shown needs. */
+static unsigned int view_needs(const struct gt_ui *ui)
 {
-	unsigned int need = GT_NEED_HEADER | GT_NEED_EVENTS;
-
-	switch (ui->view) {
-	case GT_VIEW_OBJECTS:
-	case GT_VIEW_GTT:
-		need |= GT_NEED_OBJECTS;
-		break;
-	case GT_VIEW_CLIENTS:
-		need |= GT_NEED_CLIENTS | GT_NEED_OBJECTS;
-		break;
-	case GT_VIEW_RINGS:
-	case GT_VIEW_EVENTS:
-	case GT_VIEW_COUNT:
-		break;
-	}
-	return need;
+	return GT_NEED_HEADER | GT_NEED_EVENTS | gt_views[ui->view]->needs;
 }
 
 static void draw(struct gt_ui *ui)
@@ -360,7 +146,7 @@ static void draw(struct gt_ui *ui)
 
 	getmaxyx(stdscr, ui->rows, ui->cols);
 	if (ui->help) {
-		gt_draw_help(ui);
+		draw_help(ui);
 		draw_status(ui);
 		refresh();
 		return;
@@ -368,20 +154,8 @@ static void draw(struct gt_ui *ui)
 	erase();
 	y0 = gt_draw_header(ui);
 	h = ui->rows - 1 - y0;
-	if (h > 0 && ui->shown) {
-		if (ui->detail)
-			gt_draw_detail(ui, y0, h);
-		else if (ui->view == GT_VIEW_OBJECTS)
-			gt_draw_objects(ui, y0, h);
-		else if (ui->view == GT_VIEW_GTT)
-			gt_draw_gtt(ui, y0, h);
-		else if (ui->view == GT_VIEW_CLIENTS)
-			gt_draw_clients(ui, y0, h);
-		else if (ui->view == GT_VIEW_RINGS)
-			gt_draw_rings(ui, y0, h);
-		else
-			gt_draw_events(ui, y0, h);
-	}
+	if (h > 0 && ui->shown)
+		gt_views[ui->view]->draw(ui, y0, h);
 	draw_status(ui);
 	refresh();
 }
@@ -408,7 +182,7 @@ static void refresh_model(struct gt_ui *ui)
 
 static void take_sample(struct gt_ui *ui)
 {
-	unsigned int need = gt_view_needs(ui);
+	unsigned int need = view_needs(ui);
 
 	if (need & GT_NEED_OBJECTS && !gt_objects_due(&ui->s, now_ns(), ui->delay_ns))
 		need = (need & ~(unsigned int)GT_NEED_OBJECTS) | GT_KEEP_OBJECTS;
@@ -472,15 +246,37 @@ static void export_frame(struct gt_ui *ui)
 	strbuf_release(&sb);
 }
 
-static void set_view(struct gt_ui *ui, int v)
+void gt_ui_set_view(struct gt_ui *ui, unsigned int view)
 {
-	ui->view = (enum gt_view)((v + GT_VIEW_COUNT) % GT_VIEW_COUNT);
+	ui->view = view % gt_nviews;
 	ui->scroll = 0;
 	ui->detail = false;
 	ui->events_follow = true;
 	/* The new view may need files the last sample did not read. */
 	if (!ui->paused)
 		take_sample(ui);
+}
+
+/* The view whose class is v (the search goes to the objects). */
+static unsigned int view_index(const struct gt_view_class *v)
+{
+	unsigned int i;
+
+	for (i = 0; i < gt_nviews; i++)
+		if (gt_views[i] == v)
+			return i;
+	return 0;
+}
+
+/* The view a key shows, or -1. */
+static int view_of_key(int ch)
+{
+	unsigned int i;
+
+	for (i = 0; i < gt_nviews; i++)
+		if (gt_views[i]->key == ch)
+			return (int)i;
+	return -1;
 }
 
 static void set_sort(struct gt_ui *ui, enum gt_col c)
@@ -582,37 +378,24 @@ static void start_input(struct gt_ui *ui, enum gt_input in, const char *init)
 	snprintf(ui->inbuf, sizeof(ui->inbuf), "%s", init);
 }
 
-static void move_sel(struct gt_ui *ui, long delta, int page)
+/* A movement the view left to the default: scroll its body. */
+static void scroll_body(struct gt_ui *ui, enum gt_action a, long page)
 {
-	long n, v;
+	long delta = gt_action_delta(a, 1, page), v;
 
-	if (ui->view == GT_VIEW_GTT && !ui->detail) {
-		n = (long)ui->gtt_ncells;
-		if (!n)
-			return;
-		v = (long)ui->gtt_cell + delta;
-		ui->gtt_cell = (size_t)(v < 0 ? 0 : v >= n ? n - 1 : v);
+	if (!delta)
 		return;
-	}
-	if (ui->view != GT_VIEW_OBJECTS || ui->detail) {
-		v = (long)ui->scroll + delta;
-		ui->scroll = (size_t)(v < 0 ? 0 : v);
-		ui->events_follow = false;
-		return;
-	}
-	n = (long)ui->model.nrows;
-	if (!n)
-		return;
-	v = (long)ui->sel + delta;
-	ui->sel = (size_t)(v < 0 ? 0 : v >= n ? n - 1 : v);
-	ui->sel_id = ui->shown->objs.v[ui->model.rows[ui->sel]].id;
+	v = (long)ui->scroll + delta;
+	ui->scroll = (size_t)(v < 0 ? 0 : v);
+	ui->events_follow = false;
 }
 
 static void handle_key(struct gt_ui *ui, int ch)
 {
-	int page = ui->rows > 12 ? ui->rows - 10 : 1;
-	int gtt_w = ui->gtt_w > 0 ? ui->gtt_w : 1;
+	const struct gt_view_class *view = gt_views[ui->view];
+	long page = ui->rows > 12 ? ui->rows - 10 : 1;
 	enum gt_action a;
+	int v;
 
 	if (ch == KEY_RESIZE) {
 		getmaxyx(stdscr, ui->rows, ui->cols);
@@ -629,8 +412,13 @@ static void handle_key(struct gt_ui *ui, int ch)
 		return;
 	}
 	a = gt_key_action(ch);
+	v = view_of_key(ch);
 	if (ui->help && a != GT_ACT_QUIT) {
 		ui->help = false;
+		return;
+	}
+	if (v >= 0) {
+		gt_ui_set_view(ui, (unsigned int)v);
 		return;
 	}
 	switch (a) {
@@ -641,7 +429,7 @@ static void handle_key(struct gt_ui *ui, int ch)
 		ui->help = true;
 		break;
 	case GT_ACT_SEARCH:
-		set_view(ui, GT_VIEW_OBJECTS);
+		gt_ui_set_view(ui, view_index(&gt_objects_view));
 		start_input(ui, GT_IN_SEARCH, "");
 		break;
 	case GT_ACT_SEARCH_NEXT:
@@ -685,67 +473,26 @@ static void handle_key(struct gt_ui *ui, int ch)
 		clear();
 		break;
 	case GT_ACT_VIEW_NEXT:
-		set_view(ui, (int)ui->view + 1);
+		gt_ui_set_view(ui, ui->view + 1);
 		break;
 	case GT_ACT_VIEW_PREV:
-		set_view(ui, (int)ui->view - 1);
+		gt_ui_set_view(ui, ui->view + gt_nviews - 1);
 		break;
-	case GT_ACT_VIEW1: case GT_ACT_VIEW2: case GT_ACT_VIEW3:
-	case GT_ACT_VIEW4: case GT_ACT_VIEW5:
-		set_view(ui, (int)(a - GT_ACT_VIEW1));
-		break;
-	case GT_ACT_UP:
-		move_sel(ui, ui->view == GT_VIEW_GTT ? -gtt_w : -1, page);
-		break;
-	case GT_ACT_DOWN:
-		move_sel(ui, ui->view == GT_VIEW_GTT ? gtt_w : 1, page);
-		break;
-	case GT_ACT_LEFT:
-		if (ui->view == GT_VIEW_GTT)
-			move_sel(ui, -1, page);
-		break;
-	case GT_ACT_RIGHT:
-		if (ui->view == GT_VIEW_GTT)
-			move_sel(ui, 1, page);
-		break;
-	case GT_ACT_PGUP:
-		move_sel(ui, -page, page);
-		break;
-	case GT_ACT_PGDN:
-		move_sel(ui, page, page);
-		break;
-	case GT_ACT_HOME:
-		move_sel(ui, -(1L << 40), page);
-		break;
-	case GT_ACT_END:
-		move_sel(ui, 1L << 40, page);
-		if (ui->view == GT_VIEW_EVENTS)
-			ui->events_follow = true;
-		break;
+	case GT_ACT_UP: case GT_ACT_DOWN: case GT_ACT_LEFT: case GT_ACT_RIGHT:
+	case GT_ACT_PGUP: case GT_ACT_PGDN: case GT_ACT_HOME: case GT_ACT_END:
 	case GT_ACT_ENTER:
-		if (ui->view == GT_VIEW_OBJECTS && !ui->detail && ui->model.nrows) {
-			ui->detail = true;
-			ui->detail_id = ui->sel_id;
-			ui->scroll = 0;
-			gt_detail_load(ui);
-		} else if (ui->detail) {
-			ui->detail = false;
-		}
+		/* The view's, else the default. */
+		if (!view->handle_key || !view->handle_key(ui, a, page))
+			scroll_body(ui, a, page);
 		break;
 	case GT_ACT_BACK:
 		ui->help = false;
 		ui->detail = false;
 		break;
+	case GT_ACT_VIEW_KEYS:
 	case GT_ACT_NONE:
 		break;
 	}
-}
-
-static bool utf8_locale(void)
-{
-	const char *cs = nl_langinfo(CODESET);
-
-	return cs && (!strcmp(cs, "UTF-8") || !strcmp(cs, "utf8"));
 }
 
 int gt_tui_run(const struct gt_opts *opts)
@@ -760,7 +507,8 @@ int gt_tui_run(const struct gt_opts *opts)
 	ui.opts = *opts;
 	ui.color = opts->color;
 	ui.delay_ns = opts->delay_ns;
-	ui.view = (enum gt_view)(opts->view - 1);
+	ui.view = opts->view >= 1 && (unsigned int)opts->view <= gt_nviews ?
+		  (unsigned int)opts->view - 1 : 0;
 	ui.events_follow = true;
 	strbuf_init(&ui.detail_bytes, 0);
 	gt_model_init(&ui.model);
@@ -774,10 +522,7 @@ int gt_tui_run(const struct gt_opts *opts)
 		fprintf(stderr, "gemtop: out of memory\n");
 		return GT_EXIT_FAIL;
 	}
-	setlocale(LC_ALL, "");
-	ui.ascii = opts->ascii || !utf8_locale();
-	/* newterm, not initscr: initscr exits on an unknown terminal. */
-	screen = newterm(NULL, stdout, stdin);
+	screen = gt_term_start(&ui);
 	if (!screen) {
 		const char *term = getenv("TERM");
 
@@ -786,15 +531,6 @@ int gt_tui_run(const struct gt_opts *opts)
 		gt_sampler_release(&ui.s);
 		return GT_EXIT_FAIL;
 	}
-	set_term(screen);
-	cbreak();
-	noecho();
-	nonl();
-	keypad(stdscr, TRUE);
-	curs_set(0);
-	set_escdelay(25);
-	colors_init(&ui);
-	getmaxyx(stdscr, ui.rows, ui.cols);
 
 	next = now_ns();
 	while (!ui.quit && !gt_stop_requested()) {
@@ -819,8 +555,7 @@ int gt_tui_run(const struct gt_opts *opts)
 		if (ch != ERR)
 			handle_key(&ui, ch);
 	}
-	endwin();
-	delscreen(screen);
+	gt_term_stop(screen);
 	gt_sample_release(&ui.frozen);
 	gt_model_release(&ui.model);
 	strbuf_release(&ui.detail_bytes);

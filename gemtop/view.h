@@ -1,21 +1,38 @@
 /*
- * gemtop's curses front end: the state the views share.  Only view*.c and
- * keys.c include curses; they draw what sample.c and model.c computed.
+ * gemtop's terminal front end: the state the views share, the colour
+ * roles, and the view classes.
+ *
+ * A view is a class (htop's Panel/Meter idea): one view-<name>.c file
+ * exports a const struct gt_view_class saying what the view is called,
+ * which key shows it, what it needs sampled, how it draws and which keys
+ * it takes, and views.def lists the classes in tab order.  view.c walks
+ * that list: the tabs, the number keys, the help screen and what each
+ * refresh samples all come from it.  See "Adding a gemtop view" in
+ * DEVELOPERS.md.
+ *
+ * Only the front end includes this header (and so curses); the views draw
+ * what sample.c and model.c computed.
  */
 #ifndef GEMKIT_GEMTOP_VIEW_H
 #define GEMKIT_GEMTOP_VIEW_H
 
-#include <curses.h>
-
+#include "provide-curses.h"
 #include "gemtop.h"
 
-enum gt_view { GT_VIEW_OBJECTS, GT_VIEW_GTT, GT_VIEW_CLIENTS, GT_VIEW_RINGS,
-	       GT_VIEW_EVENTS, GT_VIEW_COUNT };
-
-/* Colour roles (htop's CRT_colors idea): never raw pair numbers. */
+/*
+ * Colour roles (htop's CRT_colors idea): views name what a thing is, and
+ * ui.c's role table says how it looks with colours and without.  Never a
+ * raw pair number or attribute in a view.
+ */
 enum gt_color {
 	GT_C_NONE, GT_C_TITLE, GT_C_BAR, GT_C_BAR_PINNED, GT_C_FREE, GT_C_INACTIVE,
 	GT_C_ACTIVE, GT_C_PINNED, GT_C_FENCED, GT_C_BANNER, GT_C_ERROR, GT_C_TAB,
+	GT_C_TAB_CURRENT,	/* the tab of the view shown */
+	GT_C_HEADER,		/* a table's column header */
+	GT_C_SELECTED,		/* the selected row */
+	GT_C_CURSOR,		/* the GTT map's cursor cell */
+	GT_C_PROMPT,		/* "Search: " */
+	GT_C_KEYS,		/* the status line's key list */
 	GT_C_COUNT,
 };
 
@@ -24,8 +41,9 @@ enum gt_action {
 	GT_ACT_FILTER, GT_ACT_SORT_NEXT, GT_ACT_SORT_PREV, GT_ACT_INVERT,
 	GT_ACT_SORT_SIZE, GT_ACT_SORT_AGE, GT_ACT_SORT_OFFSET, GT_ACT_PAUSE,
 	GT_ACT_DELAY, GT_ACT_EXPORT, GT_ACT_REDRAW, GT_ACT_VIEW_NEXT,
-	GT_ACT_VIEW_PREV, GT_ACT_VIEW1, GT_ACT_VIEW2, GT_ACT_VIEW3, GT_ACT_VIEW4,
-	GT_ACT_VIEW5, GT_ACT_UP, GT_ACT_DOWN, GT_ACT_LEFT, GT_ACT_RIGHT,
+	GT_ACT_VIEW_PREV,
+	GT_ACT_VIEW_KEYS,	/* the views' own keys (their classes hold them) */
+	GT_ACT_UP, GT_ACT_DOWN, GT_ACT_LEFT, GT_ACT_RIGHT,
 	GT_ACT_PGUP, GT_ACT_PGDN, GT_ACT_HOME, GT_ACT_END, GT_ACT_ENTER,
 	GT_ACT_BACK,
 };
@@ -46,7 +64,7 @@ struct gt_ui {
 	struct gt_sampler s;
 	struct gt_model model;
 	uint64_t model_stamp;		/* objs_real_ns the model was built on */
-	enum gt_view view;
+	unsigned int view;		/* index in gt_views[] */
 	bool help, detail, paused, color, ascii, quit;
 	struct gt_sample frozen;	/* the paused frame */
 	const struct gt_sample *shown;	/* frozen or s.cur */
@@ -72,28 +90,60 @@ struct gt_ui {
 	int rows, cols;
 };
 
+/*
+ * A view.  Every slot but handle_key is set.
+ */
+struct gt_view_class {
+	const char *name;	/* its tab: "Objects" */
+	int key;		/* the key that shows it: '1' */
+	const char *help;	/* its line in the help screen: "objects" */
+	/* What a refresh must read for it, beyond the header's
+	 * (GT_NEED_HEADER) and the events every view keeps. */
+	unsigned int needs;
+	/* Draw the body: rows y0 to y0 + h - 1 (h > 0; ui->shown is set). */
+	void (*draw)(struct gt_ui *ui, int y0, int h);
+	/* A movement or Enter while the view is shown; page is a page's
+	 * rows.  Returns false to leave the key to the default (scroll the
+	 * body by ui->scroll).  NULL: always the default. */
+	bool (*handle_key)(struct gt_ui *ui, enum gt_action a, long page);
+};
+
+/* views.def: the classes, in tab order. */
+#define GT_VIEW(class) extern const struct gt_view_class class;
+#include "views.def"
+#undef GT_VIEW
+extern const struct gt_view_class *const gt_views[];
+extern const unsigned int gt_nviews;
+
+/* How far a movement action moves, in steps of step (page for PgUp/PgDn,
+ * everything for Home/End); 0 for any other action. */
+long gt_action_delta(enum gt_action a, long step, long page);
+/* Show the view (resets scroll and detail; samples what it needs). */
+void gt_ui_set_view(struct gt_ui *ui, unsigned int view);
+
+/* ui.c: the terminal, the colour roles and drawing helpers. */
 void gt_ui_banner(struct gt_ui *ui, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 int gt_ui_attr(const struct gt_ui *ui, enum gt_color c);
+void gt_attr_on(const struct gt_ui *ui, enum gt_color c);
+void gt_attr_off(const struct gt_ui *ui, enum gt_color c);
+void gt_colors_init(struct gt_ui *ui);
+/* Start curses on the terminal (NULL: it cannot be driven); stop it. */
+SCREEN *gt_term_start(struct gt_ui *ui);
+void gt_term_stop(SCREEN *screen);
 /* Draw text clipped to the screen width at (y, x). */
 void gt_put(struct gt_ui *ui, int y, int x, const char *s);
 void gt_putf(struct gt_ui *ui, int y, int x, const char *fmt, ...)
 	__attribute__((format(printf, 4, 5)));
+/* A line the width of the screen in role c (a column header). */
+void gt_put_line(struct gt_ui *ui, int y, enum gt_color c, const char *text);
 
-/* The header: returns the number of rows it used. */
+/* header.c: the header; returns the number of rows it used. */
 int gt_draw_header(struct gt_ui *ui);
-void gt_draw_objects(struct gt_ui *ui, int y0, int h);
-void gt_draw_detail(struct gt_ui *ui, int y0, int h);
-void gt_draw_gtt(struct gt_ui *ui, int y0, int h);
-void gt_draw_clients(struct gt_ui *ui, int y0, int h);
-void gt_draw_rings(struct gt_ui *ui, int y0, int h);
-void gt_draw_events(struct gt_ui *ui, int y0, int h);
-void gt_draw_help(struct gt_ui *ui);
-/* What each view must sample. */
-unsigned int gt_view_needs(const struct gt_ui *ui);
-/* Objects view: keep the selection on the same object across refreshes. */
+
+/* view-objects.c: keep the selection on the same object across refreshes. */
 void gt_objects_reselect(struct gt_ui *ui);
+/* view-events.c: one event as the events view and the detail show it. */
 void gt_event_format(const struct gdfs_event *e, char *line, size_t size);
-void gt_detail_load(struct gt_ui *ui);
 
 #endif

@@ -7,14 +7,15 @@
 #
 # Functions return non-zero on failure and never exit the caller's shell.
 
-# What a fresh Debian 12 with only git lacks.  The second list is what the
-# optional parts use (debugfs over FUSE, the curses, readline, json-c and
-# libelf tools, and what their tests drive: tmux, bash-completion, zsh,
-# readelf, clang's libFuzzer); configure builds them when they are there.
+# What a fresh Debian 12 with only git lacks (json-c: the tools' JSON
+# writer, which configure requires).  The second list is what the optional
+# parts use (debugfs over FUSE, the curses, readline and libelf tools, and
+# what their tests drive: tmux, bash-completion, zsh, readelf, clang's
+# libFuzzer); configure builds them when they are there.
 GEMKIT_PACKAGES="build-essential autoconf automake libtool pkg-config \
-libdrm-dev libdrm-intel1 intel-gpu-tools valgrind"
+libdrm-dev libdrm-intel1 intel-gpu-tools valgrind libjson-c-dev"
 GEMKIT_OPTIONAL_PACKAGES="libfuse3-dev fuse3 libncurses-dev libreadline-dev \
-libelf-dev elfutils libjson-c-dev tmux bash-completion zsh clang \
+libelf-dev elfutils tmux bash-completion zsh clang \
 libclang-rt-dev"
 
 GEMKIT_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)

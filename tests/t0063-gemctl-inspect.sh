@@ -94,6 +94,22 @@ test_expect_success 'gtt --json and -q' '
 	json_check "d[\"total\"] == 16777216 and d[\"ranges\"] == 1 and d[\"map\"][0][\"kind\"] == \"range\" and d[\"map\"][0][\"pin\"] >= 1 and d[\"map\"][-1][\"kind\"] == \"hole\"" <out
 '
 
+test_expect_success 'fences: the register a tiled blit target holds; --all, --json, -q' '
+	gemctl -c "h = create 65536; tiling \$h x 512; fill \$h 0 0 8 8 0xff --pitch 512; wait \$h
+		fences; fences --all; set json on; fences; set json off; set quiet on; fences" >out &&
+	test $(grep -c "^FENCE  *OBJ OFFSET  *SIZE TILING STRIDE PIN$" out) = 2 &&
+	test $(grep -c -E "^ +0 +[0-9]+ 0x[0-9a-f]{8} +[0-9]+ x +512 +0$" out) = 2 &&
+	test $(grep -c "^1 of 16 in use$" out) = 2 &&
+	test $(grep -c -E "^ +[0-9]+ +-$" out) = 15 &&
+	grep "^{" out | json_check "d[\"used\"] == 1 and d[\"total\"] == 16 and d[\"fences\"][0][\"fence\"] == 0 and d[\"fences\"][0][\"tiling\"] == \"x\" and d[\"fences\"][0][\"stride\"] == 512" &&
+	tail -n 1 out >last &&
+	echo 1 >expect &&
+	test_cmp expect last &&
+	gemctl -q fences >out &&
+	echo 0 >expect &&
+	test_cmp expect out
+'
+
 test_expect_success 'seqno counts the submissions' '
 	S0=$(gemctl -q seqno) &&
 	gemctl -c "h = create 4096; fill \$h 0 0 4 4 1; fill \$h 0 0 4 4 2; wait \$h" &&

@@ -40,6 +40,26 @@ test_expect_success 'the completions read the option table from --complete' '
 	fi
 '
 
+test_expect_success 'the views come from the view table: --help, --complete, -v' '
+	"$GEMTOP" --help >out &&
+	grep -E "^  -v, --view N +start in view N \(1 objects, 2 GTT map,\$" out &&
+	grep -E "^ +3 clients, 4 rings, 5 events\)\$" out &&
+	grep -E "^Keys: .* Tab/1-5 views," out &&
+	"$GEMTOP" --complete >table &&
+	tail -n 1 table >last &&
+	echo "=view 1 2 3 4 5" >expect &&
+	test_cmp expect last &&
+	if command -v bash >/dev/null; then
+		bash -c ". \"$GEMKIT_SRC_DIR/completions/gemtop\" &&
+			COMP_WORDS=(\"$GEMTOP\" --view \"\") COMP_CWORD=2 && _gemtop &&
+			echo \"\${COMPREPLY[*]}\"" >out &&
+		echo "1 2 3 4 5" >expect &&
+		test_cmp expect out
+	fi &&
+	test_expect_code 2 "$GEMTOP" -b -v 6 2>err &&
+	grep "expected 1-5" err
+'
+
 test_expect_success 'usage errors exit 2 and name the value' '
 	test_expect_code 2 "$GEMTOP" -b -d 0 2>err && grep "'\''0'\''" err &&
 	test_expect_code 2 "$GEMTOP" -b -d abc 2>err && grep "SECS\[.TENTHS\]" err &&

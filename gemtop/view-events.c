@@ -1,0 +1,121 @@
+/*
+ * The events view: the driver's events as they come (following the
+ * newest), filtered by type or object.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "view.h"
+
+static void event_line(const struct gdfs_event *e, char *line, size_t size)
+{
+	char d1[24], d2[24];
+
+	switch (e->type) {
+	case GDFS_EV_BIND:
+	case GDFS_EV_UNBIND:
+	case GDFS_EV_EVICT:
+		snprintf(line, size, "%-7s obj %u at 0x%08" PRIx64 " size %" PRIu64,
+			 gdfs_event_type_name(e->type), e->obj, e->offset, e->size);
+		break;
+	case GDFS_EV_DOMAIN:
+		gt_fmt_domains(e->old_read, e->old_write, d1, sizeof(d1));
+		gt_fmt_domains(e->read, e->write, d2, sizeof(d2));
+		snprintf(line, size, "domain  obj %u %s -> %s", e->obj, d1, d2);
+		break;
+	case GDFS_EV_SUBMIT:
+		snprintf(line, size, "submit  seqno %u file %u", e->seqno, e->file);
+		break;
+	case GDFS_EV_WAIT:
+		snprintf(line, size, "wait    seqno %u %" PRIu64 " us result %d", e->seqno,
+			 e->wait_ns / 1000, (int)e->result);
+		break;
+	case GDFS_EV_RETIRE:
+		snprintf(line, size, "retire  seqno %u", e->seqno);
+		break;
+	case GDFS_EV_PURGE:
+		snprintf(line, size, "purge   obj %u size %" PRIu64, e->obj, e->size);
+		break;
+	case GDFS_EV_OTHER:
+		snprintf(line, size, "%s", e->type_name);
+		break;
+	}
+}
+
+/* Also the lines of the object detail's recent events. */
+void gt_event_format(const struct gdfs_event *e, char *line, size_t size)
+{
+	char body[160];
+
+	event_line(e, body, sizeof(body));
+	snprintf(line, size, "%8" PRIu64 " %6" PRIu64 ".%03" PRIu64 " %s", e->seq,
+		 (uint64_t)(e->ts_ns / 1000000000ull),
+		 (uint64_t)((e->ts_ns / 1000000ull) % 1000), body);
+}
+
+/* The filter's words select event types; id:N selects an object. */
+static bool event_match(const struct gt_filter *f, const struct gdfs_event *e)
+{
+	unsigned int i;
+
+	for (i = 0; i < f->nterms; i++) {
+		const struct gt_term *t = &f->or_terms[i];
+
+		if (t->kind == GT_TERM_ID && e->obj != t->num)
+			return false;
+		if (t->kind == GT_TERM_TEXT &&
+		    strcmp(gdfs_event_type_name(e->type), t->text) &&
+		    strcmp(e->type_name, t->text))
+			return false;
+	}
+	return true;
+}
+
+static void events_draw(struct gt_ui *ui, int y0, int h)
+{
+	const struct gt_events *ev = &ui->s.events;
+	size_t *idx, n = 0, i, first;
+	char line[256];
+	int y, body = h - 2;
+
+	gt_putf(ui, y0, 0, "%zu events held, %" PRIu64 " dropped%s", ev->n, ev->dropped,
+		ui->events_follow ? "  (following; Up/PgUp to scroll, End to follow)" : "");
+	gt_put_line(ui, y0 + 1, GT_C_HEADER, "     SEQ   TIME(s) EVENT");
+	if (body < 1 || !ev->n)
+		return;
+	idx = malloc(ev->n * sizeof(*idx));
+	if (!idx)
+		return;
+	for (i = 0; i < ev->n; i++)
+		if (event_match(&ui->model.filter, gt_event_at(ev, i)))
+			idx[n++] = i;
+	/* Following: the newest at the bottom. */
+	if (ui->events_follow || ui->scroll + (size_t)body > n)
+		ui->scroll = n > (size_t)body ? n - (size_t)body : 0;
+	first = ui->scroll;
+	for (i = first, y = y0 + 2; i < n && y < y0 + h; i++, y++) {
+		gt_event_format(gt_event_at(ev, idx[i]), line, sizeof(line));
+		gt_put(ui, y, 0, line);
+	}
+	free(idx);
+}
+
+/* End follows the newest events again. */
+static bool events_key(struct gt_ui *ui, enum gt_action a, long page)
+{
+	if (a != GT_ACT_END)
+		return false;
+	ui->scroll += (size_t)gt_action_delta(a, 1, page);
+	ui->events_follow = true;
+	return true;
+}
+
+const struct gt_view_class gt_events_view = {
+	.name = "Events",
+	.key = '5',
+	.help = "events",
+	.needs = 0,		/* every view keeps the events */
+	.draw = events_draw,
+	.handle_key = events_key,
+};
