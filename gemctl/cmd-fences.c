@@ -23,7 +23,7 @@ static void fence_line(struct gemctl *ctl, int reg, const struct gdfs_object *o)
 		return;
 	}
 	gemctl_say(ctl, "%5d %7u 0x%08x %9llu %-6s %6u %3u\n", reg, o->id, o->gtt_offset,
-		   (unsigned long long)o->gtt_size, gemctl_tiling_name(o->tiling),
+		   (unsigned long long)o->gtt_size, gdfs_tiling_name(o->tiling),
 		   o->stride, o->pin);
 }
 
@@ -35,7 +35,7 @@ static gj *fence_json(int reg, const struct gdfs_object *o)
 	gj_uint(j, "object", o->id);
 	gj_uint(j, "gtt_offset", o->gtt_offset);
 	gj_uint(j, "gtt_size", o->gtt_size);
-	gj_str(j, "tiling", gemctl_tiling_name(o->tiling));
+	gj_str(j, "tiling", gdfs_tiling_name(o->tiling));
 	gj_uint(j, "stride", o->stride);
 	gj_uint(j, "pin", o->pin);
 	return j;
