@@ -53,8 +53,10 @@ struct gem_hang {
 	pthread_cond_t event_cond;	/* a hang was published */
 	bool stop;
 	bool error_pending;		/* the error interrupt fired */
-	uint64_t seq;			/* hangs so far */
 	struct gem_hang_event events[HANG_EVENTS];	/* seq % HANG_EVENTS */
+	/* Hangs so far: written (publish) under dev->lock and irq_lock, so
+	 * either lock is enough to read it. */
+	uint64_t seq;
 
 	/* hangcheck thread, under dev->lock */
 	bool sampled;
@@ -197,12 +199,12 @@ static int handle_error(struct gem_hang *h, const char *kind)
 		ev.seqno, (int)ev.pid, guilty ? guilty->comm : "none",
 		(unsigned long long)(ev.detect_ns / 1000000));
 
+	/* publish() writes h->seq under dev->lock as well as irq_lock, and
+	 * we hold dev->lock: reading it needs no irq_lock, so error_lock
+	 * never nests around irq_lock (gem_priv.h, LOCKING). */
+	seq = h->seq + 1;
 	pthread_mutex_lock(&h->error_lock);
 	if (!h->first_error) {
-		pthread_mutex_lock(&dev->irq_lock);
-		seq = h->seq + 1;
-		pthread_mutex_unlock(&dev->irq_lock);
-
 		h->first_error = gem_error_capture(dev, guilty, kind, now);
 		if (h->first_error)
 			h->first_error->seq = seq;
