@@ -1,5 +1,6 @@
 /* The GEM device: set-up and tear-down, interrupts, arenas and mmap lookups. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -206,6 +207,11 @@ void gem_device_destroy(struct gem_device *dev)
 	free(dev);
 }
 
+/*
+ * A duplicate, taken under dev->lock: a dedicated arena is destroyed (its
+ * fd closed, the number free for reuse) as soon as its object is freed,
+ * possibly by another client between our unlock and the caller's send.
+ */
 int gem_arena_fd(struct gem_device *dev, uint32_t id, uint64_t *size)
 {
 	struct gem_arena *arena;
@@ -214,8 +220,11 @@ int gem_arena_fd(struct gem_device *dev, uint32_t id, uint64_t *size)
 	pthread_mutex_lock(&dev->lock);
 	arena = idmap_lookup(&dev->arena_ids, id);
 	if (arena) {
-		fd = arena->fd;
-		*size = arena->size;
+		fd = fcntl(arena->fd, F_DUPFD_CLOEXEC, 0);
+		if (fd < 0)
+			fd = -errno;
+		else
+			*size = arena->size;
 	}
 	pthread_mutex_unlock(&dev->lock);
 	return fd;
