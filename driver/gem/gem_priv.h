@@ -58,7 +58,6 @@ struct gem_object {
 	unsigned int refcount;		/* handles, active, lookups in flight */
 	unsigned int handle_count;
 	uint32_t flink_name;		/* 0 = none */
-	struct gem_file *creator;
 	pid_t creator_pid;
 	uint64_t created_ns;
 

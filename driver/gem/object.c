@@ -129,7 +129,6 @@ GEM_IOCTL(create)
 	ret = gem_object_create(dev, size, &obj);
 	if (ret)
 		return ret;
-	obj->creator = file;
 	obj->creator_pid = file->pid;
 	ret = gem_handle_create(file, obj, &args->handle);
 	/* The handle holds the reference now (or nothing does). */
