@@ -39,6 +39,8 @@ void gem_event(struct gem_device *dev, enum gem_event_type type, uint32_t obj,
 	struct gem_event_log *log = &dev->events;
 	struct gem_event *ev;
 
+	gem_assert_held(dev);
+
 	if (!log->ring)
 		return;
 	ev = &log->ring[log->next_seq & log->mask];

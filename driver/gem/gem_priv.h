@@ -20,6 +20,7 @@
 #include "event.h"
 #include "idmap.h"
 #include "list.h"
+#include "lock.h"
 #include "mm.h"
 
 #define GEM_RING_SIZE		(128u << 10)

@@ -160,13 +160,13 @@ static void publish(struct gem_hang *h, struct gem_hang_event *ev)
 {
 	struct gem_device *dev = h->dev;
 
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	ev->seq = ++h->seq;
 	h->events[ev->seq % HANG_EVENTS] = *ev;
 	pthread_cond_broadcast(&h->event_cond);
 	/* Waiters: their seqno passed (guilty, replayed) or never will. */
 	pthread_cond_broadcast(&dev->irq_cond);
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 }
 
 /* i915_handle_error: capture, report, reset.  dev->lock held. */
@@ -203,7 +203,7 @@ static int handle_error(struct gem_hang *h, const char *kind)
 	 * we hold dev->lock: reading it needs no irq_lock, so error_lock
 	 * never nests around irq_lock (gem_priv.h, LOCKING). */
 	seq = h->seq + 1;
-	pthread_mutex_lock(&h->error_lock);
+	gem_mutex_lock(&h->error_lock, GEM_LOCK_ERROR);
 	if (!h->first_error) {
 		h->first_error = gem_error_capture(dev, guilty, kind, now);
 		if (h->first_error)
@@ -211,7 +211,7 @@ static int handle_error(struct gem_hang *h, const char *kind)
 		else
 			log_err("GPU hang: no memory for the error state");
 	}
-	pthread_mutex_unlock(&h->error_lock);
+	gem_mutex_unlock(&h->error_lock, GEM_LOCK_ERROR);
 	ret = recover(h, guilty, now);
 	ev.recovered = ret == 0;
 	if (!ret)
@@ -270,7 +270,7 @@ static void *hangcheck_thread(void *arg)
 	uint64_t next = now_ns() + interval;
 	struct timespec ts;
 
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	while (!h->stop) {
 		if (h->error_pending) {
 			/* handled below, at once */
@@ -283,9 +283,9 @@ static void *hangcheck_thread(void *arg)
 		if (h->stop)
 			break;
 		h->error_pending = false;
-		pthread_mutex_unlock(&dev->irq_lock);
+		gem_irq_unlock(dev);
 
-		pthread_mutex_lock(&dev->lock);
+		gem_lock(dev);
 		if (dev->wedged) {
 			/* Nothing more to do until gemd restarts. */
 		} else if (gpu_stopped(dev->gpu)) {
@@ -294,31 +294,31 @@ static void *hangcheck_thread(void *arg)
 			sample(h);
 			next = now_ns() + interval;
 		}
-		pthread_mutex_unlock(&dev->lock);
+		gem_unlock(dev);
 
-		pthread_mutex_lock(&dev->irq_lock);
+		gem_irq_lock(dev);
 	}
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 	return NULL;
 }
 
 void gem_hangcheck_error_irq(struct gem_device *dev)
 {
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	if (dev->hang) {
 		dev->hang->error_pending = true;
 		pthread_cond_signal(&dev->hang->cond);
 	}
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 }
 
 int gem_handle_error_forced(struct gem_device *dev)
 {
 	int ret;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	ret = dev->wedged ? -EIO : handle_error(dev->hang, "wedged");
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	return ret;
 }
 
@@ -328,12 +328,12 @@ int gem_error_state_show(struct gem_device *dev, struct strbuf *sb)
 
 	/* Formatting reads only the capture's own copies; error_lock keeps
 	 * a concurrent clear from freeing it underneath. */
-	pthread_mutex_lock(&dev->hang->error_lock);
+	gem_mutex_lock(&dev->hang->error_lock, GEM_LOCK_ERROR);
 	if (dev->hang->first_error)
 		ret = gem_error_format(dev->hang->first_error, sb);
 	else
 		ret = strbuf_addstr(sb, "no error state collected\n");
-	pthread_mutex_unlock(&dev->hang->error_lock);
+	gem_mutex_unlock(&dev->hang->error_lock, GEM_LOCK_ERROR);
 	return ret;
 }
 
@@ -341,10 +341,10 @@ void gem_error_state_clear(struct gem_device *dev)
 {
 	struct gem_error_state *e;
 
-	pthread_mutex_lock(&dev->hang->error_lock);
+	gem_mutex_lock(&dev->hang->error_lock, GEM_LOCK_ERROR);
 	e = dev->hang->first_error;
 	dev->hang->first_error = NULL;
-	pthread_mutex_unlock(&dev->hang->error_lock);
+	gem_mutex_unlock(&dev->hang->error_lock, GEM_LOCK_ERROR);
 	gem_error_free(e);
 }
 
@@ -352,9 +352,9 @@ uint64_t gem_hang_seq(struct gem_device *dev)
 {
 	uint64_t seq;
 
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	seq = dev->hang->seq;
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 	return seq;
 }
 
@@ -369,7 +369,7 @@ int gem_hang_wait(struct gem_device *dev, uint64_t after, uint32_t wait_ms,
 	if (!h)
 		return -ENODEV;
 	timespec_at(&ts, now_ns() + (uint64_t)wait_ms * 1000000ull);
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	while (h->seq <= after && !h->stop) {
 		if (pthread_cond_timedwait(&h->event_cond, &dev->irq_lock, &ts) == ETIMEDOUT)
 			break;
@@ -382,7 +382,7 @@ int gem_hang_wait(struct gem_device *dev, uint64_t after, uint32_t wait_ms,
 			first = h->seq - HANG_EVENTS + 1;
 		*ev = h->events[first % HANG_EVENTS];
 	}
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 	return ret;
 }
 
@@ -418,9 +418,9 @@ int gem_hangcheck_start(struct gem_device *dev, uint32_t period_ms)
 		return -ret;
 	}
 	h->running = true;
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	dev->hang = h;
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 	if (period_ms)
 		log_info("hangcheck every %u ms", period_ms);
 	return 0;
@@ -432,16 +432,16 @@ void gem_hangcheck_stop(struct gem_device *dev)
 
 	if (!h)
 		return;
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	h->stop = true;
 	pthread_cond_broadcast(&h->cond);
 	pthread_cond_broadcast(&h->event_cond);
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 	pthread_join(h->thread, NULL);
 
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	dev->hang = NULL;
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 	gem_error_free(h->first_error);
 	pthread_mutex_destroy(&h->error_lock);
 	pthread_cond_destroy(&h->event_cond);

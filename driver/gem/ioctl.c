@@ -304,9 +304,9 @@ int gem_ioctl(struct gem_file *file, unsigned int cmd, void *arg,
 	call->has_loc = false;
 	if (desc->unlocked)
 		return desc->handler(file, arg, call);
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	ret = desc->handler(file, arg, call);
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	if (ret && ret != -ETIME && ret != -ENOENT && ret != -EINVAL)
 		log_debug("file %u (%s): %s: %s", file->id, file->comm, desc->name,
 			  strerror(-ret));

@@ -52,6 +52,7 @@ out_free:
 
 void gem_object_get(struct gem_object *obj)
 {
+	gem_assert_held(obj->dev);
 	obj->refcount++;
 }
 
@@ -80,6 +81,7 @@ static void gem_object_free(struct gem_object *obj)
 
 void gem_object_put(struct gem_object *obj)
 {
+	gem_assert_held(obj->dev);
 	if (--obj->refcount == 0)
 		gem_object_free(obj);
 }
@@ -87,6 +89,8 @@ void gem_object_put(struct gem_object *obj)
 void gem_object_move_to_list(struct gem_object *obj, enum gem_list list)
 {
 	struct gem_device *dev = obj->dev;
+
+	gem_assert_held(dev);
 
 	dev->list_count[obj->list]--;
 	dev->list_bytes[obj->list] -= obj->size;

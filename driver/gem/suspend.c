@@ -48,7 +48,7 @@ int gem_device_suspend(struct gem_device *dev)
 {
 	int ret;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	if (dev->suspended) {
 		ret = -EALREADY;
 		goto unlock;
@@ -68,7 +68,7 @@ int gem_device_suspend(struct gem_device *dev)
 		log_notice("suspended: GPU idle, GTT holds only pinned objects");
 	}
 unlock:
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	return ret;
 }
 
@@ -76,11 +76,11 @@ int gem_device_resume(struct gem_device *dev)
 {
 	int ret = 0;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	if (!dev->suspended)
 		ret = -EALREADY;
 	dev->suspended = false;
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	if (!ret)
 		log_notice("resumed");
 	return ret;
