@@ -78,13 +78,7 @@ out_free:
 	return ret;
 }
 
-struct quarantine {
-	struct mm_node node;
-	struct gem_arena *arena;
-	struct list_head link;		/* dev->quarantine, oldest first */
-};
-
-static void quarantine_release(struct gem_device *dev, struct quarantine *q)
+static void quarantine_release(struct gem_device *dev, struct gem_quarantine *q)
 {
 	list_del_init(&q->link);
 	mm_remove_node(&q->node);
@@ -97,7 +91,7 @@ static void quarantine_release(struct gem_device *dev, struct quarantine *q)
 static bool quarantine_add(struct gem_device *dev, struct gem_arena *arena,
 			   uint64_t start, uint64_t size)
 {
-	struct quarantine *q = calloc(1, sizeof(*q));
+	struct gem_quarantine *q = calloc(1, sizeof(*q));
 
 	if (!q)
 		return false;
@@ -112,7 +106,7 @@ static bool quarantine_add(struct gem_device *dev, struct gem_arena *arena,
 	dev->quarantine_bytes += size;
 	while (dev->quarantine_bytes > GEM_QUARANTINE_BYTES)
 		quarantine_release(dev, list_first_entry(&dev->quarantine,
-							 struct quarantine, link));
+							 struct gem_quarantine, link));
 	return true;
 }
 
@@ -199,7 +193,7 @@ void gem_backing_fini(struct gem_device *dev)
 {
 	while (!list_empty(&dev->quarantine))
 		quarantine_release(dev, list_first_entry(&dev->quarantine,
-							 struct quarantine, link));
+							 struct gem_quarantine, link));
 	while (!list_empty(&dev->arenas)) {
 		struct gem_arena *arena =
 			list_first_entry(&dev->arenas, struct gem_arena, link);

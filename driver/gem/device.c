@@ -166,6 +166,9 @@ void gem_device_destroy(struct gem_device *dev)
 	gem_hangcheck_stop(dev);
 	gem_retire_worker_stop(dev);
 
+	/* From here on only the command streamer runs besides us (the
+	 * server and debugfs stopped first), so the lists of files and the
+	 * counters can be read without dev->lock. */
 	while (!list_empty(&dev->files)) {
 		file = list_first_entry(&dev->files, struct gem_file, link);
 		gem_file_release(file);

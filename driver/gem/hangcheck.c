@@ -42,7 +42,9 @@
 #define BAN_DEFAULT_NS		(12ull * 1000 * 1000 * 1000)
 #define HANG_EVENTS		16	/* kept for GEM_MSG_HANG_WAIT */
 
+/* Locks as in gem_priv.h's LOCKING section. */
 struct gem_hang {
+	/* fixed */
 	struct gem_device *dev;
 	uint64_t period_ns;		/* 0: no timer */
 	pthread_t thread;
@@ -58,7 +60,7 @@ struct gem_hang {
 	 * either lock is enough to read it. */
 	uint64_t seq;
 
-	/* hangcheck thread, under dev->lock */
+	/* the samples: under dev->lock (hangcheck thread, forced errors) */
 	bool sampled;
 	uint32_t last_acthd, last_instdone;
 	unsigned int count;
