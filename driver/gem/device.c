@@ -132,6 +132,7 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	if (ret)
 		goto out_gpu;
 
+	gem_verify_init(dev);
 	ret = gem_retire_worker_start(dev);
 	if (ret)
 		goto out_ring;

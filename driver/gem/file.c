@@ -63,6 +63,7 @@ void gem_file_release(struct gem_file *file)
 	}
 	gem_request_file_release(file);
 	list_del_init(&file->link);
+	gem_verify_after(dev, "file release", file);
 	gem_unlock(dev);
 	log_debug("file %u released (pid %d)", file->id, (int)file->pid);
 	free(file->handles);

@@ -100,6 +100,9 @@ struct gem_arena {
 	uint64_t free;		/* bytes not sub-allocated */
 	struct mm mm;		/* sub-allocation of [0, size) */
 	struct list_head link;	/* dev->arenas */
+	/* gem_verify_state's scratch */
+	uint32_t verify_epoch, verify_objects;
+	uint64_t verify_bytes;
 };
 
 /* A freed range a client may still map (backing.c). */
@@ -164,6 +167,9 @@ struct gem_object {
 	bool in_exec;
 	bool exec_pinned;
 	struct list_head evict_link;	/* eviction scan */
+
+	/* gem_verify_state's scratch */
+	uint32_t verify_epoch, verify_handles, verify_batches;
 };
 
 #define GEM_MADV_PURGED 2		/* __I915_MADV_PURGED */
@@ -233,6 +239,8 @@ struct gem_device {
 					 * irq_lock, by start and stop only */
 	pthread_t retire_thread;
 	bool retire_running;
+	uint32_t verify;		/* verify.c: checks earned per ioctl,
+					 * 0: off, UINT32_MAX: every ioctl */
 
 	pthread_mutex_t lock;		/* struct_mutex: everything below up to irq_lock */
 
@@ -281,11 +289,47 @@ struct gem_device {
 	uint32_t waiting_seqno;		/* seqno a waiter sleeps on, 0 = none */
 	struct gem_event_log events;
 
+	/* gem_verify_state (verify.c) */
+	unsigned int ioctls_in_flight;	/* locked ioctls begun, not ended */
+	uint64_t verify_credit;
+	uint32_t verify_epoch;
+
 	/* interrupts and waiting: irq_lock */
 	pthread_mutex_t irq_lock;
 	pthread_cond_t irq_cond;
 	uint64_t irq_count;
 	uint32_t irq_seqno;		/* HWS seqno seen by the last interrupt */
+};
+
+/*
+ * The rules gem_verify_state checks, one per fact the driver keeps in more
+ * than one place: X(id, name, what breaks it).
+ */
+#define GEM_VERIFY_RULES(X) \
+	X(LIST_TAG, "list-tag", "an object sits on a list other than the one it records") \
+	X(LIST_STATE, "list-state", "an object is not on the list its state says") \
+	X(LIST_COUNTERS, "list-counters", "a per-list counter differs from a recount") \
+	X(OBJECTS, "objects", "the object counters or the id map disagree with the lists") \
+	X(ACTIVE, "active", "an active object is unbound, has no seqno or is out of submission order") \
+	X(DOMAINS, "domains", "a write domain is not one of the read domains, or an idle object keeps a GPU write domain") \
+	X(PIN, "pin", "a pin count differs from the pins held, or a pinned object is unbound") \
+	X(PINNED_BYTES, "pinned-bytes", "the pinned byte counter differs from the pinned nodes") \
+	X(GTT_NODE, "gtt-node", "bound objects and the GTT allocator's nodes disagree") \
+	X(GTT_PTE, "gtt-pte", "the page table does not map a bound object's pages, or maps past them") \
+	X(FENCE, "fence", "fence registers, fence slots and fenced objects disagree") \
+	X(HANDLES, "handles", "a file's handle table, count or free-handle hint is wrong") \
+	X(HANDLE_COUNT, "handle-count", "an object's handle count differs from the handles naming it") \
+	X(FLINK, "flink", "flink names and the name map disagree, or a named object has no handle") \
+	X(REFCOUNT, "refcount", "a reference count differs from its holders") \
+	X(EXEC, "exec", "execbuffer marks are inconsistent or outlive their execbuffer") \
+	X(ARENA, "arena", "the backing store disagrees with its arenas") \
+	X(REQUESTS, "requests", "requests are out of order or linked to the wrong file")
+
+enum gem_verify_rule {
+#define X(id, name, what) GEM_VERIFY_##id,
+	GEM_VERIFY_RULES(X)
+#undef X
+	GEM_VERIFY_RULE_COUNT
 };
 
 /* seqno arithmetic that survives wrap (i915_seqno_passed). */
@@ -316,6 +360,7 @@ void gem_object_get(struct gem_object *obj);
 void gem_object_put(struct gem_object *obj);
 void gem_object_move_to_list(struct gem_object *obj, enum gem_list list);
 void gem_object_update_list(struct gem_object *obj);	/* by its state */
+enum gem_list gem_object_state_list(const struct gem_object *obj);
 
 /* file.c: handles */
 struct gem_object *gem_handle_lookup(struct gem_file *file, uint32_t handle);	/* +ref */
@@ -366,6 +411,24 @@ uint64_t gem_gtt_alignment(struct gem_object *obj, bool fenced);
 bool gem_tiling_ok(uint64_t size, uint32_t stride, uint32_t tiling_mode);
 int gem_object_get_fence(struct gem_object *obj);
 void gem_object_put_fence(struct gem_object *obj);
+
+/*
+ * verify.c: gem_verify_state (i915_verify_lists).  With dev->lock held,
+ * check every rule of GEM_VERIFY_RULES, log each violation with its
+ * object, and return the mask of broken rules (1u << rule), 0 if none.
+ */
+uint32_t gem_verify_state(struct gem_device *dev);
+const char *gem_verify_rule_name(unsigned int rule);
+/* Enable from the build and GEMKIT_VERIFY (gem_device_create). */
+void gem_verify_init(struct gem_device *dev);
+/* Verify if enabled and affordable (see verify.c); abort on a violation.
+ * dev->lock held.  what and file name the operation for the log. */
+void gem_verify_after(struct gem_device *dev, const char *what,
+		      const struct gem_file *file);
+/* Bracket a locked ioctl: take dev->lock and count it in flight; stop
+ * counting, verify, drop the lock. */
+void gem_ioctl_enter(struct gem_file *file);
+void gem_ioctl_exit(struct gem_file *file, const char *name);
 
 /* ioctl handlers (one per uAPI entry point) */
 #define GEM_IOCTL(name) int gem_##name##_ioctl(struct gem_file *file, void *data, struct gem_call *call)

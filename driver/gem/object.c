@@ -100,23 +100,25 @@ void gem_object_move_to_list(struct gem_object *obj, enum gem_list list)
 	list_move_tail(&obj->list_link, &obj->dev->lists[list]);
 }
 
-/* Put the object on the list its state says, at the LRU tail. */
-void gem_object_update_list(struct gem_object *obj)
+/* The list the object's state says it belongs on. */
+enum gem_list gem_object_state_list(const struct gem_object *obj)
 {
-	enum gem_list list;
-
 	/* Every request ends with MI_FLUSH, so a GPU write domain is
 	 * flushed by the time the object retires: the flushing list of the
 	 * 2.6.3x driver stays empty here. */
 	if (obj->active)
-		list = GEM_LIST_ACTIVE;
-	else if (!gem_object_bound(obj))
-		list = GEM_LIST_UNBOUND;
-	else if (obj->pin_count)
-		list = GEM_LIST_PINNED;
-	else
-		list = GEM_LIST_INACTIVE;
-	gem_object_move_to_list(obj, list);
+		return GEM_LIST_ACTIVE;
+	if (!gem_object_bound(obj))
+		return GEM_LIST_UNBOUND;
+	if (obj->pin_count)
+		return GEM_LIST_PINNED;
+	return GEM_LIST_INACTIVE;
+}
+
+/* Put the object on the list its state says, at the LRU tail. */
+void gem_object_update_list(struct gem_object *obj)
+{
+	gem_object_move_to_list(obj, gem_object_state_list(obj));
 }
 
 GEM_IOCTL(create)

@@ -67,6 +67,7 @@ int gem_device_suspend(struct gem_device *dev)
 	} else {
 		log_notice("suspended: GPU idle, GTT holds only pinned objects");
 	}
+	gem_verify_after(dev, "suspend", NULL);
 unlock:
 	gem_unlock(dev);
 	return ret;
