@@ -39,19 +39,21 @@ static int arena_create(struct gem_device *dev, uint64_t size, bool dedicated,
 	struct gem_arena *arena;
 	int ret;
 
-	arena = calloc(1, sizeof(*arena));
+	arena = gem_calloc(1, sizeof(*arena));
 	if (!arena)
 		return -ENOMEM;
-	arena->fd = memfd_create("gem-arena", MFD_CLOEXEC);
+	/* Each step can fail as an allocation does (faultsim.c). */
+	arena->fd = gem_faultsim_fail() ? -1 : memfd_create("gem-arena", MFD_CLOEXEC);
 	if (arena->fd < 0) {
 		ret = -errno;
 		goto out_free;
 	}
-	if (ftruncate(arena->fd, (off_t)size) < 0) {
+	if (gem_faultsim_fail() || ftruncate(arena->fd, (off_t)size) < 0) {
 		ret = -errno;
 		goto out_close;
 	}
-	arena->base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+	arena->base = gem_faultsim_fail() ? MAP_FAILED :
+		      mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			   arena->fd, 0);
 	if (arena->base == MAP_FAILED) {
 		ret = -errno;
@@ -91,7 +93,7 @@ static void quarantine_release(struct gem_device *dev, struct gem_quarantine *q)
 static bool quarantine_add(struct gem_device *dev, struct gem_arena *arena,
 			   uint64_t start, uint64_t size)
 {
-	struct gem_quarantine *q = calloc(1, sizeof(*q));
+	struct gem_quarantine *q = gem_calloc(1, sizeof(*q));
 
 	if (!q)
 		return false;

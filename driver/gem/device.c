@@ -92,7 +92,7 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	struct gem_device *dev;
 	int i, ret;
 
-	dev = calloc(1, sizeof(*dev));
+	dev = gem_calloc(1, sizeof(*dev));
 	if (!dev)
 		return -ENOMEM;
 	pthread_mutex_init(&dev->lock, NULL);
@@ -140,6 +140,8 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	if (ret)
 		goto out_retire;
 
+	/* Counted from here: what clients make gemd allocate. */
+	gem_faultsim_init();
 	*out = dev;
 	return 0;
 

@@ -12,7 +12,7 @@ int gem_event_log_init(struct gem_event_log *log, uint32_t size)
 	log->ring = NULL;
 	if (!size || (size & (size - 1)))
 		return -EINVAL;
-	log->ring = calloc(size, sizeof(*log->ring));
+	log->ring = gem_calloc(size, sizeof(*log->ring));
 	if (!log->ring)
 		return -ENOMEM;
 	log->mask = size - 1;

@@ -97,7 +97,7 @@ static int eb_lookup(struct eb *eb)
 {
 	unsigned int i;
 
-	eb->objs = calloc(eb->count, sizeof(*eb->objs));
+	eb->objs = gem_calloc(eb->count, sizeof(*eb->objs));
 	if (!eb->objs)
 		return -ENOMEM;
 	for (i = 0; i < eb->count; i++) {
@@ -457,7 +457,7 @@ GEM_IOCTL(execbuffer)
 
 	if (args->buffer_count < 1 || args->buffer_count > (1u << 16) || !list)
 		return -EINVAL;
-	exec = calloc(args->buffer_count, sizeof(*exec));
+	exec = gem_calloc(args->buffer_count, sizeof(*exec));
 	if (!exec)
 		return -ENOMEM;
 	for (i = 0; i < args->buffer_count; i++) {

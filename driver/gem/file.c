@@ -12,7 +12,7 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 {
 	struct gem_file *file;
 
-	file = calloc(1, sizeof(*file));
+	file = gem_calloc(1, sizeof(*file));
 	if (!file)
 		return -ENOMEM;
 	file->dev = dev;
@@ -99,7 +99,7 @@ int gem_handle_create(struct gem_file *file, struct gem_object *obj,
 
 		if (n > (1u << 30))
 			return -ENOSPC;
-		tab = realloc(file->handles, n * sizeof(*tab));
+		tab = gem_realloc(file->handles, n * sizeof(*tab));
 		if (!tab)
 			return -ENOMEM;
 		memset(tab + file->handles_alloc, 0,

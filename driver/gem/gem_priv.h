@@ -65,6 +65,7 @@
 #include "gem.h"
 #include "gpu.h"
 #include "event.h"
+#include "faultsim.h"
 #include "idmap.h"
 #include "list.h"
 #include "lock.h"

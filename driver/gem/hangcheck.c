@@ -395,7 +395,7 @@ int gem_hangcheck_start(struct gem_device *dev, uint32_t period_ms)
 	sigset_t all, old;
 	int ret;
 
-	h = calloc(1, sizeof(*h));
+	h = gem_calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	h->dev = dev;

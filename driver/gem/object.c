@@ -14,7 +14,7 @@ int gem_object_create(struct gem_device *dev, uint64_t size, struct gem_object *
 
 	if (size > GEM_MAX_OBJECT_SIZE)
 		return -ENOMEM;
-	obj = calloc(1, sizeof(*obj));
+	obj = gem_calloc(1, sizeof(*obj));
 	if (!obj)
 		return -ENOMEM;
 	obj->dev = dev;

@@ -109,7 +109,7 @@ int gem_add_request(struct gem_device *dev, struct gem_file *file, uint32_t *out
 	uint32_t seqno;
 	int ret;
 
-	rq = calloc(1, sizeof(*rq));
+	rq = gem_calloc(1, sizeof(*rq));
 	if (!rq)
 		return -ENOMEM;
 	ret = gem_ring_begin(dev, 6);
