@@ -81,6 +81,8 @@ static void eb_release(struct eb *eb)
 {
 	unsigned int i;
 
+	if (!eb->objs)
+		return;		/* eb_lookup found no memory for the table */
 	for (i = 0; i < eb->count; i++) {
 		struct gem_object *obj = eb->objs[i];
 
