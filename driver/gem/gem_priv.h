@@ -373,7 +373,16 @@ void gem_request_free(struct gem_device *dev, struct gem_request *rq);
 int gem_ring_begin(struct gem_device *dev, unsigned int dwords);
 void gem_ring_emit(struct gem_device *dev, uint32_t dw);
 void gem_ring_advance(struct gem_device *dev);
-int gem_add_request(struct gem_device *dev, struct gem_file *file, uint32_t *seqno);
+/*
+ * Submitting: gem_request_alloc, then gem_ring_begin for the commands plus
+ * GEM_REQUEST_DWORDS (either may fail, or wait with the lock dropped),
+ * then emit and gem_add_request, which cannot fail: nothing is left
+ * half-emitted in the ring.  Returns the request's seqno.
+ */
+#define GEM_REQUEST_DWORDS	6
+struct gem_request *gem_request_alloc(void);
+uint32_t gem_add_request(struct gem_device *dev, struct gem_file *file,
+			 struct gem_request *rq);
 void gem_retire_requests(struct gem_device *dev);
 int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns);
 int gem_object_wait_rendering(struct gem_object *obj, bool readonly);

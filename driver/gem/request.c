@@ -103,20 +103,22 @@ void gem_ring_advance(struct gem_device *dev)
 	gpu_write(dev->gpu, PRB0_TAIL, dev->ring_tail);
 }
 
-int gem_add_request(struct gem_device *dev, struct gem_file *file, uint32_t *out)
+struct gem_request *gem_request_alloc(void)
 {
-	struct gem_request *rq;
-	uint32_t seqno;
-	int ret;
+	struct gem_request *rq = gem_calloc(1, sizeof(*rq));
 
-	rq = gem_calloc(1, sizeof(*rq));
-	if (!rq)
-		return -ENOMEM;
-	ret = gem_ring_begin(dev, 6);
-	if (ret) {
-		free(rq);
-		return ret;
+	if (rq) {
+		INIT_LIST_HEAD(&rq->link);
+		INIT_LIST_HEAD(&rq->file_link);
 	}
+	return rq;
+}
+
+uint32_t gem_add_request(struct gem_device *dev, struct gem_file *file,
+			 struct gem_request *rq)
+{
+	uint32_t seqno;
+
 	seqno = dev->next_seqno++;
 	if (dev->next_seqno == 0)	/* 0 means "no seqno" */
 		dev->next_seqno = 1;
@@ -144,10 +146,7 @@ int gem_add_request(struct gem_device *dev, struct gem_file *file, uint32_t *out
 	list_add_tail(&rq->link, &dev->requests);
 	if (file)
 		list_add_tail(&rq->file_link, &file->requests);
-	else
-		INIT_LIST_HEAD(&rq->file_link);
-	*out = seqno;
-	return 0;
+	return seqno;
 }
 
 void gem_request_free(struct gem_device *dev, struct gem_request *rq)
