@@ -33,6 +33,17 @@
 #include "gem_priv.h"
 #include "log.h"
 
+/*
+ * An arena that cannot be made means no memory for the object, whatever
+ * the reason (gemd out of descriptors, address space or tmpfs room): the
+ * kernel's GEM_CREATE says -ENOMEM, never -EMFILE.  The log says why.
+ */
+static int arena_error(const char *what)
+{
+	log_warn("cannot grow the object memory: %s: %s", what, strerror(errno));
+	return -ENOMEM;
+}
+
 static int arena_create(struct gem_device *dev, uint64_t size, bool dedicated,
 			struct gem_arena **out)
 {
@@ -45,18 +56,18 @@ static int arena_create(struct gem_device *dev, uint64_t size, bool dedicated,
 	/* Each step can fail as an allocation does (faultsim.c). */
 	arena->fd = gem_faultsim_fail() ? -1 : memfd_create("gem-arena", MFD_CLOEXEC);
 	if (arena->fd < 0) {
-		ret = -errno;
+		ret = arena_error("memfd_create");
 		goto out_free;
 	}
 	if (gem_faultsim_fail() || ftruncate(arena->fd, (off_t)size) < 0) {
-		ret = -errno;
+		ret = arena_error("ftruncate");
 		goto out_close;
 	}
 	arena->base = gem_faultsim_fail() ? MAP_FAILED :
 		      mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			   arena->fd, 0);
 	if (arena->base == MAP_FAILED) {
-		ret = -errno;
+		ret = arena_error("mmap");
 		goto out_close;
 	}
 	arena->id = dev->next_arena_id++;
