@@ -53,7 +53,7 @@ static double snprintf_floor(size_t *bytes)
 	if (!buf)
 		exit(1);
 	t0 = now_ns();
-	pthread_mutex_lock(&gti_dev->lock);
+	gem_lock(gti_dev);
 	for (l = 0; l < GEM_LIST_COUNT; l++)
 		list_for_each_entry(obj, &gti_dev->lists[l], list_link)
 			len += (size_t)snprintf(buf + len, 400,
@@ -71,7 +71,7 @@ static double snprintf_floor(size_t *bytes)
 				(int)obj->creator_pid, (unsigned long long)obj->created_ns,
 				(unsigned long long)obj->bind_count,
 				(unsigned long long)obj->evict_count, 1u, GTI_PID, "test", obj->id);
-	pthread_mutex_unlock(&gti_dev->lock);
+	gem_unlock(gti_dev);
 	*bytes = len;
 	free(buf);
 	return ms_since(t0);

@@ -75,7 +75,7 @@ int debugfs_events_since(struct gem_device *dev, struct strbuf *sb, uint64_t aft
 	uint64_t first, next, from, dropped, n, i;
 	int ret = 0;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	first = gem_event_log_first(&dev->events);
 	next = dev->events.next_seq;
 	from = after + 1 > first ? after + 1 : first;
@@ -92,7 +92,7 @@ int debugfs_events_since(struct gem_device *dev, struct strbuf *sb, uint64_t aft
 				evs[i] = *gem_event_log_at(&dev->events, from + i);
 		}
 	}
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	if (ret)
 		return ret;
 

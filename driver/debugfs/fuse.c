@@ -131,17 +131,17 @@ static int object_ids(struct gem_device *dev, uint32_t **ids, size_t *n)
 	size_t i = 0;
 	int l;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	*ids = malloc((dev->object_count + 1) * sizeof(**ids));
 	if (!*ids) {
-		pthread_mutex_unlock(&dev->lock);
+		gem_unlock(dev);
 		return -ENOMEM;
 	}
 	for (l = 0; l < GEM_LIST_COUNT; l++)
 		list_for_each_entry(obj, &dev->lists[l], list_link)
 			if (i < dev->object_count)
 				(*ids)[i++] = obj->id;
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	*n = i;
 	return 0;
 }

@@ -92,7 +92,7 @@ ssize_t debugfs_aperture_read(struct gem_device *dev, void *buf, size_t len,
 		return 0;
 	if (len > dev->aperture_size - off)
 		len = (size_t)(dev->aperture_size - off);
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	while (done < len) {
 		uint64_t at = off + done;
 		size_t in_page = GTT_PAGE_SIZE - (size_t)(at & (GTT_PAGE_SIZE - 1));
@@ -105,7 +105,7 @@ ssize_t debugfs_aperture_read(struct gem_device *dev, void *buf, size_t len,
 			memset(dst + done, 0, n);
 		done += n;
 	}
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	return (ssize_t)done;
 }
 
@@ -116,11 +116,11 @@ uint64_t debugfs_objdata_size(struct gem_device *dev, const void *data)
 	struct gem_object *obj;
 	uint64_t size = 0;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	obj = idmap_lookup(&dev->objects, id);
 	if (obj)
 		size = obj->size;
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	return size;
 }
 
@@ -131,7 +131,7 @@ ssize_t debugfs_objdata_read(struct gem_device *dev, void *buf, size_t len,
 	struct gem_object *obj;
 	ssize_t ret;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	obj = idmap_lookup(&dev->objects, id);
 	if (!obj || !obj->vaddr) {
 		ret = -ENOENT;
@@ -143,6 +143,6 @@ ssize_t debugfs_objdata_read(struct gem_device *dev, void *buf, size_t len,
 		memcpy(buf, obj->vaddr + off, len);
 		ret = (ssize_t)len;
 	}
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	return ret;
 }

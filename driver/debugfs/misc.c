@@ -59,9 +59,9 @@ DEBUGFS_SHOW(debugfs_show_wedged)
 {
 	int wedged;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	wedged = dev->wedged || gpu_stopped(dev->gpu);
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	return strbuf_addf(sb, "wedged :  %d\n", wedged);
 }
 
@@ -142,7 +142,7 @@ DEBUGFS_WRITE(debugfs_write_drop_caches)
 		return -EINVAL;
 	log_debug("debugfs: dropping caches 0x%llx", val);
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	if (val & (DROP_ACTIVE | DROP_IDLE)) {
 		ret = gem_gpu_idle(dev);
 		if (ret)
@@ -166,7 +166,7 @@ DEBUGFS_WRITE(debugfs_write_drop_caches)
 	if (val & DROP_FREED)
 		gem_retire_requests(dev);
 out_unlock:
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	return ret;
 }
 

@@ -293,7 +293,7 @@ int debugfs_snapshot_take(struct gem_device *dev, unsigned int want,
 	need_map = want & (SNAP_OWNERS | SNAP_GTT_ORDER);
 	idmap_init(&map);
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	snap->taken_ns = now_ns();
 	snap->object_count = dev->object_count;
 	snap->object_bytes = dev->object_bytes;
@@ -313,10 +313,10 @@ int debugfs_snapshot_take(struct gem_device *dev, unsigned int want,
 	snap->stats = dev->stats;
 	gpu_get_stats(dev->gpu, &snap->gpu);
 	snap_registers(dev, snap);
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	snap->irq_count = dev->irq_count;
 	snap->irq_seqno = dev->irq_seqno;
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 
 	if (want & SNAP_HWS) {
 		volatile uint32_t *hws = gpu_hws(dev->gpu);
@@ -362,7 +362,7 @@ int debugfs_snapshot_take(struct gem_device *dev, unsigned int want,
 	if (want & SNAP_BATCHES)
 		ret = snap_batches(dev, snap);
 out_unlock:
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	idmap_release(&map);
 	if (ret)
 		debugfs_snapshot_release(snap);

@@ -33,28 +33,41 @@
 #include "gem_priv.h"
 #include "log.h"
 
+/*
+ * An arena that cannot be made means no memory for the object, whatever
+ * the reason (gemd out of descriptors, address space or tmpfs room): the
+ * kernel's GEM_CREATE says -ENOMEM, never -EMFILE.  The log says why.
+ */
+static int arena_error(const char *what)
+{
+	log_warn("cannot grow the object memory: %s: %s", what, strerror(errno));
+	return -ENOMEM;
+}
+
 static int arena_create(struct gem_device *dev, uint64_t size, bool dedicated,
 			struct gem_arena **out)
 {
 	struct gem_arena *arena;
 	int ret;
 
-	arena = calloc(1, sizeof(*arena));
+	arena = gem_calloc(1, sizeof(*arena));
 	if (!arena)
 		return -ENOMEM;
-	arena->fd = memfd_create("gem-arena", MFD_CLOEXEC);
+	/* Each step can fail as an allocation does (faultsim.c). */
+	arena->fd = gem_faultsim_fail() ? -1 : memfd_create("gem-arena", MFD_CLOEXEC);
 	if (arena->fd < 0) {
-		ret = -errno;
+		ret = arena_error("memfd_create");
 		goto out_free;
 	}
-	if (ftruncate(arena->fd, (off_t)size) < 0) {
-		ret = -errno;
+	if (gem_faultsim_fail() || ftruncate(arena->fd, (off_t)size) < 0) {
+		ret = arena_error("ftruncate");
 		goto out_close;
 	}
-	arena->base = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
+	arena->base = gem_faultsim_fail() ? MAP_FAILED :
+		      mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED,
 			   arena->fd, 0);
 	if (arena->base == MAP_FAILED) {
-		ret = -errno;
+		ret = arena_error("mmap");
 		goto out_close;
 	}
 	arena->id = dev->next_arena_id++;
@@ -78,13 +91,7 @@ out_free:
 	return ret;
 }
 
-struct quarantine {
-	struct mm_node node;
-	struct gem_arena *arena;
-	struct list_head link;		/* dev->quarantine, oldest first */
-};
-
-static void quarantine_release(struct gem_device *dev, struct quarantine *q)
+static void quarantine_release(struct gem_device *dev, struct gem_quarantine *q)
 {
 	list_del_init(&q->link);
 	mm_remove_node(&q->node);
@@ -97,7 +104,7 @@ static void quarantine_release(struct gem_device *dev, struct quarantine *q)
 static bool quarantine_add(struct gem_device *dev, struct gem_arena *arena,
 			   uint64_t start, uint64_t size)
 {
-	struct quarantine *q = calloc(1, sizeof(*q));
+	struct gem_quarantine *q = gem_calloc(1, sizeof(*q));
 
 	if (!q)
 		return false;
@@ -112,7 +119,7 @@ static bool quarantine_add(struct gem_device *dev, struct gem_arena *arena,
 	dev->quarantine_bytes += size;
 	while (dev->quarantine_bytes > GEM_QUARANTINE_BYTES)
 		quarantine_release(dev, list_first_entry(&dev->quarantine,
-							 struct quarantine, link));
+							 struct gem_quarantine, link));
 	return true;
 }
 
@@ -199,7 +206,7 @@ void gem_backing_fini(struct gem_device *dev)
 {
 	while (!list_empty(&dev->quarantine))
 		quarantine_release(dev, list_first_entry(&dev->quarantine,
-							 struct quarantine, link));
+							 struct gem_quarantine, link));
 	while (!list_empty(&dev->arenas)) {
 		struct gem_arena *arena =
 			list_first_entry(&dev->arenas, struct gem_arena, link);

@@ -1,5 +1,6 @@
 /* The GEM device: set-up and tear-down, interrupts, arenas and mmap lookups. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,6 +8,23 @@
 #include "gem_priv.h"
 #include "log.h"
 #include "util.h"
+
+#ifdef GEMKIT_DEBUG
+__thread unsigned int gem_locks_held;
+
+void gem_lock_bug(const char *what, enum gem_lock_class class)
+{
+	static const char *const names[GEM_LOCK_CLASSES] = {
+		[GEM_LOCK_DEV] = "dev->lock",
+		[GEM_LOCK_IRQ] = "irq_lock",
+		[GEM_LOCK_ERROR] = "error_lock",
+	};
+
+	log_err("lock order: %s %s (this thread holds mask 0x%x); aborting",
+		names[class], what, gem_locks_held);
+	abort();
+}
+#endif
 
 uint32_t gem_hw_seqno(struct gem_device *dev)
 {
@@ -19,11 +37,11 @@ static void gem_user_interrupt(void *data)
 {
 	struct gem_device *dev = data;
 
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	dev->irq_count++;
 	dev->irq_seqno = gem_hw_seqno(dev);
 	pthread_cond_broadcast(&dev->irq_cond);
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 }
 
 static void gem_error_interrupt(void *data)
@@ -74,7 +92,7 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	struct gem_device *dev;
 	int i, ret;
 
-	dev = calloc(1, sizeof(*dev));
+	dev = gem_calloc(1, sizeof(*dev));
 	if (!dev)
 		return -ENOMEM;
 	pthread_mutex_init(&dev->lock, NULL);
@@ -108,12 +126,13 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 		goto out_free;
 	}
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	ret = gem_ring_init(dev);
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	if (ret)
 		goto out_gpu;
 
+	gem_verify_init(dev);
 	ret = gem_retire_worker_start(dev);
 	if (ret)
 		goto out_ring;
@@ -121,16 +140,18 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	if (ret)
 		goto out_retire;
 
+	/* Counted from here: what clients make gemd allocate. */
+	gem_faultsim_init();
 	*out = dev;
 	return 0;
 
 out_retire:
 	gem_retire_worker_stop(dev);
 out_ring:
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	gem_object_unpin(dev->ring);
 	gem_object_put(dev->ring);
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 out_gpu:
 	gpu_destroy(dev->gpu);
 out_free:
@@ -148,12 +169,15 @@ void gem_device_destroy(struct gem_device *dev)
 	gem_hangcheck_stop(dev);
 	gem_retire_worker_stop(dev);
 
+	/* From here on only the command streamer runs besides us (the
+	 * server and debugfs stopped first), so the lists of files and the
+	 * counters can be read without dev->lock. */
 	while (!list_empty(&dev->files)) {
 		file = list_first_entry(&dev->files, struct gem_file, link);
 		gem_file_release(file);
 	}
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	if (!list_empty(&dev->requests)) {
 		struct gem_request *last =
 			list_last_entry(&dev->requests, struct gem_request, link);
@@ -162,12 +186,12 @@ void gem_device_destroy(struct gem_device *dev)
 			log_warn("GPU did not idle at shutdown; discarding its work");
 	}
 	gem_retire_requests(dev);
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 
 	/* Stop the command streamer before its memory goes away. */
 	gpu_reset(dev->gpu);
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	/* Requests that never completed still hold their objects. */
 	while (!list_empty(&dev->requests)) {
 		struct gem_request *rq =
@@ -188,7 +212,7 @@ void gem_device_destroy(struct gem_device *dev)
 		gem_object_put(dev->ring);
 		dev->ring = NULL;
 	}
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 
 	if (dev->object_count)
 		log_warn("%llu objects still alive at shutdown",
@@ -206,18 +230,26 @@ void gem_device_destroy(struct gem_device *dev)
 	free(dev);
 }
 
+/*
+ * A duplicate, taken under dev->lock: a dedicated arena is destroyed (its
+ * fd closed, the number free for reuse) as soon as its object is freed,
+ * possibly by another client between our unlock and the caller's send.
+ */
 int gem_arena_fd(struct gem_device *dev, uint32_t id, uint64_t *size)
 {
 	struct gem_arena *arena;
 	int fd = -ENOENT;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	arena = idmap_lookup(&dev->arena_ids, id);
 	if (arena) {
-		fd = arena->fd;
-		*size = arena->size;
+		fd = fcntl(arena->fd, F_DUPFD_CLOEXEC, 0);
+		if (fd < 0)
+			fd = -errno;
+		else
+			*size = arena->size;
 	}
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	return fd;
 }
 
@@ -230,7 +262,7 @@ int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
 	struct gem_object *obj;
 	int ret = 0;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	obj = idmap_lookup(&dev->objects, id);
 	/* Like drm_vma_offset: the range must lie inside one object. */
 	if (!obj || !obj->handle_count || (within & 4095) ||
@@ -243,6 +275,6 @@ int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
 	loc->offset += within;
 	loc->size = length;
 out_unlock:
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	return ret;
 }

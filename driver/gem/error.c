@@ -20,7 +20,7 @@ static int copy_buffer(struct gem_error_buffer *b, uint32_t gtt_offset,
 {
 	b->gtt_offset = gtt_offset;
 	b->ndwords = (uint32_t)(size / 4);
-	b->dwords = malloc(size ? size : 1);
+	b->dwords = gem_malloc(size ? size : 1);
 	if (!b->dwords)
 		return -ENOMEM;
 	memcpy(b->dwords, src, size);
@@ -52,7 +52,7 @@ static int capture_list(struct gem_device *dev, enum gem_list l,
 
 	list_for_each_entry(obj, &dev->lists[l], list_link)
 		count++;
-	*out = calloc(count ? count : 1, sizeof(**out));
+	*out = gem_calloc(count ? count : 1, sizeof(**out));
 	if (!*out)
 		return -ENOMEM;
 	list_for_each_entry(obj, &dev->lists[l], list_link)
@@ -110,7 +110,7 @@ static int capture_requests(struct gem_device *dev, struct gem_error_state *e)
 
 	list_for_each_entry(rq, &dev->requests, link)
 		n++;
-	e->requests = calloc(n ? n : 1, sizeof(*e->requests));
+	e->requests = gem_calloc(n ? n : 1, sizeof(*e->requests));
 	if (!e->requests)
 		return -ENOMEM;
 	list_for_each_entry(rq, &dev->requests, link) {
@@ -148,7 +148,7 @@ struct gem_error_state *gem_error_capture(struct gem_device *dev,
 					  const struct gem_request *guilty,
 					  const char *kind, uint64_t now)
 {
-	struct gem_error_state *e = calloc(1, sizeof(*e));
+	struct gem_error_state *e = gem_calloc(1, sizeof(*e));
 	struct timespec ts;
 
 	if (!e)

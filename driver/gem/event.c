@@ -12,7 +12,7 @@ int gem_event_log_init(struct gem_event_log *log, uint32_t size)
 	log->ring = NULL;
 	if (!size || (size & (size - 1)))
 		return -EINVAL;
-	log->ring = calloc(size, sizeof(*log->ring));
+	log->ring = gem_calloc(size, sizeof(*log->ring));
 	if (!log->ring)
 		return -ENOMEM;
 	log->mask = size - 1;
@@ -38,6 +38,8 @@ void gem_event(struct gem_device *dev, enum gem_event_type type, uint32_t obj,
 {
 	struct gem_event_log *log = &dev->events;
 	struct gem_event *ev;
+
+	gem_assert_held(dev);
 
 	if (!log->ring)
 		return;

@@ -81,6 +81,8 @@ static void eb_release(struct eb *eb)
 {
 	unsigned int i;
 
+	if (!eb->objs)
+		return;		/* eb_lookup found no memory for the table */
 	for (i = 0; i < eb->count; i++) {
 		struct gem_object *obj = eb->objs[i];
 
@@ -97,7 +99,7 @@ static int eb_lookup(struct eb *eb)
 {
 	unsigned int i;
 
-	eb->objs = calloc(eb->count, sizeof(*eb->objs));
+	eb->objs = gem_calloc(eb->count, sizeof(*eb->objs));
 	if (!eb->objs)
 		return -ENOMEM;
 	for (i = 0; i < eb->count; i++) {
@@ -339,32 +341,27 @@ static void eb_write_back_offsets(struct eb *eb)
 		eb->exec[i].offset = gem_object_gtt_offset(eb->objs[i]);
 }
 
-static int eb_submit(struct eb *eb)
+#define EB_DWORDS	4	/* what eb_submit emits before the request */
+
+/* Emit the batch and queue its request.  rq and the ring space were
+ * taken first (eb_execute), so nothing here can fail. */
+static void eb_submit(struct eb *eb, struct gem_request *rq)
 {
 	struct gem_device *dev = eb->file->dev;
 	struct gem_object *batch = eb->objs[eb->batch];
 	uint32_t start = eb->args->batch_start_offset;
-	struct gem_request *rq;
 	uint32_t seqno;
-	int ret;
 
-	ret = gem_ring_begin(dev, 4);
-	if (ret)
-		return ret;
 	gem_ring_emit(dev, MI_BATCH_BUFFER_START);
 	gem_ring_emit(dev, (gem_object_gtt_offset(batch) + start) | MI_BATCH_NON_SECURE);
 	gem_ring_emit(dev, MI_FLUSH);
 	gem_ring_emit(dev, MI_NOOP);
-	ret = gem_add_request(dev, eb->file, &seqno);
-	if (ret)
-		return ret;
+	seqno = gem_add_request(dev, eb->file, rq);
 	/* The error state dumps the batch of a request that hangs. */
-	rq = list_last_entry(&dev->requests, struct gem_request, link);
 	rq->batch = batch;
 	gem_object_get(batch);
 	eb_move_to_active(eb, seqno);
 	dev->stats.execbuffers++;
-	return 0;
 }
 
 static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *args,
@@ -376,6 +373,7 @@ static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *ar
 		.count = args->buffer_count,
 	};
 	struct gem_object *batch;
+	struct gem_request *rq;
 	int ret;
 
 	ret = eb_check_args(args);
@@ -414,10 +412,24 @@ static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *ar
 		ret = -EINVAL;		/* "Attempting to use self-modifying batch" */
 		goto out_unreserve;
 	}
-	eb_move_to_gpu(&eb);
-	ret = eb_submit(&eb);
-	if (ret)
+	/*
+	 * What can fail comes before anything is emitted or any domain
+	 * moves: the request's memory, then ring space for the batch and
+	 * the request together (a wait there drops the lock; our objects
+	 * stay pinned and relocated).
+	 */
+	rq = gem_request_alloc();
+	if (!rq) {
+		ret = -ENOMEM;
 		goto out_unreserve;
+	}
+	ret = gem_ring_begin(dev, EB_DWORDS + GEM_REQUEST_DWORDS);
+	if (ret) {
+		gem_request_free(dev, rq);
+		goto out_unreserve;
+	}
+	eb_move_to_gpu(&eb);
+	eb_submit(&eb, rq);
 	eb_write_back_offsets(&eb);
 out_unreserve:
 	eb_unreserve(&eb);
@@ -459,7 +471,7 @@ int gem_execbuffer_ioctl(struct gem_file *file, void *data,
 
 	if (args->buffer_count < 1 || args->buffer_count > (1u << 16) || !list)
 		return -EINVAL;
-	exec = calloc(args->buffer_count, sizeof(*exec));
+	exec = gem_calloc(args->buffer_count, sizeof(*exec));
 	if (!exec)
 		return -ENOMEM;
 	for (i = 0; i < args->buffer_count; i++) {

@@ -12,7 +12,7 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 {
 	struct gem_file *file;
 
-	file = calloc(1, sizeof(*file));
+	file = gem_calloc(1, sizeof(*file));
 	if (!file)
 		return -ENOMEM;
 	file->dev = dev;
@@ -20,10 +20,10 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 	snprintf(file->comm, sizeof(file->comm), "%s", comm ? comm : "");
 	file->lowest_free = 1;
 	INIT_LIST_HEAD(&file->requests);
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	file->id = dev->next_file_id++;
 	list_add_tail(&file->link, &dev->files);
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	log_debug("file %u opened by pid %d (%s)", file->id, (int)pid, file->comm);
 	*out = file;
 	return 0;
@@ -52,7 +52,7 @@ void gem_file_release(struct gem_file *file)
 	struct gem_device *dev = file->dev;
 	uint32_t h;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	for (h = 1; h < file->handles_alloc; h++) {
 		struct gem_object *obj = file->handles[h];
 
@@ -63,7 +63,8 @@ void gem_file_release(struct gem_file *file)
 	}
 	gem_request_file_release(file);
 	list_del_init(&file->link);
-	pthread_mutex_unlock(&dev->lock);
+	gem_verify_after(dev, "file release", file);
+	gem_unlock(dev);
 	log_debug("file %u released (pid %d)", file->id, (int)file->pid);
 	free(file->handles);
 	free(file);
@@ -72,6 +73,8 @@ void gem_file_release(struct gem_file *file)
 struct gem_object *gem_handle_lookup(struct gem_file *file, uint32_t handle)
 {
 	struct gem_object *obj;
+
+	gem_assert_held(file->dev);
 
 	if (handle == 0 || handle >= file->handles_alloc)
 		return NULL;
@@ -96,7 +99,7 @@ int gem_handle_create(struct gem_file *file, struct gem_object *obj,
 
 		if (n > (1u << 30))
 			return -ENOSPC;
-		tab = realloc(file->handles, n * sizeof(*tab));
+		tab = gem_realloc(file->handles, n * sizeof(*tab));
 		if (!tab)
 			return -ENOMEM;
 		memset(tab + file->handles_alloc, 0,

@@ -100,7 +100,8 @@ int gem_hang_wait(struct gem_device *dev, uint64_t after, uint32_t wait_ms,
 int gem_device_suspend(struct gem_device *dev);
 int gem_device_resume(struct gem_device *dev);
 
-/* The memfd of arena id (borrowed: do not close) and its size, or -ENOENT. */
+/* A new descriptor (the caller closes it) of arena id's memfd and its
+ * size, or -ENOENT (-EMFILE ...). */
 int gem_arena_fd(struct gem_device *dev, uint32_t arena, uint64_t *size);
 
 /* Translate a fake mmap offset (MMAP_GTT / MMAP_OFFSET) of an object this

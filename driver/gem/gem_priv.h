@@ -3,6 +3,53 @@
  * kernel's struct_mutex) protects every list, object and file; it is never
  * held while sleeping on the GPU: waits drop it (gem_wait_seqno) and the
  * caller revalidates what it looked at before, exactly as later i915 did.
+ *
+ * LOCKING
+ *
+ * Order, outer first (lock.h checks it in debug builds):
+ *
+ *	dev->lock  ->  dev->irq_lock  ->  hang->error_lock
+ *
+ * and any of them before the leaf locks of other layers, which are held
+ * only inside their own calls and never call back: gpu->lock (gpu_write,
+ * gpu_kick, gpu_reset; driver/gpu) and log_lock (common/log.c).  Today no
+ * path holds irq_lock and error_lock together.
+ *
+ *   dev->lock	everything in the structs below that is not marked
+ *		otherwise.  Taken by every locked ioctl (ioctl.c), file
+ *		open/release, mmap lookups, the retire worker, hangcheck's
+ *		samples and error handling, suspend/resume, and debugfs while
+ *		it copies a snapshot (driver/debugfs) — never while formatting.
+ *   irq_lock	what the "interrupt handler" touches: irq_cond, irq_count,
+ *		irq_seqno, and hangcheck's wake-ups and published hangs
+ *		(struct gem_hang in hangcheck.c).  Waiters sleep on irq_cond
+ *		with irq_lock alone; they drop dev->lock first.
+ *   error_lock	the kept error capture (hangcheck.c): set under dev->lock
+ *		and error_lock, read and cleared under error_lock alone, so
+ *		formatting a capture never holds up the clients.
+ *
+ * What the order rests on:
+ *  - The command streamer thread calls gem_user_interrupt and
+ *    gem_error_interrupt with no lock held, and they take irq_lock only.
+ *    gpu_reset(), called under dev->lock, waits for that thread to park,
+ *    so an interrupt callback taking dev->lock would deadlock, and so
+ *    would calling gpu_reset() with irq_lock or error_lock held.
+ *  - gem_wait_seqno (every GPU wait) and ring_wait_for_space drop
+ *    dev->lock before they sleep and take it again after; callers return
+ *    -EAGAIN or revalidate.  A thread that dropped the lock there may
+ *    still hold object references, pins and execbuffer marks (in_exec,
+ *    exec_pinned), which is why gem_verify_state counts the ioctls in
+ *    flight.
+ *  - Locks that never nest with these: the server's srv->lock (dropped
+ *    before any call into gem), the debugfs export's handle locks
+ *    (dropped before a snapshot is taken), the hangcheck thread's sleep
+ *    on irq_lock (dropped before it takes dev->lock).
+ *
+ * Fields read without any lock are "fixed": set before the structure can
+ * be seen by another thread (or by gem_device_create before any client)
+ * and unchanged until it is freed.  dev->wedged alone is written under
+ * dev->lock with atomic stores, so waiters holding only irq_lock read it
+ * with an atomic load.
  */
 #ifndef GEMKIT_GEM_PRIV_H
 #define GEMKIT_GEM_PRIV_H
@@ -18,8 +65,10 @@
 #include "gem.h"
 #include "gpu.h"
 #include "event.h"
+#include "faultsim.h"
 #include "idmap.h"
 #include "list.h"
+#include "lock.h"
 #include "mm.h"
 
 #define GEM_RING_SIZE		(128u << 10)
@@ -41,31 +90,47 @@ enum gem_list {
 
 /* Memory that backs objects: a memfd mapped into gemd (and the clients). */
 struct gem_arena {
+	/* fixed */
 	uint32_t id;
 	int fd;
 	uint8_t *base;
 	uint64_t size;
+	bool dedicated;		/* holds exactly one large object */
+
+	/* dev->lock */
 	uint64_t free;		/* bytes not sub-allocated */
 	struct mm mm;		/* sub-allocation of [0, size) */
-	bool dedicated;		/* holds exactly one large object */
 	struct list_head link;	/* dev->arenas */
+	/* gem_verify_state's scratch */
+	uint32_t verify_epoch, verify_objects;
+	uint64_t verify_bytes;
+};
+
+/* A freed range a client may still map (backing.c). */
+struct gem_quarantine {
+	/* dev->lock */
+	struct mm_node node;
+	struct gem_arena *arena;
+	struct list_head link;		/* dev->quarantine, oldest first */
 };
 
 struct gem_object {
+	/* fixed from gem_object_create to the last put */
 	struct gem_device *dev;
 	uint32_t id;			/* stable global id, never reused */
 	uint64_t size;
-	unsigned int refcount;		/* handles, active, lookups in flight */
-	unsigned int handle_count;
-	uint32_t flink_name;		/* 0 = none */
-	struct gem_file *creator;
 	pid_t creator_pid;
 	uint64_t created_ns;
-
-	/* backing store */
+	/* backing store: arena_node.start and vaddr are fixed (a purge
+	 * zeroes the pages in place); the node's links belong to arena->mm */
 	struct gem_arena *arena;
 	struct mm_node arena_node;
 	uint8_t *vaddr;
+
+	/* everything below: dev->lock */
+	unsigned int refcount;		/* handles, active, batches, lookups in flight */
+	unsigned int handle_count;
+	uint32_t flink_name;		/* 0 = none */
 
 	/* GTT */
 	struct mm_node gtt_node;	/* allocated while bound */
@@ -95,13 +160,17 @@ struct gem_object {
 	uint64_t bind_count;
 	uint64_t evict_count;
 
-	/* execbuffer scratch, valid under dev->lock during one execbuffer */
+	/* execbuffer scratch, valid during one execbuffer (which may drop
+	 * the lock to wait: in_exec and exec_pinned stay set meanwhile) */
 	struct drm_i915_gem_exec_object2 *exec_entry;
 	uint32_t pending_read_domains;
 	uint32_t pending_write_domain;
 	bool in_exec;
 	bool exec_pinned;
-	struct list_head evict_link;	/* eviction scan, under dev->lock */
+	struct list_head evict_link;	/* eviction scan */
+
+	/* gem_verify_state's scratch */
+	uint32_t verify_epoch, verify_handles, verify_batches;
 };
 
 #define GEM_MADV_PURGED 2		/* __I915_MADV_PURGED */
@@ -113,24 +182,30 @@ struct gem_object {
 	 I915_GEM_DOMAIN_VERTEX)
 
 struct gem_request {
+	/* fixed once gem_add_request has queued it */
 	uint32_t seqno;
 	uint32_t tail;			/* ring offset after the request */
 	uint64_t emitted_ns;
-	struct gem_file *file;		/* NULL once the file is gone */
-	/* for the error state: who submitted it, and its batch (a ref) */
-	struct gem_object *batch;
+	/* for the error state: who submitted it */
 	uint32_t file_id;
 	pid_t pid;
 	char comm[16];
+
+	/* dev->lock */
+	struct gem_file *file;		/* NULL once the file is gone */
+	struct gem_object *batch;	/* a reference, for the error state */
 	struct list_head link;		/* dev->requests, oldest first */
 	struct list_head file_link;	/* file->requests */
 };
 
 struct gem_file {
+	/* fixed (id is given under dev->lock before the file is seen) */
 	struct gem_device *dev;
 	uint32_t id;
 	pid_t pid;
 	char comm[16];
+
+	/* dev->lock */
 	struct gem_object **handles;	/* handles[h], h >= 1 */
 	uint32_t handles_alloc;
 	uint32_t lowest_free;		/* hint: no free handle below this */
@@ -144,12 +219,12 @@ struct gem_file {
 	bool banned;			/* execbuffer: -EIO */
 };
 
-struct gem_fence {
+struct gem_fence {		/* dev->lock */
 	struct gem_object *obj;		/* NULL when free */
 	uint64_t lru;			/* last use, for stealing */
 };
 
-struct gem_stats {
+struct gem_stats {		/* dev->lock */
 	uint64_t execbuffers, relocations, binds, evictions, waits, wait_ns;
 	uint64_t domain_flushes, clflush_bytes, pwrite_bytes, pread_bytes;
 	uint64_t purges, retires, faults;
@@ -157,9 +232,18 @@ struct gem_stats {
 };
 
 struct gem_device {
-	pthread_mutex_t lock;		/* struct_mutex */
+	/* fixed while clients are served (gem_device_create to _destroy) */
 	struct gpu *gpu;
 	uint64_t aperture_size;
+	struct gem_object *ring;	/* the object; its state is dev->lock's */
+	struct gem_hang *hang;		/* hangcheck.c: set and cleared under
+					 * irq_lock, by start and stop only */
+	pthread_t retire_thread;
+	bool retire_running;
+	uint32_t verify;		/* verify.c: checks earned per ioctl,
+					 * 0: off, UINT32_MAX: every ioctl */
+
+	pthread_mutex_t lock;		/* struct_mutex: everything below up to irq_lock */
 
 	/* GTT */
 	struct mm gtt;
@@ -188,33 +272,65 @@ struct gem_device {
 	uint32_t next_file_id;
 
 	/* ring and requests */
-	struct gem_object *ring;
 	uint32_t ring_tail;
 	uint32_t next_seqno;
 	struct list_head requests;
 
-	/* interrupts and waiting */
-	pthread_mutex_t irq_lock;
-	pthread_cond_t irq_cond;
-	uint64_t irq_count;
-
-	/* retire worker */
-	pthread_t retire_thread;
-	bool retire_running;
+	/* retire worker: sleeps on retire_cond with dev->lock */
 	bool stopping;
 	pthread_cond_t retire_cond;	/* signalled under lock when requests are queued */
 
 	struct gem_stats stats;
 
 	/* debugfs: i915_wedged, the seqno lines, gemkit_events */
-	bool wedged;			/* a reset failed (hangcheck.c): -EIO */
+	bool wedged;			/* a reset failed (hangcheck.c): -EIO.
+					 * Atomic stores; waiters load it under
+					 * irq_lock alone */
 	bool suspended;			/* suspend.c: execbuffer -EBUSY until resume */
 	uint32_t waiting_seqno;		/* seqno a waiter sleeps on, 0 = none */
-	uint32_t irq_seqno;		/* HWS seqno seen by the last interrupt */
 	struct gem_event_log events;
 
-	/* GPU hangs: hangcheck.c and error.c (error.h) */
-	struct gem_hang *hang;
+	/* gem_verify_state (verify.c) */
+	unsigned int ioctls_in_flight;	/* locked ioctls begun, not ended */
+	uint64_t verify_credit;
+	uint32_t verify_epoch;
+
+	/* interrupts and waiting: irq_lock */
+	pthread_mutex_t irq_lock;
+	pthread_cond_t irq_cond;
+	uint64_t irq_count;
+	uint32_t irq_seqno;		/* HWS seqno seen by the last interrupt */
+};
+
+/*
+ * The rules gem_verify_state checks, one per fact the driver keeps in more
+ * than one place: X(id, name, what breaks it).
+ */
+#define GEM_VERIFY_RULES(X) \
+	X(LIST_TAG, "list-tag", "an object sits on a list other than the one it records") \
+	X(LIST_STATE, "list-state", "an object is not on the list its state says") \
+	X(LIST_COUNTERS, "list-counters", "a per-list counter differs from a recount") \
+	X(OBJECTS, "objects", "the object counters or the id map disagree with the lists") \
+	X(ACTIVE, "active", "an active object is unbound, has no seqno or is out of submission order") \
+	X(DOMAINS, "domains", "a write domain is not one of the read domains, or an idle object keeps a GPU write domain") \
+	X(PIN, "pin", "a pin count differs from the pins held, or a pinned object is unbound") \
+	X(PINNED_BYTES, "pinned-bytes", "the pinned byte counter differs from the pinned nodes") \
+	X(GTT_NODE, "gtt-node", "bound objects and the GTT allocator's nodes disagree") \
+	X(GTT_PTE, "gtt-pte", "the page table does not map a bound object's pages, or maps past them") \
+	X(FENCE, "fence", "fence registers, fence slots and fenced objects disagree") \
+	X(HANDLES, "handles", "a file's handle table, count or free-handle hint is wrong") \
+	X(HANDLE_COUNT, "handle-count", "an object's handle count differs from the handles naming it") \
+	X(FLINK, "flink", "flink names and the name map disagree, or a named object has no handle") \
+	X(REFCOUNT, "refcount", "a reference count differs from its holders") \
+	X(EXEC, "exec", "execbuffer marks are inconsistent or outlive their execbuffer") \
+	X(ARENA, "arena", "the backing store disagrees with its arenas") \
+	X(REQUESTS, "requests", "requests are out of order or linked to the wrong file")
+
+enum gem_verify_rule {
+#define X(id, name, what) GEM_VERIFY_##id,
+	GEM_VERIFY_RULES(X)
+#undef X
+	GEM_VERIFY_RULE_COUNT
 };
 
 /* seqno arithmetic that survives wrap (i915_seqno_passed). */
@@ -245,6 +361,7 @@ void gem_object_get(struct gem_object *obj);
 void gem_object_put(struct gem_object *obj);
 void gem_object_move_to_list(struct gem_object *obj, enum gem_list list);
 void gem_object_update_list(struct gem_object *obj);	/* by its state */
+enum gem_list gem_object_state_list(const struct gem_object *obj);
 
 /* file.c: handles */
 struct gem_object *gem_handle_lookup(struct gem_file *file, uint32_t handle);	/* +ref */
@@ -256,7 +373,16 @@ void gem_request_free(struct gem_device *dev, struct gem_request *rq);
 int gem_ring_begin(struct gem_device *dev, unsigned int dwords);
 void gem_ring_emit(struct gem_device *dev, uint32_t dw);
 void gem_ring_advance(struct gem_device *dev);
-int gem_add_request(struct gem_device *dev, struct gem_file *file, uint32_t *seqno);
+/*
+ * Submitting: gem_request_alloc, then gem_ring_begin for the commands plus
+ * GEM_REQUEST_DWORDS (either may fail, or wait with the lock dropped),
+ * then emit and gem_add_request, which cannot fail: nothing is left
+ * half-emitted in the ring.  Returns the request's seqno.
+ */
+#define GEM_REQUEST_DWORDS	6
+struct gem_request *gem_request_alloc(void);
+uint32_t gem_add_request(struct gem_device *dev, struct gem_file *file,
+			 struct gem_request *rq);
 void gem_retire_requests(struct gem_device *dev);
 int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns);
 int gem_object_wait_rendering(struct gem_object *obj, bool readonly);
@@ -295,6 +421,24 @@ uint64_t gem_gtt_alignment(struct gem_object *obj, bool fenced);
 bool gem_tiling_ok(uint64_t size, uint32_t stride, uint32_t tiling_mode);
 int gem_object_get_fence(struct gem_object *obj);
 void gem_object_put_fence(struct gem_object *obj);
+
+/*
+ * verify.c: gem_verify_state (i915_verify_lists).  With dev->lock held,
+ * check every rule of GEM_VERIFY_RULES, log each violation with its
+ * object, and return the mask of broken rules (1u << rule), 0 if none.
+ */
+uint32_t gem_verify_state(struct gem_device *dev);
+const char *gem_verify_rule_name(unsigned int rule);
+/* Enable from the build and GEMKIT_VERIFY (gem_device_create). */
+void gem_verify_init(struct gem_device *dev);
+/* Verify if enabled and affordable (see verify.c); abort on a violation.
+ * dev->lock held.  what and file name the operation for the log. */
+void gem_verify_after(struct gem_device *dev, const char *what,
+		      const struct gem_file *file);
+/* Bracket a locked ioctl: take dev->lock and count it in flight; stop
+ * counting, verify, drop the lock. */
+void gem_ioctl_enter(struct gem_file *file);
+void gem_ioctl_exit(struct gem_file *file, const char *name);
 
 /*
  * The ioctl handlers, one per uAPI entry point, declared from the one list

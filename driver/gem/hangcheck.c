@@ -42,7 +42,9 @@
 #define BAN_DEFAULT_NS		(12ull * 1000 * 1000 * 1000)
 #define HANG_EVENTS		16	/* kept for GEM_MSG_HANG_WAIT */
 
+/* Locks as in gem_priv.h's LOCKING section. */
 struct gem_hang {
+	/* fixed */
 	struct gem_device *dev;
 	uint64_t period_ns;		/* 0: no timer */
 	pthread_t thread;
@@ -53,10 +55,12 @@ struct gem_hang {
 	pthread_cond_t event_cond;	/* a hang was published */
 	bool stop;
 	bool error_pending;		/* the error interrupt fired */
-	uint64_t seq;			/* hangs so far */
 	struct gem_hang_info events[HANG_EVENTS];	/* seq % HANG_EVENTS */
+	/* Hangs so far: written (publish) under dev->lock and irq_lock, so
+	 * either lock is enough to read it. */
+	uint64_t seq;
 
-	/* hangcheck thread, under dev->lock */
+	/* the samples: under dev->lock (hangcheck thread, forced errors) */
 	bool sampled;
 	uint32_t last_acthd, last_instdone;
 	unsigned int count;
@@ -158,13 +162,13 @@ static void publish(struct gem_hang *h, struct gem_hang_info *ev)
 {
 	struct gem_device *dev = h->dev;
 
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	ev->seq = ++h->seq;
 	h->events[ev->seq % HANG_EVENTS] = *ev;
 	pthread_cond_broadcast(&h->event_cond);
 	/* Waiters: their seqno passed (guilty, replayed) or never will. */
 	pthread_cond_broadcast(&dev->irq_cond);
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 }
 
 /* i915_handle_error: capture, report, reset.  dev->lock held. */
@@ -197,19 +201,19 @@ static int handle_error(struct gem_hang *h, const char *kind)
 		ev.seqno, (int)ev.pid, guilty ? guilty->comm : "none",
 		(unsigned long long)(ev.detect_ns / 1000000));
 
-	pthread_mutex_lock(&h->error_lock);
+	/* publish() writes h->seq under dev->lock as well as irq_lock, and
+	 * we hold dev->lock: reading it needs no irq_lock, so error_lock
+	 * never nests around irq_lock (gem_priv.h, LOCKING). */
+	seq = h->seq + 1;
+	gem_mutex_lock(&h->error_lock, GEM_LOCK_ERROR);
 	if (!h->first_error) {
-		pthread_mutex_lock(&dev->irq_lock);
-		seq = h->seq + 1;
-		pthread_mutex_unlock(&dev->irq_lock);
-
 		h->first_error = gem_error_capture(dev, guilty, kind, now);
 		if (h->first_error)
 			h->first_error->seq = seq;
 		else
 			log_err("GPU hang: no memory for the error state");
 	}
-	pthread_mutex_unlock(&h->error_lock);
+	gem_mutex_unlock(&h->error_lock, GEM_LOCK_ERROR);
 	ret = recover(h, guilty, now);
 	ev.recovered = ret == 0;
 	if (!ret)
@@ -268,7 +272,7 @@ static void *hangcheck_thread(void *arg)
 	uint64_t next = now_ns() + interval;
 	struct timespec ts;
 
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	while (!h->stop) {
 		if (h->error_pending) {
 			/* handled below, at once */
@@ -281,9 +285,9 @@ static void *hangcheck_thread(void *arg)
 		if (h->stop)
 			break;
 		h->error_pending = false;
-		pthread_mutex_unlock(&dev->irq_lock);
+		gem_irq_unlock(dev);
 
-		pthread_mutex_lock(&dev->lock);
+		gem_lock(dev);
 		if (dev->wedged) {
 			/* Nothing more to do until gemd restarts. */
 		} else if (gpu_stopped(dev->gpu)) {
@@ -292,31 +296,31 @@ static void *hangcheck_thread(void *arg)
 			sample(h);
 			next = now_ns() + interval;
 		}
-		pthread_mutex_unlock(&dev->lock);
+		gem_unlock(dev);
 
-		pthread_mutex_lock(&dev->irq_lock);
+		gem_irq_lock(dev);
 	}
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 	return NULL;
 }
 
 void gem_hangcheck_error_irq(struct gem_device *dev)
 {
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	if (dev->hang) {
 		dev->hang->error_pending = true;
 		pthread_cond_signal(&dev->hang->cond);
 	}
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 }
 
 int gem_handle_error_forced(struct gem_device *dev)
 {
 	int ret;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	ret = dev->wedged ? -EIO : handle_error(dev->hang, "wedged");
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	return ret;
 }
 
@@ -327,9 +331,9 @@ int gem_error_state_with(struct gem_device *dev,
 
 	/* fn reads only the capture's own copies; error_lock keeps a
 	 * concurrent clear from freeing it underneath. */
-	pthread_mutex_lock(&dev->hang->error_lock);
+	gem_mutex_lock(&dev->hang->error_lock, GEM_LOCK_ERROR);
 	ret = fn(dev->hang->first_error, arg);
-	pthread_mutex_unlock(&dev->hang->error_lock);
+	gem_mutex_unlock(&dev->hang->error_lock, GEM_LOCK_ERROR);
 	return ret;
 }
 
@@ -337,10 +341,10 @@ void gem_error_state_clear(struct gem_device *dev)
 {
 	struct gem_error_state *e;
 
-	pthread_mutex_lock(&dev->hang->error_lock);
+	gem_mutex_lock(&dev->hang->error_lock, GEM_LOCK_ERROR);
 	e = dev->hang->first_error;
 	dev->hang->first_error = NULL;
-	pthread_mutex_unlock(&dev->hang->error_lock);
+	gem_mutex_unlock(&dev->hang->error_lock, GEM_LOCK_ERROR);
 	gem_error_free(e);
 }
 
@@ -348,9 +352,9 @@ uint64_t gem_hang_seq(struct gem_device *dev)
 {
 	uint64_t seq;
 
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	seq = dev->hang->seq;
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 	return seq;
 }
 
@@ -365,7 +369,7 @@ int gem_hang_wait(struct gem_device *dev, uint64_t after, uint32_t wait_ms,
 	if (!h)
 		return -ENODEV;
 	timespec_at(&ts, now_ns() + (uint64_t)wait_ms * 1000000ull);
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	while (h->seq <= after && !h->stop) {
 		if (pthread_cond_timedwait(&h->event_cond, &dev->irq_lock, &ts) == ETIMEDOUT)
 			break;
@@ -378,7 +382,7 @@ int gem_hang_wait(struct gem_device *dev, uint64_t after, uint32_t wait_ms,
 			first = h->seq - HANG_EVENTS + 1;
 		*ev = h->events[first % HANG_EVENTS];
 	}
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 	return ret;
 }
 
@@ -389,7 +393,7 @@ int gem_hangcheck_start(struct gem_device *dev, uint32_t period_ms)
 	sigset_t all, old;
 	int ret;
 
-	h = calloc(1, sizeof(*h));
+	h = gem_calloc(1, sizeof(*h));
 	if (!h)
 		return -ENOMEM;
 	h->dev = dev;
@@ -414,9 +418,9 @@ int gem_hangcheck_start(struct gem_device *dev, uint32_t period_ms)
 		return -ret;
 	}
 	h->running = true;
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	dev->hang = h;
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 	if (period_ms)
 		log_info("hangcheck every %u ms", period_ms);
 	return 0;
@@ -428,16 +432,16 @@ void gem_hangcheck_stop(struct gem_device *dev)
 
 	if (!h)
 		return;
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	h->stop = true;
 	pthread_cond_broadcast(&h->cond);
 	pthread_cond_broadcast(&h->event_cond);
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 	pthread_join(h->thread, NULL);
 
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	dev->hang = NULL;
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 	gem_error_free(h->first_error);
 	pthread_mutex_destroy(&h->error_lock);
 	pthread_cond_destroy(&h->event_cond);

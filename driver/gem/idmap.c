@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <stdlib.h>
 
+#include "faultsim.h"
 #include "idmap.h"
 
 #define IDMAP_DELETED UINT32_MAX
@@ -41,8 +42,8 @@ static void idmap_place(uint32_t *keys, void **vals, uint32_t cap,
 
 static int idmap_resize(struct idmap *m, uint32_t cap)
 {
-	uint32_t *keys = calloc(cap, sizeof(*keys));
-	void **vals = calloc(cap, sizeof(*vals));
+	uint32_t *keys = gem_calloc(cap, sizeof(*keys));
+	void **vals = gem_calloc(cap, sizeof(*vals));
 	uint32_t i;
 
 	if (!keys || !vals) {

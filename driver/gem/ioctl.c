@@ -300,7 +300,6 @@ int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
 		       struct gem_call *call)
 {
 	const struct gem_ioctl_desc *desc = gem_ioctl_find(cmd);
-	struct gem_device *dev = file->dev;
 	int ret;
 
 	if (!desc)
@@ -310,9 +309,9 @@ int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
 	call->has_loc = false;
 	if (desc->flags & IOCTL_UNLOCKED)
 		return desc->handler(file, arg, call);
-	pthread_mutex_lock(&dev->lock);
+	gem_ioctl_enter(file);
 	ret = desc->handler(file, arg, call);
-	pthread_mutex_unlock(&dev->lock);
+	gem_ioctl_exit(file, desc->name);
 	if (ret && ret != -ETIME && ret != -ENOENT && ret != -EINVAL)
 		log_debug("file %u (%s): %s: %s", file->id, file->comm, desc->name,
 			  strerror(-ret));

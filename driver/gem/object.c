@@ -14,7 +14,7 @@ int gem_object_create(struct gem_device *dev, uint64_t size, struct gem_object *
 
 	if (size > GEM_MAX_OBJECT_SIZE)
 		return -ENOMEM;
-	obj = calloc(1, sizeof(*obj));
+	obj = gem_calloc(1, sizeof(*obj));
 	if (!obj)
 		return -ENOMEM;
 	obj->dev = dev;
@@ -52,6 +52,7 @@ out_free:
 
 void gem_object_get(struct gem_object *obj)
 {
+	gem_assert_held(obj->dev);
 	obj->refcount++;
 }
 
@@ -80,6 +81,7 @@ static void gem_object_free(struct gem_object *obj)
 
 void gem_object_put(struct gem_object *obj)
 {
+	gem_assert_held(obj->dev);
 	if (--obj->refcount == 0)
 		gem_object_free(obj);
 }
@@ -87,6 +89,8 @@ void gem_object_put(struct gem_object *obj)
 void gem_object_move_to_list(struct gem_object *obj, enum gem_list list)
 {
 	struct gem_device *dev = obj->dev;
+
+	gem_assert_held(dev);
 
 	dev->list_count[obj->list]--;
 	dev->list_bytes[obj->list] -= obj->size;
@@ -96,23 +100,25 @@ void gem_object_move_to_list(struct gem_object *obj, enum gem_list list)
 	list_move_tail(&obj->list_link, &obj->dev->lists[list]);
 }
 
-/* Put the object on the list its state says, at the LRU tail. */
-void gem_object_update_list(struct gem_object *obj)
+/* The list the object's state says it belongs on. */
+enum gem_list gem_object_state_list(const struct gem_object *obj)
 {
-	enum gem_list list;
-
 	/* Every request ends with MI_FLUSH, so a GPU write domain is
 	 * flushed by the time the object retires: the flushing list of the
 	 * 2.6.3x driver stays empty here. */
 	if (obj->active)
-		list = GEM_LIST_ACTIVE;
-	else if (!gem_object_bound(obj))
-		list = GEM_LIST_UNBOUND;
-	else if (obj->pin_count)
-		list = GEM_LIST_PINNED;
-	else
-		list = GEM_LIST_INACTIVE;
-	gem_object_move_to_list(obj, list);
+		return GEM_LIST_ACTIVE;
+	if (!gem_object_bound(obj))
+		return GEM_LIST_UNBOUND;
+	if (obj->pin_count)
+		return GEM_LIST_PINNED;
+	return GEM_LIST_INACTIVE;
+}
+
+/* Put the object on the list its state says, at the LRU tail. */
+void gem_object_update_list(struct gem_object *obj)
+{
+	gem_object_move_to_list(obj, gem_object_state_list(obj));
 }
 
 int gem_create_ioctl(struct gem_file *file, void *data, struct gem_call *call)
@@ -129,7 +135,6 @@ int gem_create_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	ret = gem_object_create(dev, size, &obj);
 	if (ret)
 		return ret;
-	obj->creator = file;
 	obj->creator_pid = file->pid;
 	ret = gem_handle_create(file, obj, &args->handle);
 	/* The handle holds the reference now (or nothing does). */

@@ -55,13 +55,13 @@ static int ring_wait_for_space(struct gem_device *dev, uint32_t bytes)
 				ring_head(dev), dev->ring_tail);
 			return -EBUSY;
 		}
-		pthread_mutex_unlock(&dev->lock);
+		gem_unlock(dev);
 		{
 			struct timespec ts = { 0, 50000 };
 
 			nanosleep(&ts, NULL);
 		}
-		pthread_mutex_lock(&dev->lock);
+		gem_lock(dev);
 	}
 	return 0;
 }
@@ -72,6 +72,8 @@ int gem_ring_begin(struct gem_device *dev, unsigned int dwords)
 {
 	uint32_t bytes = dwords * 4;
 	int ret;
+
+	gem_assert_held(dev);
 
 	if (dev->ring_tail + bytes > GEM_RING_SIZE) {
 		uint32_t rem = GEM_RING_SIZE - dev->ring_tail;
@@ -101,20 +103,22 @@ void gem_ring_advance(struct gem_device *dev)
 	gpu_write(dev->gpu, PRB0_TAIL, dev->ring_tail);
 }
 
-int gem_add_request(struct gem_device *dev, struct gem_file *file, uint32_t *out)
+struct gem_request *gem_request_alloc(void)
 {
-	struct gem_request *rq;
-	uint32_t seqno;
-	int ret;
+	struct gem_request *rq = gem_calloc(1, sizeof(*rq));
 
-	rq = calloc(1, sizeof(*rq));
-	if (!rq)
-		return -ENOMEM;
-	ret = gem_ring_begin(dev, 6);
-	if (ret) {
-		free(rq);
-		return ret;
+	if (rq) {
+		INIT_LIST_HEAD(&rq->link);
+		INIT_LIST_HEAD(&rq->file_link);
 	}
+	return rq;
+}
+
+uint32_t gem_add_request(struct gem_device *dev, struct gem_file *file,
+			 struct gem_request *rq)
+{
+	uint32_t seqno;
+
 	seqno = dev->next_seqno++;
 	if (dev->next_seqno == 0)	/* 0 means "no seqno" */
 		dev->next_seqno = 1;
@@ -142,10 +146,7 @@ int gem_add_request(struct gem_device *dev, struct gem_file *file, uint32_t *out
 	list_add_tail(&rq->link, &dev->requests);
 	if (file)
 		list_add_tail(&rq->file_link, &file->requests);
-	else
-		INIT_LIST_HEAD(&rq->file_link);
-	*out = seqno;
-	return 0;
+	return seqno;
 }
 
 void gem_request_free(struct gem_device *dev, struct gem_request *rq)
@@ -162,6 +163,8 @@ void gem_retire_requests(struct gem_device *dev)
 {
 	uint32_t hw = gem_hw_seqno(dev);
 	struct gem_object *obj, *next;
+
+	gem_assert_held(dev);
 
 	while (!list_empty(&dev->requests)) {
 		struct gem_request *rq =
@@ -207,6 +210,8 @@ int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
 	uint64_t start = now_ns(), deadline = 0;
 	int ret = 0;
 
+	gem_assert_held(dev);
+
 	/* Callers loop until the object they wait for is inactive: retire,
 	 * or an already-passed seqno would be waited for forever. */
 	if (seqno_passed(gem_hw_seqno(dev), seqno)) {
@@ -217,9 +222,9 @@ int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
 		deadline = start + (uint64_t)*timeout_ns;
 	dev->stats.waits++;
 	dev->waiting_seqno = seqno;
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 
-	pthread_mutex_lock(&dev->irq_lock);
+	gem_irq_lock(dev);
 	for (;;) {
 		struct timespec ts;
 		uint64_t now, until;
@@ -248,9 +253,9 @@ int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
 		ts.tv_nsec = (long)(until % 1000000000ull);
 		pthread_cond_timedwait(&dev->irq_cond, &dev->irq_lock, &ts);
 	}
-	pthread_mutex_unlock(&dev->irq_lock);
+	gem_irq_unlock(dev);
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	dev->waiting_seqno = 0;
 	dev->stats.wait_ns += now_ns() - start;
 	gem_event(dev, GEM_EV_WAIT, 0, seqno, now_ns() - start, ret);
@@ -369,7 +374,7 @@ static void *retire_worker(void *arg)
 {
 	struct gem_device *dev = arg;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	while (!dev->stopping) {
 		struct timespec ts;
 
@@ -386,7 +391,7 @@ static void *retire_worker(void *arg)
 		pthread_cond_timedwait(&dev->retire_cond, &dev->lock, &ts);
 		gem_retire_requests(dev);
 	}
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	return NULL;
 }
 
@@ -404,10 +409,10 @@ void gem_retire_worker_stop(struct gem_device *dev)
 {
 	if (!dev->retire_running)
 		return;
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	dev->stopping = true;
 	pthread_cond_broadcast(&dev->retire_cond);
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	pthread_join(dev->retire_thread, NULL);
 	dev->retire_running = false;
 }

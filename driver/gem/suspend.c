@@ -48,7 +48,7 @@ int gem_device_suspend(struct gem_device *dev)
 {
 	int ret;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	if (dev->suspended) {
 		ret = -EALREADY;
 		goto unlock;
@@ -67,8 +67,9 @@ int gem_device_suspend(struct gem_device *dev)
 	} else {
 		log_notice("suspended: GPU idle, GTT holds only pinned objects");
 	}
+	gem_verify_after(dev, "suspend", NULL);
 unlock:
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	return ret;
 }
 
@@ -76,11 +77,11 @@ int gem_device_resume(struct gem_device *dev)
 {
 	int ret = 0;
 
-	pthread_mutex_lock(&dev->lock);
+	gem_lock(dev);
 	if (!dev->suspended)
 		ret = -EALREADY;
 	dev->suspended = false;
-	pthread_mutex_unlock(&dev->lock);
+	gem_unlock(dev);
 	if (!ret)
 		log_notice("resumed");
 	return ret;

@@ -445,7 +445,7 @@ static int handle_arena(struct conn *c, const struct gem_msg_hdr *hdr,
 {
 	struct gem_arena_reply rep = { 0 };
 	struct file_entry *fe;
-	int fd;
+	int fd, ret;
 
 	if (hdr->len) {
 		conn_error(c, "ARENA with a %u-byte payload", hdr->len);
@@ -459,7 +459,9 @@ static int handle_arena(struct conn *c, const struct gem_msg_hdr *hdr,
 	file_put(c->srv, fe);
 	if (fd < 0)
 		return conn_reply(c, fd, NULL, 0, -1);
-	return conn_reply(c, 0, &rep, sizeof(rep), fd);
+	ret = conn_reply(c, 0, &rep, sizeof(rep), fd);
+	close(fd);
+	return ret;
 }
 
 static int handle_mmap(struct conn *c, const struct gem_msg_hdr *hdr,

@@ -52,11 +52,11 @@ struct gem_object *gti_obj(uint32_t handle)
 {
 	struct gem_object *obj;
 
-	pthread_mutex_lock(&gti_dev->lock);
+	gem_lock(gti_dev);
 	obj = gem_handle_lookup(gti_file, handle);
 	if (obj)
 		gem_object_put(obj);	/* the handle keeps it alive */
-	pthread_mutex_unlock(&gti_dev->lock);
+	gem_unlock(gti_dev);
 	gt_assert(obj);
 	return obj;
 }
@@ -110,8 +110,8 @@ uint32_t gti_make_batch(void)
 
 void gti_idle(void)
 {
-	pthread_mutex_lock(&gti_dev->lock);
+	gem_lock(gti_dev);
 	gt_assert_eq(gem_gpu_idle(gti_dev), 0);
 	gem_retire_requests(gti_dev);
-	pthread_mutex_unlock(&gti_dev->lock);
+	gem_unlock(gti_dev);
 }

@@ -18,10 +18,10 @@ static unsigned int list_count(enum gem_list l)
 	struct gem_object *obj;
 	unsigned int n = 0;
 
-	pthread_mutex_lock(&gti_dev->lock);
+	gem_lock(gti_dev);
 	list_for_each_entry(obj, &gti_dev->lists[l], list_link)
 		n++;
-	pthread_mutex_unlock(&gti_dev->lock);
+	gem_unlock(gti_dev);
 	return n;
 }
 
