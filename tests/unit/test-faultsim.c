@@ -248,7 +248,7 @@ static int op_open(void *data)
 	struct drm_gem_open op = { .name = f->name };
 	struct gem_call call;
 
-	return gem_ioctl(f->other, DRM_IOCTL_GEM_OPEN, &op, &call);
+	return gem_ioctl_dispatch(f->other, DRM_IOCTL_GEM_OPEN, &op, &call);
 }
 
 static int op_file_open(void *data)
@@ -264,7 +264,7 @@ static int op_mmap(void *data)
 	struct drm_i915_gem_mmap mm = { .handle = handle, .size = 4096 };
 	struct drm_i915_gem_mmap_offset mo = { .handle = handle,
 					       .flags = I915_MMAP_OFFSET_GTT };
-	struct gem_location loc;
+	struct gem_backing_loc loc;
 	int ret;
 
 	ret = gti_ioctl(DRM_IOCTL_I915_GEM_MMAP, &mm);
