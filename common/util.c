@@ -1,7 +1,9 @@
 /* Small helpers: EINTR-safe I/O, size and duration parsing, clocks, paths. */
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <poll.h>
+#include <signal.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -316,4 +318,26 @@ int parse_u64(const char *s, uint64_t *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+bool process_running(pid_t pid)
+{
+	char path[64], buf[512], *paren;
+	ssize_t n;
+	int fd;
+
+	if (pid <= 0 || (kill(pid, 0) != 0 && errno != EPERM))
+		return false;
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return true;	/* no /proc: trust kill() */
+	n = read_full(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return true;
+	buf[n] = 0;
+	/* "pid (comm) S ...": comm may hold spaces and parentheses. */
+	paren = strrchr(buf, ')');
+	return !(paren && paren[1] == ' ' && paren[2] == 'Z');
 }

@@ -3,6 +3,7 @@
 #define GEMKIT_UTIL_H
 
 #include <stddef.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <sys/types.h>
 
@@ -40,6 +41,13 @@ uint64_t now_realtime_ns(void);		/* CLOCK_REALTIME */
 
 /* The value of a hex digit (either case), or -1. */
 int hex_digit(char c);
+
+/*
+ * Whether process pid is running: it exists (or exists and is not ours)
+ * and is not a zombie.  A daemon that exited is reparented to PID 1, which
+ * may take seconds to reap it on a busy machine; by then it holds nothing.
+ */
+bool process_running(pid_t pid);
 
 /* The device path rule of DEVELOPERS.md: -D, $GEM_DEVICE, else the default. */
 const char *gem_device_path(const char *override);

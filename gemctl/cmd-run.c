@@ -224,7 +224,7 @@ static void stop_gemd(struct run *r)
 
 	if (r->gemd_pid > 0 && kill(r->gemd_pid, SIGTERM) == 0) {
 		/* Not our child (it daemonized): poll until it has gone. */
-		for (i = 0; i < 500 && kill(r->gemd_pid, 0) == 0; i++)
+		for (i = 0; i < 500 && process_running(r->gemd_pid); i++)
 			usleep(10000);
 	}
 	if (!r->priv.len)

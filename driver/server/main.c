@@ -509,7 +509,7 @@ static int pidfile_write(char *err, size_t errlen)
 	char buf[32];
 	int fd, n, ret;
 
-	if (pid > 0 && pid != getpid() && (kill(pid, 0) == 0 || errno == EPERM)) {
+	if (pid > 0 && pid != getpid() && process_running(pid)) {
 		snprintf(err, errlen, "pidfile %s names a running process (pid %d)",
 			 pidfile_path, (int)pid);
 		return -EEXIST;

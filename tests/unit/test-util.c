@@ -4,6 +4,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <time.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "gemtest.h"
@@ -376,6 +377,32 @@ int main(int argc, char **argv)
 				   "tester: error: open: No such file or directory\n"),
 			    "got \"%s\"", buf);
 		log_init("tester", 0, LOG_NOTICE);
+	}
+
+	gemtest_subtest("process-running") {
+		int fds[2], status;
+		pid_t child;
+		char c;
+
+		gt_assert(process_running(getpid()));
+		gt_assert(!process_running(0));
+		/* A child blocked on a pipe runs; once it exits unreaped it is
+		 * a zombie, which is not running; reaped, it does not exist. */
+		gt_assert_eq(pipe(fds), 0);
+		child = fork();
+		gt_assert(child >= 0);
+		if (child == 0) {
+			close(fds[1]);
+			_exit(read(fds[0], &c, 1) == 0 ? 0 : 1);
+		}
+		close(fds[0]);
+		gt_assert(process_running(child));
+		close(fds[1]);
+		gt_assert_eq(waitid(P_PID, child, NULL, WEXITED | WNOWAIT), 0);
+		gt_assert(!process_running(child));
+		gt_assert_eq(waitpid(child, &status, 0), child);
+		gt_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+		gt_assert(!process_running(child));
 	}
 
 	return gemtest_exit();
