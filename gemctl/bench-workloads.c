@@ -17,12 +17,12 @@
 #include <i915_drm.h>
 
 #include "bench.h"
-#include "gemtest-batch.h"
+#include "batchbuffer.h"
 #include "libgem.h"
 #include "util.h"
 
 /* A relocation's target moved by a sub-allocated buffer's offset. */
-static void reloc_add(struct gt_batch *b, unsigned int idx, uint64_t off)
+static void reloc_add(struct gen3_batch *b, unsigned int idx, uint64_t off)
 {
 	if (idx >= b->nreloc || !off)
 		return;
@@ -30,25 +30,25 @@ static void reloc_add(struct gt_batch *b, unsigned int idx, uint64_t off)
 	b->dw[b->reloc[idx].offset / 4] += (uint32_t)off;
 }
 
-static void emit_color(struct gt_batch *b, const struct bm_buf *dst,
-		       uint32_t pitch, struct gt_rect r, uint32_t color)
+static void emit_color(struct gen3_batch *b, const struct bm_buf *dst,
+		       uint32_t pitch, struct gen3_rect r, uint32_t color)
 {
-	struct gt_surf s = {
+	struct gen3_surf s = {
 		.handle = dst->handle, .pitch = pitch, .cpp = 4, .size = dst->size,
 	};
 
-	gt_emit_color_blt(b, &s, &r, color);
+	gen3_emit_color_blt(b, &s, &r, color);
 	reloc_add(b, b->nreloc - 1, dst->offset);
 }
 
-static void emit_copy(struct gt_batch *b, const struct bm_buf *dst,
+static void emit_copy(struct gen3_batch *b, const struct bm_buf *dst,
 		      uint32_t dpitch, int dx, int dy, const struct bm_buf *src,
 		      uint32_t spitch, int w, int h)
 {
-	struct gt_surf d = { .handle = dst->handle, .pitch = dpitch, .cpp = 4 };
-	struct gt_surf s = { .handle = src->handle, .pitch = spitch, .cpp = 4 };
+	struct gen3_surf d = { .handle = dst->handle, .pitch = dpitch, .cpp = 4 };
+	struct gen3_surf s = { .handle = src->handle, .pitch = spitch, .cpp = 4 };
 
-	gt_emit_copy_blt(b, &d, dx, dy, &s, 0, 0, w, h);
+	gen3_emit_copy_blt(b, &d, dx, dy, &s, 0, 0, w, h);
 	reloc_add(b, b->nreloc - 2, dst->offset);
 	reloc_add(b, b->nreloc - 1, src->offset);
 }
@@ -59,13 +59,13 @@ static struct bm_buf fixed(uint32_t handle, uint64_t size)
 }
 
 /* Submit b in a batch buffer got from the strategy and put it back. */
-static int submit(struct bench_ctx *x, struct gt_batch *b,
+static int submit(struct bench_ctx *x, struct gen3_batch *b,
 		  const struct bm_buf *const *targets, unsigned int n)
 {
 	struct bm_buf batch;
 	int ret;
 
-	gt_batch_end(b);
+	gen3_batch_end(b);
 	if (bm_get(&x->bm, BM_BATCH, 4096, &batch))
 		return -1;
 	ret = bm_exec(&x->bm, b, &batch, targets, n);
@@ -103,7 +103,7 @@ static int texdown_op(struct bench_ctx *x)
 	unsigned int i = x->ops % TEXDOWN_N;
 	struct bm_buf rt = fixed(t->rt, TEX_BYTES);
 	const struct bm_buf *targets[2] = { &t->tex[i], &rt };
-	struct gt_batch b;
+	struct gen3_batch b;
 
 	bm_put(&x->bm, &t->tex[i]);
 	if (bm_get(&x->bm, BM_DATA, TEX_BYTES, &t->tex[i]))
@@ -111,7 +111,7 @@ static int texdown_op(struct bench_ctx *x)
 	x->src[x->ops % BENCH_SRC_BYTES] = (uint8_t)x->ops;
 	if (bm_upload(&x->bm, &t->tex[i], 0, x->src, TEX_BYTES))
 		return -1;
-	gt_batch_reset(&b);
+	gen3_batch_reset(&b);
 	emit_copy(&b, &rt, TEX_W * 4, 0, 0, &t->tex[i], TEX_W * 4, TEX_W, TEX_H);
 	if (submit(x, &b, targets, 2))
 		return -1;
@@ -174,7 +174,7 @@ static int subimage_op(struct bench_ctx *x)
 	const struct bm_buf *targets[2] = { &stage, &tex };
 	int dx = (int)(x->ops * SUB_W % TEX_W);
 	int dy = (int)(x->ops / (TEX_W / SUB_W) * SUB_W % TEX_H);
-	struct gt_batch b;
+	struct gen3_batch b;
 	int ret;
 
 	if (bm_get(&x->bm, BM_DATA, SUB_BYTES, &stage))
@@ -182,7 +182,7 @@ static int subimage_op(struct bench_ctx *x)
 	x->src[x->ops % SUB_BYTES] = (uint8_t)x->ops;
 	ret = bm_upload(&x->bm, &stage, 0, x->src, SUB_BYTES);
 	if (!ret) {
-		gt_batch_reset(&b);
+		gen3_batch_reset(&b);
 		emit_copy(&b, &tex, TEX_W * 4, dx, dy, &stage, SUB_W * 4, SUB_W, SUB_W);
 		ret = submit(x, &b, targets, 2);
 	}
@@ -239,7 +239,7 @@ static int gears_op(struct bench_ctx *x)
 	struct gears *g = x->priv;
 	struct bm_buf rt = fixed(g->rt, GEARS_W * GEARS_W * 4), vb;
 	const struct bm_buf *targets[2] = { &vb, &rt };
-	struct gt_batch b;
+	struct gen3_batch b;
 	unsigned int d;
 	int ret;
 
@@ -249,10 +249,10 @@ static int gears_op(struct bench_ctx *x)
 		x->src[d] = (uint8_t)x->ops;
 		ret = bm_upload(&x->bm, &vb, 0, x->src + d * GEARS_VB, GEARS_VB);
 		if (!ret) {
-			gt_batch_reset(&b);
+			gen3_batch_reset(&b);
 			if (d == 0)
 				emit_color(&b, &rt, GEARS_W * 4,
-					   (struct gt_rect){ 0, 0, GEARS_W, GEARS_W },
+					   (struct gen3_rect){ 0, 0, GEARS_W, GEARS_W },
 					   0xff000000);
 			/* The "vertices" are what the GPU reads: copy them in. */
 			emit_copy(&b, &rt, GEARS_W * 4,
@@ -303,7 +303,7 @@ static int ipers_op(struct bench_ctx *x)
 {
 	struct ipers *p = x->priv;
 	const struct bm_buf *targets[1];
-	struct gt_batch b;
+	struct gen3_batch b;
 	uint64_t size;
 	unsigned int k;
 
@@ -314,9 +314,9 @@ static int ipers_op(struct bench_ctx *x)
 		size = 4096ull << (k % 5);		/* 4 KiB .. 64 KiB */
 		if (bm_get(&x->bm, BM_DATA, size, &p->obj[k]))
 			return -1;
-		gt_batch_reset(&b);
+		gen3_batch_reset(&b);
 		emit_color(&b, &p->obj[k], 256,
-			   (struct gt_rect){ 0, 0, 64, (int)(size / 256) },
+			   (struct gen3_rect){ 0, 0, 64, (int)(size / 256) },
 			   (uint32_t)(x->ops + k));
 		targets[0] = &p->obj[k];
 		if (submit(x, &b, targets, 1))
@@ -361,14 +361,14 @@ static int nop_setup(struct bench_ctx *x)
 static int nop_op(struct bench_ctx *x)
 {
 	struct nop *n = x->priv;
-	struct gt_batch b;
+	struct gen3_batch b;
 
 	/* The previous batch is kept until now, so finish can wait on it. */
 	bm_put(&x->bm, &n->last);
 	if (bm_get(&x->bm, BM_BATCH, 4096, &n->last))
 		return -1;
-	gt_batch_reset(&b);
-	gt_batch_end(&b);
+	gen3_batch_reset(&b);
+	gen3_batch_end(&b);
 	if (bm_exec(&x->bm, &b, &n->last, NULL, 0))
 		return -1;
 	x->ops++;
@@ -421,12 +421,12 @@ static int reloc_op(struct bench_ctx *x)
 	struct reloc *r = x->priv;
 	struct bm_buf bufs[RELOC_TARGETS];
 	const struct bm_buf *targets[RELOC_TARGETS];
-	struct gt_batch b;
+	struct gen3_batch b;
 	unsigned int k;
 
-	gt_batch_reset(&b);
+	gen3_batch_reset(&b);
 	for (k = 0; k < RELOC_N; k++)
-		gt_emit_store_dword(&b, r->tgt[k % RELOC_TARGETS],
+		gen3_emit_store_dword(&b, r->tgt[k % RELOC_TARGETS],
 				    4 * (k / RELOC_TARGETS), (uint32_t)x->ops);
 	for (k = 0; k < RELOC_TARGETS; k++) {
 		bufs[k] = fixed(r->tgt[k], 4096);
@@ -492,10 +492,10 @@ static int thrash_op(struct bench_ctx *x)
 	struct thrash *t = x->priv;
 	struct bm_buf obj = fixed(t->objs[x->ops % t->count], THRASH_OBJ);
 	const struct bm_buf *targets[1] = { &obj };
-	struct gt_batch b;
+	struct gen3_batch b;
 
-	gt_batch_reset(&b);
-	emit_color(&b, &obj, 4096, (struct gt_rect){ 0, 0, 16, 16 }, (uint32_t)x->ops);
+	gen3_batch_reset(&b);
+	emit_color(&b, &obj, 4096, (struct gen3_rect){ 0, 0, 16, 16 }, (uint32_t)x->ops);
 	if (submit(x, &b, targets, 1))
 		return -1;
 	x->ops++;

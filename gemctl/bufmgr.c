@@ -8,7 +8,7 @@
 #include <i915_drm.h>
 
 #include "bufmgr.h"
-#include "gemtest-batch.h"
+#include "batchbuffer.h"
 #include "libgem.h"
 
 const char *const bm_strategy_names[BM_NSTRATEGIES] = { "alloc", "reuse", "suballoc" };
@@ -364,7 +364,7 @@ static void offset_set(struct bufmgr *bm, uint32_t handle, uint64_t offset)
 }
 
 /* Presume each target is where it was last bound (libdrm's bo->offset). */
-static void presume_offsets(struct bufmgr *bm, struct gt_batch *b)
+static void presume_offsets(struct bufmgr *bm, struct gen3_batch *b)
 {
 	struct drm_i915_gem_relocation_entry *r;
 	unsigned int i;
@@ -378,14 +378,14 @@ static void presume_offsets(struct bufmgr *bm, struct gt_batch *b)
 	}
 }
 
-int bm_exec(struct bufmgr *bm, struct gt_batch *b, const struct bm_buf *batch,
+int bm_exec(struct bufmgr *bm, struct gen3_batch *b, const struct bm_buf *batch,
 	    const struct bm_buf *const *targets, unsigned int n)
 {
 	struct drm_i915_gem_exec_object2 obj[BM_MAX_OBJECTS + 1];
 	struct drm_i915_gem_execbuffer2 eb;
 	struct drm_i915_gem_pwrite pw = {
 		.handle = batch->handle, .offset = batch->offset,
-		.size = gt_batch_bytes(b), .data_ptr = (uintptr_t)b->dw,
+		.size = gen3_batch_bytes(b), .data_ptr = (uintptr_t)b->dw,
 	};
 	unsigned int i, j, nobj = 0;
 
@@ -427,7 +427,7 @@ int bm_exec(struct bufmgr *bm, struct gt_batch *b, const struct bm_buf *batch,
 	eb.buffers_ptr = (uintptr_t)obj;
 	eb.buffer_count = nobj + 1;
 	eb.batch_start_offset = (uint32_t)batch->offset;
-	eb.batch_len = gt_batch_bytes(b);
+	eb.batch_len = gen3_batch_bytes(b);
 	if (bm_ioctl(bm, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb,
 		     "DRM_IOCTL_I915_GEM_EXECBUFFER2"))
 		return -1;

@@ -118,8 +118,8 @@ int bm_upload(struct bufmgr *bm, const struct bm_buf *buf, uint64_t off,
  * the targets (duplicates allowed: sub-allocated buffers share an
  * object), starting at the batch's offset.  Relocation deltas must
  * already include each target buffer's offset (bench-workloads.c). */
-struct gt_batch;
-int bm_exec(struct bufmgr *bm, struct gt_batch *b, const struct bm_buf *batch,
+struct gen3_batch;
+int bm_exec(struct bufmgr *bm, struct gen3_batch *b, const struct bm_buf *batch,
 	    const struct bm_buf *const *targets, unsigned int n);
 /* Wait until the GPU is done with buf's object. */
 int bm_wait(struct bufmgr *bm, const struct bm_buf *buf);

@@ -2,20 +2,24 @@
 #include <drm.h>
 #include <i915_drm.h>
 
+#include "libgem.h"
 #include "session.h"
 #include "submit.h"
 #include "util.h"
 
-uint64_t gemctl_surface_flags(const struct gt_surf *s)
+uint64_t gemctl_surface_flags(const struct gen3_surf *s)
 {
 	return s->tiling != I915_TILING_NONE ? EXEC_OBJECT_NEEDS_FENCE : 0;
 }
 
-int gemctl_submit(struct gemctl *ctl, struct gt_batch *b, const uint32_t *handles,
+int gemctl_submit(struct gemctl *ctl, struct gen3_batch *b, const uint32_t *handles,
 		  const uint64_t *obj_flags, unsigned int n, uint32_t *batch_out)
 {
 	struct drm_i915_gem_create create = { .size = 4096 };
 	struct drm_gem_close cl = { 0 };
+	struct gen3_exec x = {
+		.handles = handles, .flags = obj_flags, .n = n,
+	};
 	unsigned int i;
 	int ret;
 
@@ -28,7 +32,8 @@ int gemctl_submit(struct gemctl *ctl, struct gt_batch *b, const uint32_t *handle
 	for (i = 0; i < b->nreloc; i++)
 		if (!b->reloc[i].target_handle)
 			b->reloc[i].target_handle = create.handle;
-	ret = gt_batch_submit(ctl->fd, b, create.handle, handles, obj_flags, n, 0, NULL);
+	x.batch = create.handle;
+	ret = gen3_batch_submit(gem_ioctl, ctl->fd, b, &x, NULL);
 	if (ret || !batch_out) {
 		cl.handle = create.handle;
 		gemctl_ioctl(ctl, DRM_IOCTL_GEM_CLOSE, &cl);
@@ -44,7 +49,7 @@ int gemctl_submit(struct gemctl *ctl, struct gt_batch *b, const uint32_t *handle
 }
 
 int gemctl_surface(struct gemctl *ctl, uint32_t handle, uint32_t pitch,
-		   uint32_t bpp, uint32_t width, struct gt_surf *out)
+		   uint32_t bpp, uint32_t width, struct gen3_surf *out)
 {
 	struct drm_i915_gem_get_tiling gt = { .handle = handle };
 	int ret;

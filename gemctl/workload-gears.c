@@ -7,7 +7,7 @@
  */
 #include <string.h>
 
-#include "gemtest-batch.h"
+#include "batchbuffer.h"
 #include "workload.h"
 
 #define GEARS_W		256
@@ -17,10 +17,10 @@
 void workload_gears(struct workload_client *c)
 {
 	uint32_t rt = 0, vb = 0, batch[GEARS_BATCHES] = { 0 }, handles[2];
-	struct gt_surf s = { .pitch = GEARS_W * 4, .cpp = 4 };
+	struct gen3_surf s = { .pitch = GEARS_W * 4, .cpp = 4 };
 	static const uint32_t colors[3] = { 0xffcc2222, 0xff22cc22, 0xff2222cc };
 	uint32_t verts[1024];
-	struct gt_batch b;
+	struct gen3_batch b;
 	uint64_t frame = 0;
 	unsigned int i;
 
@@ -38,16 +38,16 @@ void workload_gears(struct workload_client *c)
 			verts[i] = (uint32_t)(frame * 2654435761u + i);
 		if (wl_pwrite(c, vb, 0, verts, sizeof(verts)))
 			break;
-		gt_batch_reset(&b);
-		gt_emit_color_blt(&b, &s, &(struct gt_rect){ 0, 0, GEARS_W, GEARS_H },
+		gen3_batch_reset(&b);
+		gen3_emit_color_blt(&b, &s, &(struct gen3_rect){ 0, 0, GEARS_W, GEARS_H },
 				  0xff000000);
 		for (i = 0; i < 3; i++) {
 			int x = (int)((frame * 7 + i * 80) % (GEARS_W - 64));
 
-			gt_emit_color_blt(&b, &s, &(struct gt_rect){ x, 40 * (int)i + 20,
+			gen3_emit_color_blt(&b, &s, &(struct gen3_rect){ x, 40 * (int)i + 20,
 					  x + 64, 40 * (int)i + 84 }, colors[i]);
 		}
-		gt_batch_end(&b);
+		gen3_batch_end(&b);
 		if (wl_submit(c, &b, batch[frame % GEARS_BATCHES], handles, 2))
 			break;
 		c->res.bytes += (uint64_t)GEARS_W * GEARS_H * 4 + 3 * 64 * 64 * 4;

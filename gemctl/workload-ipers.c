@@ -4,7 +4,7 @@
  * fills it with the blitter, and closes the oldest of the 64 it keeps
  * alive, so creation, binding and freeing run all the time.
  */
-#include "gemtest-batch.h"
+#include "batchbuffer.h"
 #include "workload.h"
 
 #define IPERS_LIVE	64
@@ -12,8 +12,8 @@
 void workload_ipers(struct workload_client *c)
 {
 	uint32_t live[IPERS_LIVE] = { 0 }, batch = 0, h;
-	struct gt_surf s = { .cpp = 4 };
-	struct gt_batch b;
+	struct gen3_surf s = { .cpp = 4 };
+	struct gen3_batch b;
 	uint64_t n = 0, size;
 	unsigned int i;
 
@@ -26,10 +26,10 @@ void workload_ipers(struct workload_client *c)
 		s.handle = h;
 		s.pitch = 256;
 		s.size = size;
-		gt_batch_reset(&b);
-		gt_emit_color_blt(&b, &s, &(struct gt_rect){ 0, 0, 64,
+		gen3_batch_reset(&b);
+		gen3_emit_color_blt(&b, &s, &(struct gen3_rect){ 0, 0, 64,
 				  (int)(size / 256) }, (uint32_t)n);
-		gt_batch_end(&b);
+		gen3_batch_end(&b);
 		/* One batch object: the pwrite into it waits for the last
 		 * draw, which keeps a single client from running away. */
 		if (wl_submit(c, &b, batch, &h, 1)) {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "gemtest-batch.h"
+#include "batchbuffer.h"
 #include "workload.h"
 
 #define TEX_W		1024
@@ -17,9 +17,9 @@
 void workload_texdown(struct workload_client *c)
 {
 	uint32_t tex[2] = { 0 }, rt = 0, batch[2] = { 0 }, handles[2];
-	struct gt_surf src = { .pitch = TEX_W * 4, .cpp = 4, .size = TEX_BYTES };
-	struct gt_surf dst = { .pitch = TEX_W * 4, .cpp = 4, .size = TEX_BYTES };
-	struct gt_batch b;
+	struct gen3_surf src = { .pitch = TEX_W * 4, .cpp = 4, .size = TEX_BYTES };
+	struct gen3_surf dst = { .pitch = TEX_W * 4, .cpp = 4, .size = TEX_BYTES };
+	struct gen3_batch b;
 	uint8_t *pixels;
 	uint64_t n = 0;
 	unsigned int i;
@@ -42,9 +42,9 @@ void workload_texdown(struct workload_client *c)
 		if (wl_pwrite(c, tex[i], 0, pixels, TEX_BYTES))
 			break;
 		src.handle = tex[i];
-		gt_batch_reset(&b);
-		gt_emit_copy_blt(&b, &dst, 0, 0, &src, 0, 0, TEX_W, TEX_H);
-		gt_batch_end(&b);
+		gen3_batch_reset(&b);
+		gen3_emit_copy_blt(&b, &dst, 0, 0, &src, 0, 0, TEX_W, TEX_H);
+		gen3_batch_end(&b);
 		handles[0] = tex[i];
 		handles[1] = rt;
 		if (wl_submit(c, &b, batch[i], handles, 2))

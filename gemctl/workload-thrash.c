@@ -10,7 +10,7 @@
 #include <drm.h>
 #include <i915_drm.h>
 
-#include "gemtest-batch.h"
+#include "batchbuffer.h"
 #include "libgem.h"
 #include "workload.h"
 
@@ -19,10 +19,10 @@
 void workload_thrash(struct workload_client *c)
 {
 	struct drm_i915_gem_get_aperture ap = { 0 };
-	struct gt_surf s = { .cpp = 4, .pitch = 4096, .size = THRASH_OBJ };
+	struct gen3_surf s = { .cpp = 4, .pitch = 4096, .size = THRASH_OBJ };
 	uint32_t *objs = NULL, batch = 0;
 	uint64_t count, n = 0, i;
-	struct gt_batch b;
+	struct gen3_batch b;
 
 	if (gem_ioctl(c->fd, DRM_IOCTL_I915_GEM_GET_APERTURE, &ap)) {
 		workload_fail(c, "DRM_IOCTL_I915_GEM_GET_APERTURE", -errno);
@@ -43,9 +43,9 @@ void workload_thrash(struct workload_client *c)
 		goto out;
 	while (!workload_done(c)) {
 		s.handle = objs[n % count];
-		gt_batch_reset(&b);
-		gt_emit_color_blt(&b, &s, &(struct gt_rect){ 0, 0, 16, 16 }, (uint32_t)n);
-		gt_batch_end(&b);
+		gen3_batch_reset(&b);
+		gen3_emit_color_blt(&b, &s, &(struct gen3_rect){ 0, 0, 16, 16 }, (uint32_t)n);
+		gen3_batch_end(&b);
 		if (wl_submit(c, &b, batch, &s.handle, 1))
 			break;
 		c->res.bytes += THRASH_OBJ;

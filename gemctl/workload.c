@@ -8,7 +8,7 @@
 #include <drm.h>
 #include <i915_drm.h>
 
-#include "gemtest-batch.h"
+#include "batchbuffer.h"
 #include "libgem.h"
 #include "util.h"
 #include "workload.h"
@@ -94,10 +94,11 @@ int wl_wait(struct workload_client *c, uint32_t handle)
 	return 0;
 }
 
-int wl_submit(struct workload_client *c, struct gt_batch *b, uint32_t batch,
+int wl_submit(struct workload_client *c, struct gen3_batch *b, uint32_t batch,
 	      const uint32_t *handles, unsigned int n)
 {
-	int ret = gt_batch_submit(c->fd, b, batch, handles, NULL, n, 0, NULL);
+	const struct gen3_exec x = { .batch = batch, .handles = handles, .n = n };
+	int ret = gen3_batch_submit(gem_ioctl, c->fd, b, &x, NULL);
 
 	if (ret) {
 		workload_fail(c, "DRM_IOCTL_I915_GEM_EXECBUFFER2", ret);

@@ -68,10 +68,10 @@ int wl_pwrite(struct workload_client *c, uint32_t handle, uint64_t off,
 	      const void *data, uint64_t len);
 int wl_wait(struct workload_client *c, uint32_t handle);
 
-/* Submit b (gemtest-batch) in batch object 'batch' with handles[0..n);
+/* Submit b (lib/gen3/batchbuffer.h) in batch object 'batch' with handles[0..n);
  * counts one op.  Returns 0 or -1 (failure recorded). */
-struct gt_batch;
-int wl_submit(struct workload_client *c, struct gt_batch *b, uint32_t batch,
+struct gen3_batch;
+int wl_submit(struct workload_client *c, struct gen3_batch *b, uint32_t batch,
 	      const uint32_t *handles, unsigned int n);
 
 void workload_gears(struct workload_client *c);

@@ -347,7 +347,7 @@ static int eb_submit(struct eb *eb)
 	ret = gem_ring_begin(dev, 4);
 	if (ret)
 		return ret;
-	gem_ring_emit(dev, MI_BATCH_BUFFER_START | MI_BATCH_GTT);
+	gem_ring_emit(dev, MI_BATCH_BUFFER_START_GTT);
 	gem_ring_emit(dev, (gem_object_gtt_offset(batch) + start) | MI_BATCH_NON_SECURE);
 	gem_ring_emit(dev, MI_FLUSH);
 	gem_ring_emit(dev, MI_NOOP);

@@ -62,7 +62,7 @@ void gen3_batch_end(struct gen3_batch *b)
 void gen3_emit_store_dword(struct gen3_batch *b, uint32_t target, uint32_t offset,
 			   uint32_t value)
 {
-	gen3_batch_emit(b, MI_STORE_DWORD_IMM | MI_MEM_VIRTUAL);
+	gen3_batch_emit(b, MI_STORE_DWORD_IMM_GTT);
 	gen3_batch_emit(b, 0);
 	gen3_batch_emit_reloc(b, target, offset, I915_GEM_DOMAIN_RENDER,
 			      I915_GEM_DOMAIN_RENDER);
@@ -73,7 +73,7 @@ void gen3_emit_spin(struct gen3_batch *b, uint32_t self)
 {
 	uint32_t here = b->len * 4;
 
-	gen3_batch_emit(b, MI_BATCH_BUFFER_START | MI_BATCH_GTT);
+	gen3_batch_emit(b, MI_BATCH_BUFFER_START_GTT);
 	gen3_batch_emit_reloc(b, self, here + MI_BATCH_NON_SECURE,
 			      I915_GEM_DOMAIN_COMMAND, 0);
 }

@@ -48,6 +48,9 @@
 #define MI_BATCH_BUFFER_START	MI_INSTR(0x31, 0)
 #define   MI_BATCH_GTT		(2u << 6)
 #define   MI_BATCH_NON_SECURE	1u		/* in the address dword, gen2/3 */
+/* The forms gen3 code emits: the address is in the GTT. */
+#define MI_STORE_DWORD_IMM_GTT	(MI_STORE_DWORD_IMM | MI_MEM_VIRTUAL)
+#define MI_BATCH_BUFFER_START_GTT (MI_BATCH_BUFFER_START | MI_BATCH_GTT)
 
 /* --- 2D blitter (client 2): opcode bits 28:22, length bits 7:0 --------- */
 #define BLT_INSTR(opcode, len)	((2u << 29) | ((uint32_t)(opcode) << 22) | (len))

@@ -19,8 +19,6 @@
 
 /* The headers as these tests emit them (lib/gen3/cmd.h). */
 #define MI_WAIT_FOR_PLANE_A	(MI_WAIT_FOR_EVENT | MI_WAIT_FOR_PLANE_A_FLIP)
-#define MI_STORE_DWORD_GTT	(MI_STORE_DWORD_IMM | MI_MEM_VIRTUAL)
-#define MI_BATCH_START_GTT	(MI_BATCH_BUFFER_START | MI_BATCH_GTT)
 
 #define SEQNO_INDEX		I915_GEM_HWS_INDEX
 #define INSTDONE_BUSY		0x7bffffc0u
@@ -200,7 +198,7 @@ static void t_exec(struct tgpu *t, const uint32_t *cmds, uint32_t n, bool sync)
 	for (i = 0; i < n; i++)
 		batch[i] = cmds[i];
 	batch[n] = MI_BATCH_BUFFER_END;
-	t_emit(t, MI_BATCH_START_GTT);
+	t_emit(t, MI_BATCH_BUFFER_START_GTT);
 	t_emit(t, BATCH_GTT | 1);
 	t_emit(t, MI_FLUSH);
 	t_emit_seqno(t, ++t->seqno);
@@ -299,11 +297,11 @@ static void test_store_dword_imm(void)
 
 	t_init(&t);
 	data = t_bind(&t, DATA_GTT, 4096);
-	t_emit(&t, MI_STORE_DWORD_GTT);
+	t_emit(&t, MI_STORE_DWORD_IMM_GTT);
 	t_emit(&t, 0);
 	t_emit(&t, DATA_GTT + 0x10);
 	t_emit(&t, 0xdeadbeef);
-	t_emit(&t, MI_STORE_DWORD_GTT + 1);	/* qword form */
+	t_emit(&t, MI_STORE_DWORD_IMM_GTT + 1);	/* qword form */
 	t_emit(&t, 0);
 	t_emit(&t, DATA_GTT + 0xff8);
 	t_emit(&t, 0x11111111);
@@ -342,7 +340,7 @@ static void test_batch_start_end(void)
 	struct gpu_stats st;
 	struct tgpu t;
 	uint32_t *data;
-	uint32_t cmds[] = { MI_STORE_DWORD_GTT, 0, DATA_GTT, 0xcafe, MI_NOOP };
+	uint32_t cmds[] = { MI_STORE_DWORD_IMM_GTT, 0, DATA_GTT, 0xcafe, MI_NOOP };
 
 	t_init(&t);
 	data = t_bind(&t, DATA_GTT, 4096);
@@ -362,15 +360,15 @@ static void test_batch_chain(void)
 	struct tgpu t;
 	uint32_t *data, *b2;
 	uint32_t cmds[] = {
-		MI_STORE_DWORD_GTT, 0, DATA_GTT, 1,
-		MI_BATCH_START_GTT, (BATCH_GTT + 0x1000) | 1,
-		MI_STORE_DWORD_GTT, 0, DATA_GTT + 4, 0xbad,	/* skipped */
+		MI_STORE_DWORD_IMM_GTT, 0, DATA_GTT, 1,
+		MI_BATCH_BUFFER_START_GTT, (BATCH_GTT + 0x1000) | 1,
+		MI_STORE_DWORD_IMM_GTT, 0, DATA_GTT + 4, 0xbad,	/* skipped */
 	};
 
 	t_init(&t);
 	data = t_bind(&t, DATA_GTT, 4096);
 	b2 = t_bind(&t, BATCH_GTT + 0x1000, 4096);
-	b2[0] = MI_STORE_DWORD_GTT;
+	b2[0] = MI_STORE_DWORD_IMM_GTT;
 	b2[1] = 0;
 	b2[2] = DATA_GTT + 8;
 	b2[3] = 2;
@@ -393,10 +391,10 @@ static void test_self_loop(void)
 
 	t_init(&t);
 	batch = t_bind(&t, BATCH_GTT, 4096);
-	batch[0] = MI_BATCH_START_GTT;	/* gem_busy's spinner */
+	batch[0] = MI_BATCH_BUFFER_START_GTT;	/* gem_busy's spinner */
 	batch[1] = BATCH_GTT | 1;
 	batch[2] = MI_BATCH_BUFFER_END;
-	t_emit(&t, MI_BATCH_START_GTT);
+	t_emit(&t, MI_BATCH_BUFFER_START_GTT);
 	t_emit(&t, BATCH_GTT | 1);
 	t_emit_seqno(&t, 9);
 	t_advance(&t);
@@ -526,14 +524,14 @@ static void test_unknown_opcode(void)
 static void test_page_fault(void)
 {
 	struct tgpu t;
-	uint32_t cmds[] = { MI_STORE_DWORD_GTT, 0, SURF_GTT + 0x40, 1 };
+	uint32_t cmds[] = { MI_STORE_DWORD_IMM_GTT, 0, SURF_GTT + 0x40, 1 };
 	uint32_t blt[] = { XY_COLOR_BLT_CMD | XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB,
 			   3u << 24 | 0xf0u << 16 | 64, 0, 1 << 16 | 16,
 			   APERTURE - 32, 0 };
 
 	t_init(&t);
 	/* Batch start into an unbound page: the header fetch faults. */
-	t_emit(&t, MI_BATCH_START_GTT);
+	t_emit(&t, MI_BATCH_BUFFER_START_GTT);
 	t_emit(&t, SURF2_GTT | 1);
 	t_advance(&t);
 	t_stopped(&t);
@@ -551,7 +549,7 @@ static void test_page_fault(void)
 	gt_assert_eq(gpu_read(t.gpu, PGTBL_ER), PGTBL_ER_RENDER_PTE);
 	gt_assert_eq(gpu_read(t.gpu, EIR), I915_ERROR_PAGE_TABLE);
 	gt_assert_eq(gpu_read(t.gpu, ACTHD), BATCH_GTT);
-	gt_assert_eq(gpu_read(t.gpu, IPEHR), MI_STORE_DWORD_GTT);
+	gt_assert_eq(gpu_read(t.gpu, IPEHR), MI_STORE_DWORD_IMM_GTT);
 	reset_and_check(&t);
 
 	/* A blit running off the end of the aperture. */
@@ -599,9 +597,9 @@ static void test_reset_while_spinning(void)
 
 	t_init(&t);
 	batch = t_bind(&t, BATCH_GTT, 4096);
-	batch[0] = MI_BATCH_START_GTT;
+	batch[0] = MI_BATCH_BUFFER_START_GTT;
 	batch[1] = BATCH_GTT | 1;
-	t_emit(&t, MI_BATCH_START_GTT);
+	t_emit(&t, MI_BATCH_BUFFER_START_GTT);
 	t_emit(&t, BATCH_GTT | 1);
 	t_advance(&t);
 	sleep_us(10000);
@@ -611,7 +609,7 @@ static void test_reset_while_spinning(void)
 	gt_assert_eq(gpu_read(t.gpu, INSTDONE), INSTDONE_IDLE);
 	reset_and_check(&t);
 	/* Destroying a busy GPU joins its thread too. */
-	t_emit(&t, MI_BATCH_START_GTT);
+	t_emit(&t, MI_BATCH_BUFFER_START_GTT);
 	t_emit(&t, BATCH_GTT | 1);
 	t_advance(&t);
 	sleep_us(5000);
@@ -707,7 +705,7 @@ static void test_request_cost(void)
 	gpu_get_stats(t.gpu, &st0);
 	t.tail = gpu_read(t.gpu, PRB0_TAIL);
 	for (i = 0; i < burst; i++) {
-		t_emit(&t, MI_BATCH_START_GTT);
+		t_emit(&t, MI_BATCH_BUFFER_START_GTT);
 		t_emit(&t, BATCH_GTT | 1);
 		t_emit(&t, MI_FLUSH);
 		t_emit_seqno(&t, ++t.seqno);
@@ -1143,7 +1141,7 @@ static void test_3d_parse(void)
 		0x7d050002, 0x19000000, 0, 0,		/* PS program: one DCL */
 		0x7f1c0005, 0, 0, 0, 0, 0, 0,		/* 3DPRIMITIVE RECTLIST */
 		0x7f820000, 0x00010000, 0xffff0002,	/* indexed, terminated */
-		MI_STORE_DWORD_GTT, 0, DATA_GTT, 0x3d,
+		MI_STORE_DWORD_IMM_GTT, 0, DATA_GTT, 0x3d,
 	};
 	struct gpu_stats st;
 	struct tgpu t;
