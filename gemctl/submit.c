@@ -1,8 +1,10 @@
 /* Batch submission and surfaces for the verbs that assemble batches. */
+#include <string.h>
+
 #include <drm.h>
 #include <i915_drm.h>
 
-#include "libgem.h"
+#include "bufmgr.h"
 #include "session.h"
 #include "submit.h"
 #include "util.h"
@@ -12,14 +14,42 @@ uint64_t gemctl_surface_flags(const struct gen3_surf *s)
 	return s->tiling != I915_TILING_NONE ? EXEC_OBJECT_NEEDS_FENCE : 0;
 }
 
+/* Through the bufmgr's submission (bm_exec), as the workloads submit. */
+static int submit(struct gemctl *ctl, struct gen3_batch *b, uint32_t batch,
+		  const uint32_t *handles, const uint64_t *obj_flags,
+		  unsigned int n)
+{
+	struct bm_buf bufs[BM_MAX_OBJECTS], bb = { .handle = batch };
+	const struct bm_buf *targets[BM_MAX_OBJECTS];
+	struct bufmgr bm;
+	unsigned int i;
+	int ret;
+
+	if (n > BM_MAX_OBJECTS)
+		return gemctl_error(ctl, GEMCTL_FAILED, "batch too large");
+	ret = bm_init(&bm, ctl->fd, BM_ALLOC, BM_PWRITE, 0);
+	if (ret)
+		return gemctl_error(ctl, GEMCTL_FAILED, "out of memory");
+	for (i = 0; i < n; i++) {
+		bufs[i] = (struct bm_buf){ .handle = handles[i],
+					   .flags = obj_flags ? obj_flags[i] : 0 };
+		targets[i] = &bufs[i];
+	}
+	if (bm_exec(&bm, b, &bb, targets, n)) {
+		ret = strcmp(bm.failed_op, "DRM_IOCTL_I915_GEM_EXECBUFFER2") ?
+		      gemctl_ioctl_error(ctl, bm.failed_op, -bm.error, "batch") :
+		      gemctl_ioctl_error(ctl, bm.failed_op, -bm.error,
+					 "%u object(s)", n + 1);
+	}
+	bm_fini(&bm);
+	return ret;
+}
+
 int gemctl_submit(struct gemctl *ctl, struct gen3_batch *b, const uint32_t *handles,
 		  const uint64_t *obj_flags, unsigned int n, uint32_t *batch_out)
 {
 	struct drm_i915_gem_create create = { .size = 4096 };
 	struct drm_gem_close cl = { 0 };
-	struct gen3_exec x = {
-		.handles = handles, .flags = obj_flags, .n = n,
-	};
 	unsigned int i;
 	int ret;
 
@@ -32,15 +62,13 @@ int gemctl_submit(struct gemctl *ctl, struct gen3_batch *b, const uint32_t *hand
 	for (i = 0; i < b->nreloc; i++)
 		if (!b->reloc[i].target_handle)
 			b->reloc[i].target_handle = create.handle;
-	x.batch = create.handle;
-	ret = gen3_batch_submit(gem_ioctl, ctl->fd, b, &x, NULL);
+	ret = submit(ctl, b, create.handle, handles, obj_flags, n);
 	if (ret || !batch_out) {
 		cl.handle = create.handle;
 		gemctl_ioctl(ctl, DRM_IOCTL_GEM_CLOSE, &cl);
 	}
 	if (ret)
-		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_EXECBUFFER2", -ret,
-					  "%u object(s)", n + 1);
+		return ret;
 	if (batch_out) {
 		gemctl_handle_add(ctl, create.handle, create.size);
 		*batch_out = create.handle;

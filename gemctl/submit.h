@@ -9,8 +9,9 @@
 struct gemctl;
 
 /*
- * Put b in a new 4 KiB batch object and EXECBUFFER2 it with handles[0..n)
- * (the batch goes last) and their obj_flags (may be NULL).  *batch_out (may be NULL) receives the batch
+ * Put b in a new 4 KiB batch object and EXECBUFFER2 it (the bufmgr's
+ * bm_exec) with handles[0..n) and their obj_flags (may be NULL); the
+ * batch goes last.  *batch_out (may be NULL) receives the batch
  * handle, which the caller then owns; with NULL it is closed after
  * submission (the driver keeps it alive until it retires).  Relocations
  * whose target is handle 0 name the batch itself.  Reports errors
