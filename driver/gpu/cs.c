@@ -250,9 +250,11 @@ static enum cs_status mi_exec(struct gpu *gpu, const struct gen3_cmd *cmd,
 	case GEN3_MI_WAIT_FOR_EVENT:
 		return mi_wait_for_event(gpu);
 	case GEN3_MI_FLUSH:
+	case GEN3_MI_ARB_CHECK:
 	case GEN3_MI_REPORT_HEAD:
 	case GEN3_MI_ARB_ON_OFF:
-		/* Caches and arbitration the model does not have. */
+		/* Caches and arbitration the model does not have: with one
+		 * ring, MI_ARB_CHECK has nothing to switch to. */
 		return CS_OK;
 	case GEN3_MI_BATCH_BUFFER_END:
 		if (!cs->in_batch)

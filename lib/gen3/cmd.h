@@ -32,6 +32,8 @@
 #define MI_WAIT_FOR_EVENT	MI_INSTR(0x03, 0)
 #define   MI_WAIT_FOR_PLANE_A_FLIP	(1u << 2)
 #define MI_FLUSH		MI_INSTR(0x04, 0)
+/* A point where the ring may be switched; IGT's spinners emit it. */
+#define MI_ARB_CHECK		MI_INSTR(0x05, 0)
 #define MI_REPORT_HEAD		MI_INSTR(0x07, 0)
 #define MI_ARB_ON_OFF		MI_INSTR(0x08, 0)
 #define MI_BATCH_BUFFER_END	MI_INSTR(0x0a, 0)

@@ -481,6 +481,29 @@ static void test_reloc_other_object(int fd)
 	gt_close(fd, batch);
 }
 
+/* MI_ARB_CHECK, which IGT's spinners emit between commands: with one ring
+ * there is nothing to switch to, and the batch runs on to its end. */
+static void test_arb_check(int fd)
+{
+	uint32_t target = gt_create(fd, 4096), batch = gt_create(fd, 4096);
+	struct gen3_batch b;
+
+	gen3_batch_reset(&b);
+	gen3_batch_emit(&b, MI_ARB_CHECK);
+	gen3_emit_store_dword(&b, target, 0, 0xc0ffee);
+	gen3_batch_emit(&b, MI_ARB_CHECK);
+	gen3_emit_store_dword(&b, target, 4, 0xdecade);
+	gen3_batch_emit(&b, MI_ARB_CHECK);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
+	gt_sync(fd, target);
+	gt_assert_eq(read_u32(fd, target, 0), 0xc0ffee);
+	gt_assert_eq(read_u32(fd, target, 4), 0xdecade);
+	gt_assert(!gt_busy(fd, batch));
+	gt_close(fd, batch);
+	gt_close(fd, target);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -517,6 +540,8 @@ int main(int argc, char **argv)
 		test_pin(fd);
 	gemtest_subtest("batch-start-offset-and-len")
 		test_batch_start(fd);
+	gemtest_subtest("arb-check")
+		test_arb_check(fd);
 	gemtest_subtest("reloc-in-other-object")
 		test_reloc_other_object(fd);
 
