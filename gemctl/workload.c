@@ -106,14 +106,18 @@ static void *client_main(void *arg)
 {
 	struct client *c = arg;
 	struct workload_ctx x;
-	uint8_t *src = malloc(WORKLOAD_SRC_BYTES);
+	uint8_t *src = NULL;
 
-	if (!src) {
-		c->res.error = -ENOMEM;
-		c->res.failed_op = "malloc";
-		return NULL;
+	/* Only the workloads that upload read (and scribble on) src. */
+	if (c->w->uploads) {
+		src = malloc(WORKLOAD_SRC_BYTES);
+		if (!src) {
+			c->res.error = -ENOMEM;
+			c->res.failed_op = "malloc";
+			return NULL;
+		}
+		memset(src, 0x5a, WORKLOAD_SRC_BYTES);
 	}
-	memset(src, 0x5a, WORKLOAD_SRC_BYTES);
 	if (!workload_begin(&x, c->w, c->fd, &c->params->strategy, src,
 			    c->params->clients))
 		workload_loop(&x, c->w, c->deadline, c->params->stop);

@@ -46,7 +46,7 @@ struct workload {
 	const char *name;
 	const char *summary;
 	const char *op;			/* what one op is: "upload", "frame", ... */
-	bool uploads;			/* the upload paths apply */
+	bool uploads;			/* uploads from src: the upload paths apply */
 	bool bytes;			/* report MB/s of uploaded bytes */
 	bool verb;			/* `gemctl workload` offers it too */
 	uint64_t arena_size;		/* suballoc: the frame's data object */
