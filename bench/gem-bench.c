@@ -25,6 +25,7 @@
 #include <drm.h>
 #include <i915_drm.h>
 
+#include "cmd.h"
 #include "libgem.h"
 #include "util.h"
 
@@ -425,7 +426,7 @@ static void run_all(const struct opts *o, int fd)
 	struct result *sock, *r;
 	struct nop nop = { .fd = fd };
 	struct drm_i915_gem_create c = { .size = 4096 };
-	uint32_t bbe[2] = { 0x05000000u, 0 };	/* MI_BATCH_BUFFER_END, MI_NOOP */
+	uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
 	struct drm_i915_gem_pwrite pw = { .size = sizeof(bbe),
 					  .data_ptr = (uint64_t)(uintptr_t)bbe };
 	struct drm_gem_close cl = { 0 };

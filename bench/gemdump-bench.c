@@ -28,6 +28,7 @@
 
 #include <i915_drm.h>
 
+#include "cmd.h"
 #include "libgem.h"
 #include "strbuf.h"
 #include "util.h"
@@ -97,7 +98,7 @@ static int write_batch(const char *path)
 		return -ENOMEM;
 	for (i = 0; i < n; i++)
 		v[i] = pattern[i % ARRAY_SIZE(pattern)];
-	v[n - 1] = 0x05000000;
+	v[n - 1] = MI_BATCH_BUFFER_END;
 	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || write_full(fd, v, n * 4) < 0)
 		ret = -errno;
@@ -143,7 +144,7 @@ out:
 static int fill_aperture(const char *sock, uint64_t aperture, int *fdp, uint64_t *bytes)
 {
 	const uint64_t chunk = 8u << 20;
-	uint32_t bb[2] = { 0x05000000, 0 }, batch;
+	uint32_t bb[2] = { MI_BATCH_BUFFER_END, MI_NOOP }, batch;
 	struct drm_i915_gem_create c = { .size = 4096 };
 	struct drm_i915_gem_pwrite pw = { .size = sizeof(bb), .data_ptr = (uintptr_t)bb };
 	uint64_t off, total = 0;

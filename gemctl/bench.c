@@ -75,7 +75,7 @@ static double per(double v, uint64_t ops)
 }
 
 /* The figures of a sample from its raw counts. */
-static void derive(struct bench_sample *s, const struct bench_workload *w,
+static void derive(struct bench_sample *s, const struct workload *w,
 		   const struct bench_strategy *st, const struct bench_env *env,
 		   const uint64_t *dc, uint64_t ioctls, uint64_t upload_bytes)
 {
@@ -109,20 +109,20 @@ static void derive(struct bench_sample *s, const struct bench_workload *w,
 	s->v[BM_X_FLOOR] = floor_ns > 0 ? s->v[BM_WALL_US] * 1e3 / floor_ns : 0;
 }
 
-int bench_measure(const struct bench_env *env, const struct bench_workload *w,
+int bench_measure(const struct bench_env *env, const struct workload *w,
 		  const struct bench_strategy *st, struct bench_sample *out,
 		  const char **failed_op)
 {
-	struct drm_i915_gem_get_aperture ap = { 0 };
+	const struct workload_strategy ws = { st->alloc, st->upload };
 	uint64_t c0[NC] = { 0 }, c1[NC] = { 0 }, dc[NC] = { 0 };
-	uint64_t u0, s0, u1, s1, g0, g1, h0, h1, t0, deadline;
+	uint64_t u0, s0, u1, s1, g0, g1, h0, h1, t0;
 	struct bench_tids before, after, mine;
-	struct bench_ctx x;
+	struct workload_ctx x;
+	const char *failed;
 	unsigned int i;
-	int fd, ret = 0;
+	int fd, ret;
 
 	memset(out, 0, sizeof(*out));
-	memset(&x, 0, sizeof(x));
 	*failed_op = NULL;
 	bench_gemd_tids(env->gemd_pid, &before);
 	fd = gem_open(env->device, O_RDWR | O_CLOEXEC);
@@ -130,19 +130,8 @@ int bench_measure(const struct bench_env *env, const struct bench_workload *w,
 		*failed_op = "gem_open";
 		return -errno;
 	}
-	if (gem_ioctl(fd, DRM_IOCTL_I915_GEM_GET_APERTURE, &ap)) {
-		ret = -errno;
-		*failed_op = "DRM_IOCTL_I915_GEM_GET_APERTURE";
-		goto out_close;
-	}
-	ret = bm_init(&x.bm, fd, st->alloc, st->upload, w->arena_size);
-	if (ret)
-		goto out_close;
-	x.aperture = ap.aper_size;
-	x.src = env->src;
-	ret = w->setup(&x);
-	if (ret || x.bm.error)
-		goto out_teardown;
+	if (workload_begin(&x, w, fd, &ws, env->src, 1))
+		goto out_end;
 
 	/* The thread that appeared with our connection serves it. */
 	bench_gemd_tids(env->gemd_pid, &after);
@@ -159,13 +148,7 @@ int bench_measure(const struct bench_env *env, const struct bench_workload *w,
 	memset(&x.bm.st, 0, sizeof(x.bm.st));
 	bench_thread_cpu(&u0, &s0);
 	t0 = now_ns();
-	deadline = t0 + env->duration_ns;
-	do {
-		if (w->op_fn(&x))
-			break;
-	} while (now_ns() < deadline && !(env->stop && *env->stop));
-	if (!x.bm.error)
-		w->finish(&x);
+	workload_loop(&x, w, t0 + env->duration_ns, env->stop);
 	out->elapsed_ns = now_ns() - t0;
 	bench_thread_cpu(&u1, &s1);
 	g1 = bench_gemd_cpu_ns(env->gemd_pid);
@@ -197,16 +180,10 @@ int bench_measure(const struct bench_env *env, const struct bench_workload *w,
 			  out->pwrite_counted == out->pwrite_driver;
 	derive(out, w, st, env, dc, x.bm.st.ioctls, x.bm.st.upload_bytes);
 
-out_teardown:
-	if (!ret && x.bm.error) {
-		ret = x.bm.error;
-		*failed_op = x.bm.failed_op;
-	}
-	if (x.priv)
-		w->teardown(&x);
-	bm_fini(&x.bm);
-	free(x.priv);
-out_close:
+out_end:
+	ret = workload_end(&x, w, &failed);
+	if (ret)
+		*failed_op = failed;
 	gem_close(fd);
 	return ret;
 }

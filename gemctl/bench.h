@@ -2,7 +2,7 @@
  * gemctl bench: workloads x strategies, measured the same way every time
  * (cmd-bench.c drives; this header is what its parts share).
  *
- *   bench-workloads.c  the workloads, on the bufmgr (bufmgr.h)
+ *   bench-strategy.c   the strategies: a buffer manager and an upload path
  *   bench.c            one measured run: CPU, counters, wall time
  *   bench-sys.c        gemd's pid and CPU, placement, the machine
  *   bench-floor.c      floors measured in the same run
@@ -19,36 +19,9 @@
 #include <stdio.h>
 
 #include "bufmgr.h"
+#include "workload.h"
 
-/* --- workloads (bench-workloads.c) ---------------------------------------- */
-
-struct bench_ctx {
-	struct bufmgr bm;
-	uint64_t ops, bytes;		/* counted by the workload */
-	uint64_t aperture;		/* GET_APERTURE */
-	uint8_t *src;			/* BENCH_SRC_BYTES of source data */
-	void *priv;			/* the workload's state */
-};
-
-#define BENCH_SRC_BYTES	(4u << 20)
-
-struct bench_workload {
-	const char *name;
-	const char *summary;
-	const char *op;			/* what one op is: "upload", "frame", ... */
-	bool uploads;			/* the upload paths apply */
-	bool bytes;			/* report MB/s of uploaded bytes */
-	uint64_t arena_size;		/* suballoc: the frame's data object */
-	int (*setup)(struct bench_ctx *x);
-	int (*op_fn)(struct bench_ctx *x);
-	/* Wait for the GPU to finish what the ops queued. */
-	int (*finish)(struct bench_ctx *x);
-	void (*teardown)(struct bench_ctx *x);
-};
-
-extern const struct bench_workload bench_workloads[];
-extern const unsigned int bench_nworkloads;
-const struct bench_workload *bench_workload_find(const char *name);
+/* --- strategies (bench-strategy.c) ---------------------------------------- */
 
 /* A strategy: how buffers are got, and how data is uploaded. */
 struct bench_strategy {
@@ -63,7 +36,7 @@ struct bench_strategy {
 int bench_strategy_parse(const char *s, struct bench_strategy *out);
 /* Does s make sense for w (upload paths only where w uploads)? */
 bool bench_strategy_applies(const struct bench_strategy *s,
-			    const struct bench_workload *w);
+			    const struct workload *w);
 
 /* --- one measured run (bench.c) -------------------------------------------- */
 
@@ -136,7 +109,7 @@ struct bench_env {
 
 /* Run w with s once for env->duration_ns.  0, or -errno with *failed_op
  * naming the request. */
-int bench_measure(const struct bench_env *env, const struct bench_workload *w,
+int bench_measure(const struct bench_env *env, const struct workload *w,
 		  const struct bench_strategy *s, struct bench_sample *out,
 		  const char **failed_op);
 
@@ -203,7 +176,7 @@ void bench_stat(const double *v, unsigned int n, struct bench_stat *out);
 /* --- results and output (bench-output.c) ---------------------------------- */
 
 struct bench_result {
-	const struct bench_workload *w;
+	const struct workload *w;
 	struct bench_strategy s;
 	struct bench_sample *samples;	/* repeat of them */
 	unsigned int n;

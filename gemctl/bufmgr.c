@@ -1,4 +1,4 @@
-/* The benchmark's buffer manager: strategies and upload paths (bufmgr.h). */
+/* The workloads' buffer manager: strategies, upload paths, submission (bufmgr.h). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,8 +7,8 @@
 #include <drm.h>
 #include <i915_drm.h>
 
+#include "batchbuffer.h"
 #include "bufmgr.h"
-#include "gemtest-batch.h"
 #include "libgem.h"
 
 const char *const bm_strategy_names[BM_NSTRATEGIES] = { "alloc", "reuse", "suballoc" };
@@ -343,8 +343,6 @@ int bm_upload(struct bufmgr *bm, const struct bm_buf *buf, uint64_t off,
 	return 0;
 }
 
-#define BM_MAX_OBJECTS	16
-
 static void offset_set(struct bufmgr *bm, uint32_t handle, uint64_t offset)
 {
 	if (handle >= bm->noffsets) {
@@ -364,7 +362,7 @@ static void offset_set(struct bufmgr *bm, uint32_t handle, uint64_t offset)
 }
 
 /* Presume each target is where it was last bound (libdrm's bo->offset). */
-static void presume_offsets(struct bufmgr *bm, struct gt_batch *b)
+static void presume_offsets(struct bufmgr *bm, struct gen3_batch *b)
 {
 	struct drm_i915_gem_relocation_entry *r;
 	unsigned int i;
@@ -378,16 +376,19 @@ static void presume_offsets(struct bufmgr *bm, struct gt_batch *b)
 	}
 }
 
-int bm_exec(struct bufmgr *bm, struct gt_batch *b, const struct bm_buf *batch,
+int bm_exec(struct bufmgr *bm, struct gen3_batch *b, const struct bm_buf *batch,
 	    const struct bm_buf *const *targets, unsigned int n)
 {
 	struct drm_i915_gem_exec_object2 obj[BM_MAX_OBJECTS + 1];
 	struct drm_i915_gem_execbuffer2 eb;
-	struct drm_i915_gem_pwrite pw = {
-		.handle = batch->handle, .offset = batch->offset,
-		.size = gt_batch_bytes(b), .data_ptr = (uintptr_t)b->dw,
+	uint32_t handles[BM_MAX_OBJECTS];
+	uint64_t flags[BM_MAX_OBJECTS];
+	struct gen3_exec x = {
+		.batch = batch->handle, .batch_offset = (uint32_t)batch->offset,
+		.handles = handles, .flags = flags,
 	};
-	unsigned int i, j, nobj = 0;
+	uint32_t bytes = gen3_batch_bytes(b);
+	unsigned int i, j;
 
 	if (b->overflow || n > BM_MAX_OBJECTS) {
 		if (!bm->error) {
@@ -400,40 +401,41 @@ int bm_exec(struct bufmgr *bm, struct gt_batch *b, const struct bm_buf *batch,
 	/* Relocation offsets are within the batch object. */
 	for (i = 0; i < b->nreloc; i++)
 		b->reloc[i].offset += batch->offset;
-	if (bm->upload == BM_UNSYNC) {
+	if (bm->upload == BM_UNSYNC && batch->bo) {
 		uint8_t *p = bo_map(bm, batch->bo, false);
 
 		if (!p)
 			return -1;
-		memcpy(p + batch->offset, b->dw, pw.size);
+		memcpy(p + batch->offset, b->dw, bytes);
 	} else {
+		struct drm_i915_gem_pwrite pw = {
+			.handle = batch->handle, .offset = batch->offset,
+			.size = bytes, .data_ptr = (uintptr_t)b->dw,
+		};
+
 		if (bm_ioctl(bm, DRM_IOCTL_I915_GEM_PWRITE, &pw,
 			     "DRM_IOCTL_I915_GEM_PWRITE"))
 			return -1;
-		bm->st.pwrite_bytes += pw.size;
+		bm->st.pwrite_bytes += bytes;
 	}
-	memset(obj, 0, sizeof(obj));
+	/* Sub-allocated buffers share an object: list each object once. */
 	for (i = 0; i < n; i++) {
-		for (j = 0; j < nobj; j++)
-			if (obj[j].handle == targets[i]->handle)
+		for (j = 0; j < x.n; j++)
+			if (handles[j] == targets[i]->handle)
 				break;
-		if (j == nobj)
-			obj[nobj++].handle = targets[i]->handle;
+		if (j == x.n) {
+			handles[x.n] = targets[i]->handle;
+			flags[x.n++] = 0;
+		}
+		flags[j] |= targets[i]->flags;
 	}
-	obj[nobj].handle = batch->handle;
-	obj[nobj].relocation_count = b->nreloc;
-	obj[nobj].relocs_ptr = (uintptr_t)b->reloc;
-	memset(&eb, 0, sizeof(eb));
-	eb.buffers_ptr = (uintptr_t)obj;
-	eb.buffer_count = nobj + 1;
-	eb.batch_start_offset = (uint32_t)batch->offset;
-	eb.batch_len = gt_batch_bytes(b);
+	gen3_batch_execbuf(b, &x, obj, &eb);
 	if (bm_ioctl(bm, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb,
 		     "DRM_IOCTL_I915_GEM_EXECBUFFER2"))
 		return -1;
 	bm->st.execbuffers++;
 	bm->st.relocations += b->nreloc;
-	for (i = 0; i <= nobj; i++)
+	for (i = 0; i <= x.n; i++)
 		offset_set(bm, obj[i].handle, obj[i].offset);
 	return 0;
 }

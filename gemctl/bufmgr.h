@@ -1,6 +1,7 @@
 /*
  * bufmgr: how a userspace GL driver gets, fills and submits buffers, in the
- * three shapes the 2008 GEM/TTM debate compared, for `gemctl bench`.
+ * three shapes the 2008 GEM/TTM debate compared, for the workloads
+ * (workload.h) and gemctl's own batches (submit.c).
  *
  *   alloc     a fresh object per use, closed after it (the kernel
  *             allocates and frees per batch)
@@ -54,7 +55,8 @@ struct bm_buf {
 	uint32_t handle;
 	uint64_t offset;		/* 0 unless sub-allocated */
 	uint64_t size;
-	struct bm_bo *bo;
+	uint64_t flags;			/* its exec object flags (NEEDS_FENCE) */
+	struct bm_bo *bo;		/* NULL: not the bufmgr's */
 };
 
 /* What the bufmgr asked of the driver (compared with gemkit_counters). */
@@ -114,12 +116,15 @@ void bm_frame_end(struct bufmgr *bm);
 int bm_upload(struct bufmgr *bm, const struct bm_buf *buf, uint64_t off,
 	      const void *data, uint64_t len);
 
-/* Write the batch into batch (pwrite at its offset) and submit it with
- * the targets (duplicates allowed: sub-allocated buffers share an
- * object), starting at the batch's offset.  Relocation deltas must
- * already include each target buffer's offset (bench-workloads.c). */
-struct gt_batch;
-int bm_exec(struct bufmgr *bm, struct gt_batch *b, const struct bm_buf *batch,
+/* The one batch submission: write the batch into batch (pwrite at its
+ * offset, or a copy through the kept map under unsync) and submit it with
+ * the targets (duplicates allowed: sub-allocated buffers share an object;
+ * each target's flags go to its exec object), starting at the batch's
+ * offset.  Relocation deltas must already include each target buffer's
+ * offset (workload.c). */
+#define BM_MAX_OBJECTS	16		/* targets of one bm_exec */
+struct gen3_batch;
+int bm_exec(struct bufmgr *bm, struct gen3_batch *b, const struct bm_buf *batch,
 	    const struct bm_buf *const *targets, unsigned int n);
 /* Wait until the GPU is done with buf's object. */
 int bm_wait(struct bufmgr *bm, const struct bm_buf *buf);

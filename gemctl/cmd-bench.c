@@ -41,7 +41,7 @@ struct bench_opts {
 	enum bench_placement placement;
 	bool json, compare;
 	const char *output;
-	const struct bench_workload *w[32];
+	const struct workload *w[32];
 	unsigned int nw;
 	bool micro;
 };
@@ -75,15 +75,15 @@ static int add_strategies(struct gemctl *ctl, struct bench_opts *o, const char *
 
 static int add_workload(struct gemctl *ctl, struct bench_opts *o, const char *name)
 {
-	const struct bench_workload *w = bench_workload_find(name);
+	const struct workload *w = workload_find(name);
 	unsigned int i;
 
 	if (!w) {
 		gemctl_error(ctl, GEMCTL_USAGE, "unknown workload or suite '%s'; "
 			     "suites: all, seed, micro; workloads:", name);
-		for (i = 0; i < bench_nworkloads; i++)
-			fprintf(stderr, "  %-17s %s\n", bench_workloads[i].name,
-				bench_workloads[i].summary);
+		for (i = 0; i < nworkloads; i++)
+			fprintf(stderr, "  %-17s %s\n", workloads[i]->name,
+				workloads[i]->summary);
 		return GEMCTL_USAGE;
 	}
 	for (i = 0; i < o->nw; i++)
@@ -104,8 +104,8 @@ static int add_target(struct gemctl *ctl, struct bench_opts *o, const char *name
 		return 0;
 	}
 	if (!strcmp(name, "all")) {
-		for (i = 0; i < bench_nworkloads; i++)
-			if ((ret = add_workload(ctl, o, bench_workloads[i].name)))
+		for (i = 0; i < nworkloads; i++)
+			if ((ret = add_workload(ctl, o, workloads[i]->name)))
 				return ret;
 		return 0;
 	}
@@ -310,12 +310,12 @@ static int bench_suite(struct gemctl *ctl, struct bench_opts *o)
 	code = build_results(ctl, o, &rep);
 	if (code)
 		goto out_free;
-	env.src = malloc(BENCH_SRC_BYTES);
+	env.src = malloc(WORKLOAD_SRC_BYTES);
 	if (!env.src) {
 		code = gemctl_error(ctl, GEMCTL_FAILED, "out of memory");
 		goto out_free;
 	}
-	memset(env.src, 0x5a, BENCH_SRC_BYTES);
+	memset(env.src, 0x5a, WORKLOAD_SRC_BYTES);
 	env.gemd_pid = pid;
 	env.gdfs = gdfs;
 	env.duration_ns = o->duration_ns;

@@ -79,8 +79,8 @@ static int cmd_copy(struct gemctl *ctl, int argc, char **argv)
 {
 	uint32_t pitch = 0, src_pitch = 0, bpp = 32, src, dst, w, h;
 	int sx = 0, sy = 0, dx = 0, dy = 0, ret;
-	struct gt_surf ss, ds;
-	struct gt_batch *b;
+	struct gen3_surf ss, ds;
+	struct gen3_batch *b;
 	uint32_t handles[2];
 	uint64_t flags[2];
 	gj *doc;
@@ -110,9 +110,9 @@ static int cmd_copy(struct gemctl *ctl, int argc, char **argv)
 	b = malloc(sizeof(*b));
 	if (!b)
 		return gemctl_error(ctl, GEMCTL_FAILED, "out of memory");
-	gt_batch_reset(b);
-	gt_emit_copy_blt(b, &ds, dx, dy, &ss, sx, sy, (int)w, (int)h);
-	gt_batch_end(b);
+	gen3_batch_reset(b);
+	gen3_emit_copy_blt(b, &ds, dx, dy, &ss, sx, sy, (int)w, (int)h);
+	gen3_batch_end(b);
 	handles[0] = src;
 	handles[1] = dst;
 	flags[0] = gemctl_surface_flags(&ss);

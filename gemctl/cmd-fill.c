@@ -9,7 +9,7 @@
 #include "session.h"
 #include "submit.h"
 
-static int check_fits(struct gemctl *ctl, const struct gt_surf *s, int y2)
+static int check_fits(struct gemctl *ctl, const struct gen3_surf *s, int y2)
 {
 	uint64_t need = (uint64_t)s->pitch * (uint64_t)y2;
 
@@ -33,9 +33,9 @@ static int cmd_fill(struct gemctl *ctl, int argc, char **argv)
 {
 	uint32_t pitch = 0, bpp = 32, handle, color, v[4];
 	uint64_t flags;
-	struct gt_batch *b;
-	struct gt_rect r;
-	struct gt_surf s;
+	struct gen3_batch *b;
+	struct gen3_rect r;
+	struct gen3_surf s;
 	int i, ret;
 	gj *doc;
 
@@ -56,7 +56,7 @@ static int cmd_fill(struct gemctl *ctl, int argc, char **argv)
 		return gemctl_error(ctl, GEMCTL_USAGE,
 				    "bad rectangle %u,%u-%u,%u (x1 < x2, y1 < y2, below 32768)",
 				    v[0], v[1], v[2], v[3]);
-	r = (struct gt_rect){ (int)v[0], (int)v[1], (int)v[2], (int)v[3] };
+	r = (struct gen3_rect){ (int)v[0], (int)v[1], (int)v[2], (int)v[3] };
 	if ((ret = gemctl_surface(ctl, handle, pitch, bpp, v[2], &s)))
 		return ret;
 	if ((ret = check_fits(ctl, &s, r.y2)))
@@ -64,9 +64,9 @@ static int cmd_fill(struct gemctl *ctl, int argc, char **argv)
 	b = malloc(sizeof(*b));
 	if (!b)
 		return gemctl_error(ctl, GEMCTL_FAILED, "out of memory");
-	gt_batch_reset(b);
-	gt_emit_color_blt(b, &s, &r, color);
-	gt_batch_end(b);
+	gen3_batch_reset(b);
+	gen3_emit_color_blt(b, &s, &r, color);
+	gen3_batch_end(b);
 	flags = gemctl_surface_flags(&s);
 	ret = gemctl_submit(ctl, b, &handle, &flags, 1, NULL);
 	free(b);

@@ -17,8 +17,7 @@
 #include "session.h"
 #include "submit.h"
 
-#define MI_WAIT_FOR_EVENT_CMD	(0x03u << 23)
-#define MI_BAD_OPCODE		(0x3fu << 23)	/* MI client, opcode 0x3f: none */
+#define MI_BAD_OPCODE		MI_INSTR(0x3f, 0)	/* MI client, opcode 0x3f: none */
 #define HANG_FAULT_ADDR		0xfffff000u	/* beyond any 945G aperture */
 
 /* Hangs counted so far (gemkit_counters), so wait-hang can wait for the
@@ -53,7 +52,7 @@ static const struct tool_opt hang_opts[] = {
 static int cmd_hang(struct gemctl *ctl, int argc, char **argv)
 {
 	const char *kind = "loop";
-	struct gt_batch *b;
+	struct gen3_batch *b;
 	uint32_t batch;
 	int opt, ret;
 	gj *doc;
@@ -72,25 +71,25 @@ static int cmd_hang(struct gemctl *ctl, int argc, char **argv)
 	b = malloc(sizeof(*b));
 	if (!b)
 		return gemctl_error(ctl, GEMCTL_FAILED, "out of memory");
-	gt_batch_reset(b);
+	gen3_batch_reset(b);
 	if (!strcmp(kind, "loop")) {
 		/* Handle 0: the batch itself (gemctl_submit). */
-		gt_emit_spin(b, 0);
+		gen3_emit_spin(b, 0);
 	} else if (!strcmp(kind, "wait")) {
 		/* Hangcheck kicks a stuck wait once, as i915 did; waiting
 		 * again at the same place after the kick is the hang. */
-		gt_batch_emit(b, MI_WAIT_FOR_EVENT_CMD);
-		gt_batch_emit(b, MI_BATCH_BUFFER_START_GTT);
-		gt_batch_emit_reloc(b, 0, MI_BATCH_NON_SECURE, I915_GEM_DOMAIN_COMMAND, 0);
+		gen3_batch_emit(b, MI_WAIT_FOR_EVENT);
+		gen3_batch_emit(b, MI_BATCH_BUFFER_START_GTT);
+		gen3_batch_emit_reloc(b, 0, MI_BATCH_NON_SECURE, I915_GEM_DOMAIN_COMMAND, 0);
 	} else if (!strcmp(kind, "badop")) {
-		gt_batch_emit(b, MI_BAD_OPCODE);
+		gen3_batch_emit(b, MI_BAD_OPCODE);
 	} else {
-		gt_batch_emit(b, MI_STORE_DWORD_IMM_GTT);
-		gt_batch_emit(b, 0);
-		gt_batch_emit(b, HANG_FAULT_ADDR);
-		gt_batch_emit(b, 0xdeadbeef);
+		gen3_batch_emit(b, MI_STORE_DWORD_IMM_GTT);
+		gen3_batch_emit(b, 0);
+		gen3_batch_emit(b, HANG_FAULT_ADDR);
+		gen3_batch_emit(b, 0xdeadbeef);
 	}
-	gt_batch_end(b);
+	gen3_batch_end(b);
 	note_hang_base(ctl);
 	ret = gemctl_submit(ctl, b, NULL, NULL, 0, &batch);
 	free(b);

@@ -24,7 +24,9 @@ static int cmd_workload(struct gemctl *ctl, int argc, char **argv)
 	struct workload_params p = {
 		.duration_ns = 2000000000ull,
 		.clients = 1,
-		.stop = (volatile int *)&gemctl_interrupted,
+		/* A GL driver's shape: libdrm's cache, pwrite uploads. */
+		.strategy = { BM_REUSE, BM_PWRITE },
+		.stop = &gemctl_interrupted,
 	};
 	struct workload_result r;
 	const struct workload *w;
@@ -53,11 +55,13 @@ static int cmd_workload(struct gemctl *ctl, int argc, char **argv)
 	if (argc - optind != 1)
 		return gemctl_usage(ctl);
 	w = workload_find(argv[optind]);
-	if (!w) {
+	if (!w || !w->verb) {
 		gemctl_error(ctl, GEMCTL_USAGE, "unknown workload '%s'; there are:",
 			     argv[optind]);
 		for (i = 0; i < nworkloads; i++)
-			fprintf(stderr, "  %-8s %s\n", workloads[i].name, workloads[i].summary);
+			if (workloads[i]->verb)
+				fprintf(stderr, "  %-8s %s\n", workloads[i]->name,
+					workloads[i]->summary);
 		return GEMCTL_USAGE;
 	}
 	p.device = ctl->device_arg;

@@ -185,15 +185,16 @@ static unsigned int complete_verb_args(struct gemctl *ctl, const struct gemctl_c
 	if ((cmd->complete & GEMCTL_COMPLETE_WORKLOAD) && pos == 1) {
 		/* bench has workloads of its own (and suites, and micro). */
 		if (!strcmp(cmd->name, "bench")) {
-			for (i = 0; i < (int)bench_nworkloads; i++)
-				offer(e, bench_workloads[i].name);
+			for (i = 0; i < (int)nworkloads; i++)
+				offer(e, workloads[i]->name);
 			offer(e, "seed");
 			offer(e, "all");
 			offer(e, "micro");
 			return 0;
 		}
 		for (i = 0; i < (int)nworkloads; i++)
-			offer(e, workloads[i].name);
+			if (workloads[i]->verb)
+				offer(e, workloads[i]->name);
 		return 0;
 	}
 	if ((cmd->complete & GEMCTL_COMPLETE_FLINK) && pos == 1) {

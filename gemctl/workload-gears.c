@@ -1,66 +1,92 @@
 /*
- * gears: what glxgears does to a driver on gen3.  Every frame uploads a
- * small "vertex" buffer (pwrite of 4 KiB), clears a 256x256 render target
- * and draws a few rectangles into it with the blitter, in one small
- * batch.  Batches rotate through a few objects, so reusing the oldest
- * waits for it as a driver's batch pool would.  An op is a frame.
+ * gears: what glxgears does to a driver on gen3.  Every frame is 8 small
+ * batches, each with a 4 KiB "vertex" upload the GPU copies into a 256x256
+ * render target (the first clears it).  An op is a frame.
  */
-#include <string.h>
+#include <errno.h>
+#include <stdlib.h>
 
-#include "gemtest-batch.h"
 #include "workload.h"
 
 #define GEARS_W		256
-#define GEARS_H		256
-#define GEARS_BATCHES	4
+#define GEARS_DRAWS	8
+#define GEARS_VB	4096u		/* a 32x32 32 bpp block, pitch 128 */
 
-void workload_gears(struct workload_client *c)
+struct gears {
+	uint32_t rt;
+};
+
+static int gears_setup(struct workload_ctx *x)
 {
-	uint32_t rt = 0, vb = 0, batch[GEARS_BATCHES] = { 0 }, handles[2];
-	struct gt_surf s = { .pitch = GEARS_W * 4, .cpp = 4 };
-	static const uint32_t colors[3] = { 0xffcc2222, 0xff22cc22, 0xff2222cc };
-	uint32_t verts[1024];
-	struct gt_batch b;
-	uint64_t frame = 0;
-	unsigned int i;
+	struct gears *g = calloc(1, sizeof(*g));
 
-	if (wl_create(c, GEARS_W * GEARS_H * 4, &rt) || wl_create(c, 4096, &vb))
-		goto out;
-	for (i = 0; i < GEARS_BATCHES; i++)
-		if (wl_create(c, 4096, &batch[i]))
-			goto out;
-	s.handle = rt;
-	s.size = GEARS_W * GEARS_H * 4;
-	handles[0] = rt;
-	handles[1] = vb;
-	while (!workload_done(c)) {
-		for (i = 0; i < sizeof(verts) / sizeof(verts[0]); i++)
-			verts[i] = (uint32_t)(frame * 2654435761u + i);
-		if (wl_pwrite(c, vb, 0, verts, sizeof(verts)))
-			break;
-		gt_batch_reset(&b);
-		gt_emit_color_blt(&b, &s, &(struct gt_rect){ 0, 0, GEARS_W, GEARS_H },
-				  0xff000000);
-		for (i = 0; i < 3; i++) {
-			int x = (int)((frame * 7 + i * 80) % (GEARS_W - 64));
-
-			gt_emit_color_blt(&b, &s, &(struct gt_rect){ x, 40 * (int)i + 20,
-					  x + 64, 40 * (int)i + 84 }, colors[i]);
-		}
-		gt_batch_end(&b);
-		if (wl_submit(c, &b, batch[frame % GEARS_BATCHES], handles, 2))
-			break;
-		c->res.bytes += (uint64_t)GEARS_W * GEARS_H * 4 + 3 * 64 * 64 * 4;
-		frame++;
-	}
-	if (!c->res.error)
-		wl_wait(c, rt);
-out:
-	for (i = 0; i < GEARS_BATCHES; i++)
-		if (batch[i])
-			wl_close(c, batch[i]);
-	if (vb)
-		wl_close(c, vb);
-	if (rt)
-		wl_close(c, rt);
+	if (!g)
+		return -ENOMEM;
+	x->priv = g;
+	return bm_create(&x->bm, GEARS_W * GEARS_W * 4, &g->rt);
 }
+
+static int gears_op(struct workload_ctx *x)
+{
+	struct gears *g = x->priv;
+	struct bm_buf rt = workload_fixed(g->rt, GEARS_W * GEARS_W * 4), vb;
+	const struct bm_buf *targets[2] = { &vb, &rt };
+	struct gen3_batch b;
+	unsigned int d;
+	int ret;
+
+	for (d = 0; d < GEARS_DRAWS; d++) {
+		if (bm_get(&x->bm, BM_DATA, GEARS_VB, &vb))
+			return -1;
+		x->src[d] = (uint8_t)x->ops;
+		ret = bm_upload(&x->bm, &vb, 0, x->src + d * GEARS_VB, GEARS_VB);
+		if (!ret) {
+			gen3_batch_reset(&b);
+			if (d == 0)
+				workload_emit_color(&b, &rt, GEARS_W * 4,
+					   (struct gen3_rect){ 0, 0, GEARS_W, GEARS_W },
+					   0xff000000);
+			/* The "vertices" are what the GPU reads: copy them in. */
+			workload_emit_copy(&b, &rt, GEARS_W * 4,
+				  (int)((x->ops * 7 + d * 28) % (GEARS_W - 32)),
+				  (int)(d * 28), &vb, 128, 32, 32);
+			ret = workload_submit(x, &b, targets, 2);
+		}
+		bm_put(&x->bm, &vb);
+		if (ret)
+			return -1;
+		x->bytes += GEARS_VB;
+	}
+	bm_frame_end(&x->bm);
+	x->ops++;
+	return 0;
+}
+
+static int gears_finish(struct workload_ctx *x)
+{
+	struct gears *g = x->priv;
+
+	return bm_wait_handle(&x->bm, g->rt);
+}
+
+static void gears_teardown(struct workload_ctx *x)
+{
+	struct gears *g = x->priv;
+
+	if (g && g->rt)
+		bm_close(&x->bm, g->rt);
+}
+
+const struct workload workload_gears = {
+	.name = "gears",
+	.summary = "frames of 8 small batches, each with a 4 KiB vertex upload",
+	.op = "frame",
+	.uploads = true,
+	.bytes = false,
+	.verb = true,
+	.arena_size = 64u << 10,
+	.setup = gears_setup,
+	.op_fn = gears_op,
+	.finish = gears_finish,
+	.teardown = gears_teardown,
+};

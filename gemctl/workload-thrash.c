@@ -1,61 +1,91 @@
 /*
- * thrash: a working set twice the aperture (GET_APERTURE), split between
- * the clients in 1 MiB objects and touched round-robin with a blit each,
- * so nearly every bind must evict.  An op is one execution; bytes counts
- * the bytes bound.
+ * thrash: a working set twice the aperture, split between the clients in
+ * 1 MiB objects and touched round-robin with a blit each, so nearly every
+ * bind must evict.  An op is one execution; bytes counts the bytes bound.
  */
 #include <errno.h>
 #include <stdlib.h>
 
-#include <drm.h>
-#include <i915_drm.h>
-
-#include "gemtest-batch.h"
-#include "libgem.h"
 #include "workload.h"
 
 #define THRASH_OBJ	(1ull << 20)
+#define THRASH_FRAME	16
 
-void workload_thrash(struct workload_client *c)
+struct thrash {
+	uint32_t *objs;
+	uint64_t count;
+};
+
+static int thrash_setup(struct workload_ctx *x)
 {
-	struct drm_i915_gem_get_aperture ap = { 0 };
-	struct gt_surf s = { .cpp = 4, .pitch = 4096, .size = THRASH_OBJ };
-	uint32_t *objs = NULL, batch = 0;
-	uint64_t count, n = 0, i;
-	struct gt_batch b;
+	struct thrash *t = calloc(1, sizeof(*t));
+	uint64_t i;
 
-	if (gem_ioctl(c->fd, DRM_IOCTL_I915_GEM_GET_APERTURE, &ap)) {
-		workload_fail(c, "DRM_IOCTL_I915_GEM_GET_APERTURE", -errno);
-		return;
-	}
-	count = 2 * ap.aper_size / THRASH_OBJ / c->params->clients;
-	if (count < 2)
-		count = 2;
-	objs = calloc(count, sizeof(*objs));
-	if (!objs) {
-		workload_fail(c, "calloc", -ENOMEM);
-		return;
-	}
-	for (i = 0; i < count; i++)
-		if (wl_create(c, THRASH_OBJ, &objs[i]))
-			goto out;
-	if (wl_create(c, 4096, &batch))
-		goto out;
-	while (!workload_done(c)) {
-		s.handle = objs[n % count];
-		gt_batch_reset(&b);
-		gt_emit_color_blt(&b, &s, &(struct gt_rect){ 0, 0, 16, 16 }, (uint32_t)n);
-		gt_batch_end(&b);
-		if (wl_submit(c, &b, batch, &s.handle, 1))
-			break;
-		c->res.bytes += THRASH_OBJ;
-		n++;
-	}
-out:
-	if (batch)
-		wl_close(c, batch);
-	for (i = 0; i < count; i++)
-		if (objs[i])
-			wl_close(c, objs[i]);
-	free(objs);
+	if (!t)
+		return -ENOMEM;
+	x->priv = t;
+	t->count = 2 * x->aperture / THRASH_OBJ / x->clients;
+	if (t->count < 2)
+		t->count = 2;
+	t->objs = calloc(t->count, sizeof(*t->objs));
+	if (!t->objs)
+		return -ENOMEM;
+	for (i = 0; i < t->count; i++)
+		if (bm_create(&x->bm, THRASH_OBJ, &t->objs[i]))
+			return -1;
+	return 0;
 }
+
+static int thrash_op(struct workload_ctx *x)
+{
+	struct thrash *t = x->priv;
+	struct bm_buf obj = workload_fixed(t->objs[x->ops % t->count], THRASH_OBJ);
+	const struct bm_buf *targets[1] = { &obj };
+	struct gen3_batch b;
+
+	gen3_batch_reset(&b);
+	workload_emit_color(&b, &obj, 4096, (struct gen3_rect){ 0, 0, 16, 16 }, (uint32_t)x->ops);
+	if (workload_submit(x, &b, targets, 1))
+		return -1;
+	x->ops++;
+	x->bytes += THRASH_OBJ;
+	if (x->ops % THRASH_FRAME == 0)
+		bm_frame_end(&x->bm);
+	return 0;
+}
+
+static int thrash_finish(struct workload_ctx *x)
+{
+	struct thrash *t = x->priv;
+
+	if (!x->ops)
+		return 0;
+	return bm_wait_handle(&x->bm, t->objs[(x->ops - 1) % t->count]);
+}
+
+static void thrash_teardown(struct workload_ctx *x)
+{
+	struct thrash *t = x->priv;
+	uint64_t i;
+
+	if (!t)
+		return;
+	for (i = 0; t->objs && i < t->count; i++)
+		if (t->objs[i])
+			bm_close(&x->bm, t->objs[i]);
+	free(t->objs);
+}
+
+const struct workload workload_thrash = {
+	.name = "thrash",
+	.summary = "blits into a working set twice the aperture (1 MiB objects)",
+	.op = "exec",
+	.uploads = false,
+	.bytes = false,
+	.verb = true,
+	.arena_size = 4096,
+	.setup = thrash_setup,
+	.op_fn = thrash_op,
+	.finish = thrash_finish,
+	.teardown = thrash_teardown,
+};

@@ -1,4 +1,8 @@
-/* Running workloads: one thread per client, results summed (workload.h). */
+/*
+ * The workload table, one client's run (begin, loop, end), `gemctl
+ * workload`'s threads, and the building blocks the workloads share
+ * (workload.h).
+ */
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
@@ -8,16 +12,18 @@
 #include <drm.h>
 #include <i915_drm.h>
 
-#include "gemtest-batch.h"
 #include "libgem.h"
 #include "util.h"
 #include "workload.h"
 
-const struct workload workloads[] = {
-	{ "gears", "many small batches and small per-frame uploads", workload_gears },
-	{ "texdown", "large uploads, each blitted out (Mesa's texdown)", workload_texdown },
-	{ "ipers", "many small allocations, each drawn into and freed", workload_ipers },
-	{ "thrash", "a working set twice the aperture: binds evict", workload_thrash },
+const struct workload *const workloads[] = {
+	&workload_texdown,
+	&workload_texdown_subimage,
+	&workload_gears,
+	&workload_ipers,
+	&workload_exec_nop,
+	&workload_reloc,
+	&workload_thrash,
 };
 const unsigned int nworkloads = ARRAY_SIZE(workloads);
 
@@ -26,99 +32,106 @@ const struct workload *workload_find(const char *name)
 	unsigned int i;
 
 	for (i = 0; i < nworkloads; i++)
-		if (!strcmp(workloads[i].name, name))
-			return &workloads[i];
+		if (!strcmp(workloads[i]->name, name))
+			return workloads[i];
 	return NULL;
 }
 
-bool workload_done(const struct workload_client *c)
+/* --- one client's run -------------------------------------------------------- */
+
+int workload_begin(struct workload_ctx *x, const struct workload *w, int fd,
+		   const struct workload_strategy *s, uint8_t *src,
+		   unsigned int clients)
 {
-	if (c->res.error)
-		return true;
-	if (c->params->stop && *c->params->stop)
-		return true;
-	return now_ns() >= c->deadline;
-}
+	struct drm_i915_gem_get_aperture ap = { 0 };
+	int ret;
 
-void workload_fail(struct workload_client *c, const char *op, int err)
-{
-	if (!c->res.error) {
-		c->res.error = err;
-		c->res.failed_op = op;
-	}
-}
-
-int wl_create(struct workload_client *c, uint64_t size, uint32_t *handle)
-{
-	struct drm_i915_gem_create arg = { .size = size };
-
-	if (gem_ioctl(c->fd, DRM_IOCTL_I915_GEM_CREATE, &arg)) {
-		workload_fail(c, "DRM_IOCTL_I915_GEM_CREATE", -errno);
-		return -1;
-	}
-	*handle = arg.handle;
-	return 0;
-}
-
-void wl_close(struct workload_client *c, uint32_t handle)
-{
-	struct drm_gem_close arg = { .handle = handle };
-
-	gem_ioctl(c->fd, DRM_IOCTL_GEM_CLOSE, &arg);
-}
-
-int wl_pwrite(struct workload_client *c, uint32_t handle, uint64_t off,
-	      const void *data, uint64_t len)
-{
-	struct drm_i915_gem_pwrite arg = {
-		.handle = handle, .offset = off, .size = len,
-		.data_ptr = (uintptr_t)data,
-	};
-
-	if (gem_ioctl(c->fd, DRM_IOCTL_I915_GEM_PWRITE, &arg)) {
-		workload_fail(c, "DRM_IOCTL_I915_GEM_PWRITE", -errno);
-		return -1;
-	}
-	c->res.bytes += len;
-	return 0;
-}
-
-int wl_wait(struct workload_client *c, uint32_t handle)
-{
-	struct drm_i915_gem_wait arg = { .bo_handle = handle, .timeout_ns = -1 };
-
-	if (gem_ioctl(c->fd, DRM_IOCTL_I915_GEM_WAIT, &arg)) {
-		workload_fail(c, "DRM_IOCTL_I915_GEM_WAIT", -errno);
-		return -1;
-	}
-	return 0;
-}
-
-int wl_submit(struct workload_client *c, struct gt_batch *b, uint32_t batch,
-	      const uint32_t *handles, unsigned int n)
-{
-	int ret = gt_batch_submit(c->fd, b, batch, handles, NULL, n, 0, NULL);
-
+	memset(x, 0, sizeof(*x));
+	x->src = src;
+	x->clients = clients ? clients : 1;
+	ret = bm_init(&x->bm, fd, s->alloc, s->upload, w->arena_size);
 	if (ret) {
-		workload_fail(c, "DRM_IOCTL_I915_GEM_EXECBUFFER2", ret);
-		return -1;
+		x->bm.error = ret;
+		x->bm.failed_op = "malloc";
+		return ret;
 	}
-	c->res.ops++;
-	return 0;
+	if (bm_ioctl(&x->bm, DRM_IOCTL_I915_GEM_GET_APERTURE, &ap,
+		     "DRM_IOCTL_I915_GEM_GET_APERTURE"))
+		return x->bm.error;
+	x->aperture = ap.aper_size;
+	ret = w->setup(x);
+	if (ret && !x->bm.error) {
+		x->bm.error = ret;
+		x->bm.failed_op = "malloc";
+	}
+	return x->bm.error;
 }
+
+void workload_loop(struct workload_ctx *x, const struct workload *w,
+		   uint64_t deadline, volatile sig_atomic_t *stop)
+{
+	do {
+		if (w->op_fn(x))
+			break;
+	} while (now_ns() < deadline && !(stop && *stop));
+	if (!x->bm.error)
+		w->finish(x);
+}
+
+int workload_end(struct workload_ctx *x, const struct workload *w,
+		 const char **failed_op)
+{
+	int ret = x->bm.error;
+
+	*failed_op = x->bm.failed_op;
+	if (x->priv)
+		w->teardown(x);
+	bm_fini(&x->bm);
+	free(x->priv);
+	x->priv = NULL;
+	return ret;
+}
+
+/* --- `gemctl workload`: one thread per client ------------------------------- */
+
+struct client {
+	const struct workload *w;
+	const struct workload_params *params;
+	int fd;
+	uint64_t deadline;
+	struct workload_result res;
+};
 
 static void *client_main(void *arg)
 {
-	struct workload_client *c = arg;
+	struct client *c = arg;
+	struct workload_ctx x;
+	uint8_t *src = NULL;
 
-	c->workload->client(c);
+	/* Only the workloads that upload read (and scribble on) src. */
+	if (c->w->uploads) {
+		src = malloc(WORKLOAD_SRC_BYTES);
+		if (!src) {
+			c->res.error = -ENOMEM;
+			c->res.failed_op = "malloc";
+			return NULL;
+		}
+		memset(src, 0x5a, WORKLOAD_SRC_BYTES);
+	}
+	if (!workload_begin(&x, c->w, c->fd, &c->params->strategy, src,
+			    c->params->clients))
+		workload_loop(&x, c->w, c->deadline, c->params->stop);
+	c->res.ops = x.ops;
+	c->res.bytes = x.bytes;
+	c->res.error = workload_end(&x, c->w, &c->res.failed_op);
+	free(src);
 	return NULL;
 }
 
 int workload_run(const struct workload *w, const struct workload_params *params,
 		 struct workload_result *res)
 {
-	struct workload_client *cl;
+	struct client *cl;
 	pthread_t *tids;
 	uint64_t start;
 	unsigned int i, started = 0;
@@ -141,10 +154,9 @@ int workload_run(const struct workload *w, const struct workload_params *params,
 	}
 	start = now_ns();
 	for (i = 0; i < params->clients; i++) {
+		cl[i].w = w;
 		cl[i].params = params;
-		cl[i].index = i;
 		cl[i].deadline = start + params->duration_ns;
-		cl[i].workload = w;
 		if (pthread_create(&tids[i], NULL, client_main, &cl[i])) {
 			res->error = -EAGAIN;
 			res->failed_op = "pthread_create";
@@ -170,4 +182,57 @@ close_fds:
 	free(cl);
 	free(tids);
 	return res->error;
+}
+
+/* --- building blocks ------------------------------------------------------------ */
+
+struct bm_buf workload_fixed(uint32_t handle, uint64_t size)
+{
+	return (struct bm_buf){ .handle = handle, .size = size };
+}
+
+/* A relocation's target moved by a sub-allocated buffer's offset. */
+static void reloc_add(struct gen3_batch *b, unsigned int idx, uint64_t off)
+{
+	if (idx >= b->nreloc || !off)
+		return;
+	b->reloc[idx].delta += (uint32_t)off;
+	b->dw[b->reloc[idx].offset / 4] += (uint32_t)off;
+}
+
+void workload_emit_color(struct gen3_batch *b, const struct bm_buf *dst,
+			 uint32_t pitch, struct gen3_rect r, uint32_t color)
+{
+	struct gen3_surf s = {
+		.handle = dst->handle, .pitch = pitch, .cpp = 4, .size = dst->size,
+	};
+
+	gen3_emit_color_blt(b, &s, &r, color);
+	reloc_add(b, b->nreloc - 1, dst->offset);
+}
+
+void workload_emit_copy(struct gen3_batch *b, const struct bm_buf *dst,
+			uint32_t dpitch, int dx, int dy, const struct bm_buf *src,
+			uint32_t spitch, int w, int h)
+{
+	struct gen3_surf d = { .handle = dst->handle, .pitch = dpitch, .cpp = 4 };
+	struct gen3_surf s = { .handle = src->handle, .pitch = spitch, .cpp = 4 };
+
+	gen3_emit_copy_blt(b, &d, dx, dy, &s, 0, 0, w, h);
+	reloc_add(b, b->nreloc - 2, dst->offset);
+	reloc_add(b, b->nreloc - 1, src->offset);
+}
+
+int workload_submit(struct workload_ctx *x, struct gen3_batch *b,
+		    const struct bm_buf *const *targets, unsigned int n)
+{
+	struct bm_buf batch;
+	int ret;
+
+	gen3_batch_end(b);
+	if (bm_get(&x->bm, BM_BATCH, 4096, &batch))
+		return -1;
+	ret = bm_exec(&x->bm, b, &batch, targets, n);
+	bm_put(&x->bm, &batch);
+	return ret;
 }

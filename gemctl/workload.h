@@ -1,26 +1,95 @@
 /*
  * Workloads: synthetic clients that stress the driver the way real ones
- * do, for `gemctl workload`, ./run-demo and the benchmark.  Each runs
- * params.clients threads, each with its own drm_file (gem_open), until
- * params.duration_ns passes, and reports what it did; printing is the
- * caller's business.
+ * do, each a model of one of the seed benchmarks, written on the buffer
+ * manager (bufmgr.h) so that one loop runs under every strategy.  Both
+ * `gemctl bench` (bench.c: one client, measured, strategy by strategy)
+ * and `gemctl workload` (workload_run: N clients, each with its own
+ * drm_file, one strategy) run them through workload_begin, _loop and
+ * _end, so the two verbs run the same code.
  *
- *   gears    many small batches and small per-frame uploads (glxgears)
- *   texdown  large uploads then a blit out of each (Mesa's texdown)
- *   ipers    many small allocations, each drawn into and dropped (ipers)
- *   thrash   a working set twice the aperture, so binds evict
+ *   texdown           4 MiB texture uploads, each blitted (Mesa's texdown)
+ *   texdown-subimage  64x64 updates through a staging buffer
+ *   gears             frames of small batches with small uploads (glxgears)
+ *   ipers             frames of small objects, each drawn into (ipers)
+ *   exec-nop, reloc   execbuffer overhead, empty and with relocations
+ *   thrash            a working set twice the aperture, so binds evict
+ *
+ * Objects that live as long as the workload (render targets, the textures
+ * texdown-subimage updates, thrash's working set) are created in setup,
+ * outside a measured window; everything a GL driver would allocate per
+ * use goes through bm_get/bm_put inside it.
  */
 #ifndef GEMKIT_GEMCTL_WORKLOAD_H
 #define GEMKIT_GEMCTL_WORKLOAD_H
 
+#include <signal.h>
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "batchbuffer.h"
+#include "bufmgr.h"
+
+/* Source data a client uploads from (ops scribble on it). */
+#define WORKLOAD_SRC_BYTES	(4u << 20)
+
+/* One client running one workload. */
+struct workload_ctx {
+	struct bufmgr bm;
+	uint64_t ops, bytes;		/* counted by the workload */
+	uint64_t aperture;		/* GET_APERTURE */
+	unsigned int clients;		/* clients sharing the device (>= 1) */
+	uint8_t *src;			/* WORKLOAD_SRC_BYTES of source data */
+	void *priv;			/* the workload's state */
+};
+
+struct workload {
+	const char *name;
+	const char *summary;
+	const char *op;			/* what one op is: "upload", "frame", ... */
+	bool uploads;			/* uploads from src: the upload paths apply */
+	bool bytes;			/* report MB/s of uploaded bytes */
+	bool verb;			/* `gemctl workload` offers it too */
+	uint64_t arena_size;		/* suballoc: the frame's data object */
+	int (*setup)(struct workload_ctx *x);
+	int (*op_fn)(struct workload_ctx *x);
+	/* Wait for the GPU to finish what the ops queued. */
+	int (*finish)(struct workload_ctx *x);
+	void (*teardown)(struct workload_ctx *x);
+};
+
+/* Every workload, in the order bench runs them. */
+extern const struct workload *const workloads[];
+extern const unsigned int nworkloads;
+const struct workload *workload_find(const char *name);
+
+/* The buffer manager a client runs under. */
+struct workload_strategy {
+	enum bm_strategy alloc;
+	enum bm_upload upload;
+};
+
+/*
+ * One client's run on fd, in three steps so that bench can measure the
+ * window between them: begin (the bufmgr, GET_APERTURE, setup), loop
+ * (ops until deadline or *stop, then finish), end (teardown, the
+ * bufmgr's objects closed).  begin and end return 0 or the first -errno,
+ * with *failed_op naming the request; end must follow begin either way.
+ */
+int workload_begin(struct workload_ctx *x, const struct workload *w, int fd,
+		   const struct workload_strategy *s, uint8_t *src,
+		   unsigned int clients);
+void workload_loop(struct workload_ctx *x, const struct workload *w,
+		   uint64_t deadline, volatile sig_atomic_t *stop);
+int workload_end(struct workload_ctx *x, const struct workload *w,
+		 const char **failed_op);
+
+/* `gemctl workload`: clients threads, each with its own drm_file. */
 struct workload_params {
 	const char *device;		/* NULL: the device path rule */
 	uint64_t duration_ns;
 	unsigned int clients;		/* >= 1 */
-	volatile int *stop;		/* may be NULL: set non-zero to stop early */
+	struct workload_strategy strategy;
+	volatile sig_atomic_t *stop;	/* may be NULL: non-zero stops early */
 };
 
 struct workload_result {
@@ -31,52 +100,31 @@ struct workload_result {
 	const char *failed_op;		/* what failed ("DRM_IOCTL_..."), or NULL */
 };
 
-/* One client's loop: fd is its own device fd. */
-struct workload_client {
-	const struct workload *workload;
-	int fd;
-	const struct workload_params *params;
-	uint64_t deadline;
-	unsigned int index;
-	struct workload_result res;
-};
-
-struct workload {
-	const char *name;
-	const char *summary;
-	void (*client)(struct workload_client *c);
-};
-
-extern const struct workload workloads[];
-extern const unsigned int nworkloads;
-const struct workload *workload_find(const char *name);
-
 /* Run w with params; the result sums every client's.  Returns 0 or the
  * first -errno (also in res->error). */
 int workload_run(const struct workload *w, const struct workload_params *params,
 		 struct workload_result *res);
 
-/* For the client loops: should c stop now? */
-bool workload_done(const struct workload_client *c);
-/* Record a failure (keeps the first). */
-void workload_fail(struct workload_client *c, const char *op, int err);
+/* --- the workloads' building blocks (workload.c) -------------------------- */
 
-/* The clients' building blocks (workload.c). */
-int wl_create(struct workload_client *c, uint64_t size, uint32_t *handle);
-void wl_close(struct workload_client *c, uint32_t handle);
-int wl_pwrite(struct workload_client *c, uint32_t handle, uint64_t off,
-	      const void *data, uint64_t len);
-int wl_wait(struct workload_client *c, uint32_t handle);
+/* An object outside any strategy, as a bm_buf. */
+struct bm_buf workload_fixed(uint32_t handle, uint64_t size);
+/* XY_COLOR_BLT of r into dst (32 bpp, pitch bytes), and XY_SRC_COPY_BLT
+ * of w x h from src's origin to (dx, dy) in dst; relocations carry the
+ * buffers' offsets within their objects (sub-allocation). */
+void workload_emit_color(struct gen3_batch *b, const struct bm_buf *dst,
+			 uint32_t pitch, struct gen3_rect r, uint32_t color);
+void workload_emit_copy(struct gen3_batch *b, const struct bm_buf *dst,
+			uint32_t dpitch, int dx, int dy, const struct bm_buf *src,
+			uint32_t spitch, int w, int h);
+/* End b, put it in a batch buffer from the strategy, submit it with the
+ * targets and give the batch buffer back.  0 or -1 (bm->error). */
+int workload_submit(struct workload_ctx *x, struct gen3_batch *b,
+		    const struct bm_buf *const *targets, unsigned int n);
 
-/* Submit b (gemtest-batch) in batch object 'batch' with handles[0..n);
- * counts one op.  Returns 0 or -1 (failure recorded). */
-struct gt_batch;
-int wl_submit(struct workload_client *c, struct gt_batch *b, uint32_t batch,
-	      const uint32_t *handles, unsigned int n);
-
-void workload_gears(struct workload_client *c);
-void workload_texdown(struct workload_client *c);
-void workload_ipers(struct workload_client *c);
-void workload_thrash(struct workload_client *c);
+/* The workloads, one file each (workload-NAME.c). */
+extern const struct workload workload_texdown, workload_texdown_subimage,
+	workload_gears, workload_ipers, workload_exec_nop, workload_reloc,
+	workload_thrash;
 
 #endif

@@ -33,8 +33,11 @@ int gd_parse_dwords(const char *buf, size_t len, struct gd_dwords *out,
 		    struct strbuf *err);
 void gd_dwords_release(struct gd_dwords *d);
 
-/* One gen3 command as gemdump's own table sees it. */
+struct gen3_cmd;
+
+/* One gen3 command as the command table (lib/gen3/cmds.def) sees it. */
 struct gd_cmdinfo {
+	const struct gen3_cmd *cmd;	/* NULL: not a gen3 command */
 	const char *name;	/* "XY_COLOR_BLT"; "UNKNOWN" */
 	uint32_t len;		/* dwords, header included, >= 1 */
 	bool known;		/* false: an opcode gen3 does not have */
@@ -43,9 +46,9 @@ struct gd_cmdinfo {
 };
 
 /*
- * The command at dw[0] of avail dwords.  Lengths follow gemd's parser
- * (driver/gpu/cs.c, blit.c, cmd3d.c); a 3D primitive whose length needs
- * a scan for its terminator is scanned within avail.
+ * The command at dw[0] of avail dwords.  Lengths are the command table's,
+ * which gemd's parser also applies; a 3D primitive whose length needs a
+ * scan for its terminator is scanned within avail.
  */
 void gd_command_info(const uint32_t *dw, size_t avail, struct gd_cmdinfo *out);
 

@@ -22,14 +22,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "cmd.h"
 #include "gem_priv.h"
 #include "log.h"
 #include "util.h"
-
-#define MI_NOOP			0x00000000
-#define MI_FLUSH		0x02000000
-#define MI_BATCH_BUFFER_START	0x18800080	/* (0x31 << 23) | GTT (2 << 6) */
-#define MI_BATCH_NON_SECURE	1
 
 #define EXEC_OBJECT_KNOWN	(EXEC_OBJECT_NEEDS_FENCE | EXEC_OBJECT_NEEDS_GTT | \
 				 EXEC_OBJECT_WRITE | EXEC_OBJECT_ASYNC | \
@@ -352,7 +348,7 @@ static void eb_submit(struct eb *eb, struct gem_request *rq)
 	uint32_t start = eb->args->batch_start_offset;
 	uint32_t seqno;
 
-	gem_ring_emit(dev, MI_BATCH_BUFFER_START);
+	gem_ring_emit(dev, MI_BATCH_BUFFER_START_GTT);
 	gem_ring_emit(dev, (gem_object_gtt_offset(batch) + start) | MI_BATCH_NON_SECURE);
 	gem_ring_emit(dev, MI_FLUSH);
 	gem_ring_emit(dev, MI_NOOP);

@@ -17,14 +17,11 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmd.h"
 #include "gem_priv.h"
 #include "log.h"
 #include "util.h"
 
-#define MI_NOOP			0x00000000
-#define MI_USER_INTERRUPT	0x01000000
-#define MI_FLUSH		0x02000000
-#define MI_STORE_DWORD_INDEX	0x10800001
 #define RETIRE_PERIOD_NS	(10ull * 1000 * 1000)
 
 static uint32_t ring_head(struct gem_device *dev)
@@ -125,7 +122,7 @@ uint32_t gem_add_request(struct gem_device *dev, struct gem_file *file,
 	gem_ring_emit(dev, MI_FLUSH);
 	gem_ring_emit(dev, MI_NOOP);
 	gem_ring_emit(dev, MI_STORE_DWORD_INDEX);
-	gem_ring_emit(dev, I915_GEM_HWS_INDEX << 2);
+	gem_ring_emit(dev, I915_GEM_HWS_INDEX << MI_STORE_DWORD_INDEX_SHIFT);
 	gem_ring_emit(dev, seqno);
 	gem_ring_emit(dev, MI_USER_INTERRUPT);
 	gem_ring_advance(dev);

@@ -3,28 +3,6 @@
 
 #include "gpu_priv.h"
 
-/* Client 2 opcodes (bits 28:22). */
-#define XY_SETUP_BLT		0x01
-#define XY_SETUP_CLIP_BLT	0x03
-#define XY_SCANLINES_BLT	0x25
-#define COLOR_BLT		0x40
-#define SRC_COPY_BLT		0x43
-#define XY_COLOR_BLT		0x50
-#define XY_SRC_COPY_BLT		0x53
-
-#define BLT_OPCODE(hdr)		(((hdr) >> 22) & 0x7f)
-#define BLT_WRITE_ALPHA		(1u << 21)
-#define BLT_WRITE_RGB		(1u << 20)
-#define BLT_SRC_TILED		(1u << 15)
-#define BLT_DST_TILED		(1u << 11)
-#define BR13_CLIP_ENABLE	(1u << 30)
-
-#define ROP_BLACKNESS		0x00
-#define ROP_NOOP		0xaa
-#define ROP_SRCCOPY		0xcc
-#define ROP_PATCOPY		0xf0
-#define ROP_WHITENESS		0xff
-
 struct blit_op {
 	uint8_t rop;
 	uint32_t cpp;
@@ -41,30 +19,6 @@ struct surf {
 struct rect {
 	int32_t x1, y1, x2, y2;		/* x2, y2 exclusive */
 };
-
-uint32_t blit_length(uint32_t hdr, uint32_t *expected)
-{
-	switch (BLT_OPCODE(hdr)) {
-	case XY_SETUP_BLT:
-	case XY_SRC_COPY_BLT:
-		*expected = 8;
-		break;
-	case XY_SETUP_CLIP_BLT:
-	case XY_SCANLINES_BLT:
-		*expected = 3;
-		break;
-	case COLOR_BLT:
-		*expected = 5;
-		break;
-	case SRC_COPY_BLT:
-	case XY_COLOR_BLT:
-		*expected = 6;
-		break;
-	default:
-		return 0;
-	}
-	return (hdr & 0xff) + 2;
-}
 
 static int32_t lo16(uint32_t v)
 {
@@ -101,13 +55,13 @@ static void op_init(struct blit_op *op, uint32_t hdr, uint32_t br13, uint32_t co
 	static const uint8_t cpp[4] = { 1, 2, 2, 4 };
 	uint32_t mask = 0;
 
-	op->cpp = cpp[(br13 >> 24) & 3];
+	op->cpp = cpp[BR13_DEPTH(br13)];
 	op->rop = (br13 >> 16) & 0xff;
 	op->pat = replicate(color, op->cpp);
 	if (op->cpp == 4) {
-		if (hdr & BLT_WRITE_ALPHA)
+		if (hdr & XY_BLT_WRITE_ALPHA)
 			mask |= 0xff000000u;
-		if (hdr & BLT_WRITE_RGB)
+		if (hdr & XY_BLT_WRITE_RGB)
 			mask |= 0x00ffffffu;
 	}
 	/* Without either bit we write whole pixels, the lenient reading. */
@@ -393,7 +347,7 @@ static enum cs_status xy_color_blt(struct gpu *gpu, const uint32_t *dw)
 	enum cs_status st;
 
 	op_init(&op, dw[0], dw[1], dw[5]);
-	st = surf_init(gpu, &dst, dw[4], lo16(dw[1]), dw[0] & BLT_DST_TILED);
+	st = surf_init(gpu, &dst, dw[4], lo16(dw[1]), dw[0] & XY_BLT_DST_TILED);
 	if (st != CS_OK)
 		return st;
 	if (dw[1] & BR13_CLIP_ENABLE)
@@ -410,9 +364,9 @@ static enum cs_status xy_src_copy_blt(struct gpu *gpu, const uint32_t *dw)
 	enum cs_status st;
 
 	op_init(&op, dw[0], dw[1], 0);
-	st = surf_init(gpu, &dst, dw[4], lo16(dw[1]), dw[0] & BLT_DST_TILED);
+	st = surf_init(gpu, &dst, dw[4], lo16(dw[1]), dw[0] & XY_BLT_DST_TILED);
 	if (st == CS_OK)
-		st = surf_init(gpu, &src, dw[7], lo16(dw[6]), dw[0] & BLT_SRC_TILED);
+		st = surf_init(gpu, &src, dw[7], lo16(dw[6]), dw[0] & XY_BLT_SRC_TILED);
 	if (st != CS_OK)
 		return st;
 	if (dw[1] & BR13_CLIP_ENABLE) {
@@ -434,7 +388,7 @@ static enum cs_status xy_setup_blt(struct gpu *gpu, const uint32_t *dw)
 	struct blit_setup *su = &gpu->cs.setup;
 
 	su->valid = true;
-	su->tiled = dw[0] & BLT_DST_TILED;
+	su->tiled = dw[0] & XY_BLT_DST_TILED;
 	su->hdr = dw[0];
 	su->br13 = dw[1];
 	su->clip_x1 = lo16(dw[2]);
@@ -471,7 +425,7 @@ static enum cs_status xy_scanlines_blt(struct gpu *gpu, const uint32_t *dw)
 		return CS_INVALID;
 	op_init(&op, su->hdr, su->br13, su->fg);
 	st = surf_init(gpu, &dst, su->dst, lo16(su->br13),
-		       su->tiled || (dw[0] & BLT_DST_TILED));
+		       su->tiled || (dw[0] & XY_BLT_DST_TILED));
 	if (st != CS_OK)
 		return st;
 	if (su->br13 & BR13_CLIP_ENABLE)
@@ -502,23 +456,25 @@ static enum cs_status src_copy_blt(struct gpu *gpu, const uint32_t *dw)
 			 &src, 0, 0, &op);
 }
 
-enum cs_status blit_exec(struct gpu *gpu, const uint32_t *dw, uint32_t len)
+enum cs_status blit_exec(struct gpu *gpu, const struct gen3_cmd *cmd,
+			 const uint32_t *dw, uint32_t len)
 {
-	switch (BLT_OPCODE(dw[0])) {
-	case XY_SETUP_BLT:
+	switch (cmd->id) {
+	case GEN3_XY_SETUP_BLT:
 		return xy_setup_blt(gpu, dw);
-	case XY_SETUP_CLIP_BLT:
+	case GEN3_XY_SETUP_CLIP_BLT:
 		return xy_setup_clip_blt(gpu, dw);
-	case XY_SCANLINES_BLT:
+	case GEN3_XY_SCANLINES_BLT:
 		return xy_scanlines_blt(gpu, dw);
-	case COLOR_BLT:
+	case GEN3_COLOR_BLT:
 		return color_blt(gpu, dw);
-	case SRC_COPY_BLT:
+	case GEN3_SRC_COPY_BLT:
 		return src_copy_blt(gpu, dw);
-	case XY_COLOR_BLT:
+	case GEN3_XY_COLOR_BLT:
 		return xy_color_blt(gpu, dw);
-	case XY_SRC_COPY_BLT:
+	case GEN3_XY_SRC_COPY_BLT:
 		return xy_src_copy_blt(gpu, dw);
+	default:
+		return CS_INVALID;
 	}
-	return CS_INVALID;
 }

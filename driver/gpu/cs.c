@@ -1,23 +1,8 @@
 /* The command streamer thread: ring and batch fetch, MI commands, errors. */
 #include <sched.h>
 
+#include "cmdtab.h"
 #include "gpu_priv.h"
-
-/* MI opcodes (client 0, bits 28:23). */
-#define MI_NOOP			0x00
-#define MI_USER_INTERRUPT	0x02
-#define MI_WAIT_FOR_EVENT	0x03
-#define MI_FLUSH		0x04
-#define MI_REPORT_HEAD		0x07
-#define MI_ARB_ON_OFF		0x08
-#define MI_BATCH_BUFFER_END	0x0a
-#define MI_STORE_DWORD_IMM	0x20
-#define MI_STORE_DWORD_INDEX	0x21
-#define MI_LOAD_REGISTER_IMM	0x22
-#define MI_BATCH_BUFFER_START	0x31
-
-#define MI_NOOP_WRITE_ID	(1u << 22)
-#define MI_NOOP_ID_MASK		0x003fffffu
 
 /* After finishing, poll this long before sleeping: the next request
  * usually follows at once and a futex wake-up costs more than that. */
@@ -157,34 +142,6 @@ static void cs_advance(struct gpu *gpu, uint32_t len)
 	reg_set(gpu, PRB0_HEAD, wrap | cs->head);
 }
 
-static enum cs_status mi_length(uint32_t hdr, uint32_t *len)
-{
-	switch ((hdr >> 23) & 0x3f) {
-	case MI_NOOP:
-	case MI_USER_INTERRUPT:
-	case MI_WAIT_FOR_EVENT:
-	case MI_FLUSH:
-	case MI_REPORT_HEAD:
-	case MI_ARB_ON_OFF:
-	case MI_BATCH_BUFFER_END:
-		*len = 1;
-		return CS_OK;
-	case MI_STORE_DWORD_IMM:
-		*len = (hdr & 0x3f) + 2;
-		return *len == 4 || *len == 5 ? CS_OK : CS_INVALID;
-	case MI_STORE_DWORD_INDEX:
-		*len = (hdr & 0x3f) + 2;
-		return *len == 3 || *len == 4 ? CS_OK : CS_INVALID;
-	case MI_LOAD_REGISTER_IMM:
-		*len = (hdr & 0xff) + 2;
-		return *len >= 3 && (*len & 1) ? CS_OK : CS_INVALID;
-	case MI_BATCH_BUFFER_START:
-		*len = (hdr & 0x3f) + 2;
-		return *len == 2 ? CS_OK : CS_INVALID;
-	}
-	return CS_INVALID;
-}
-
 static enum cs_status mi_wait_for_event(struct gpu *gpu)
 {
 	/* No display, so no event: only gpu_kick(), a CTL write or a reset
@@ -274,63 +231,87 @@ static enum cs_status mi_load_register(struct gpu *gpu, uint32_t len)
 	return CS_OK;
 }
 
-static enum cs_status mi_exec(struct gpu *gpu, uint32_t hdr, uint32_t len)
+static enum cs_status mi_exec(struct gpu *gpu, const struct gen3_cmd *cmd,
+			      uint32_t hdr, uint32_t len)
 {
 	struct cs_state *cs = &gpu->cs;
 
-	switch ((hdr >> 23) & 0x3f) {
-	case MI_NOOP:
+	switch (cmd->id) {
+	case GEN3_MI_NOOP:
 		if (hdr & MI_NOOP_WRITE_ID)
 			reg_set(gpu, NOPID, hdr & MI_NOOP_ID_MASK);
 		return CS_OK;
-	case MI_USER_INTERRUPT:
+	case GEN3_MI_USER_INTERRUPT:
 		reg_or(gpu, IIR, I915_USER_INTERRUPT);
 		stat_add(&gpu->st_interrupts, 1);
 		if (gpu->ops.user_interrupt)
 			gpu->ops.user_interrupt(gpu->data);
 		return CS_OK;
-	case MI_WAIT_FOR_EVENT:
+	case GEN3_MI_WAIT_FOR_EVENT:
 		return mi_wait_for_event(gpu);
-	case MI_BATCH_BUFFER_END:
+	case GEN3_MI_FLUSH:
+	case GEN3_MI_ARB_CHECK:
+	case GEN3_MI_REPORT_HEAD:
+	case GEN3_MI_ARB_ON_OFF:
+		/* Caches and arbitration the model does not have: with one
+		 * ring, MI_ARB_CHECK has nothing to switch to. */
+		return CS_OK;
+	case GEN3_MI_BATCH_BUFFER_END:
 		if (!cs->in_batch)
 			return CS_OK;	/* harmless in the ring */
 		cs->in_batch = false;
 		cs->chain = 0;
 		return CS_JUMPED;
-	case MI_STORE_DWORD_IMM:
+	case GEN3_MI_STORE_DATA_IMM:
 		return mi_store_dword(gpu, len);
-	case MI_STORE_DWORD_INDEX:
+	case GEN3_MI_STORE_DATA_INDEX:
 		return mi_store_index(gpu, len);
-	case MI_LOAD_REGISTER_IMM:
+	case GEN3_MI_LOAD_REGISTER_IMM:
 		return mi_load_register(gpu, len);
-	case MI_BATCH_BUFFER_START:
+	case GEN3_MI_BATCH_BUFFER_START:
 		return mi_batch_start(gpu, len);
+	default:
+		/* In the table, not in the model: refuse rather than skip. */
+		return CS_INVALID;
 	}
-	return CS_OK;		/* MI_FLUSH, MI_REPORT_HEAD, MI_ARB_ON_OFF */
 }
 
-static enum cs_status blit_fetch_exec(struct gpu *gpu, uint32_t len)
+static enum cs_status blit_fetch_exec(struct gpu *gpu, const struct gen3_cmd *cmd,
+				      uint32_t len)
 {
 	uint32_t dw[CS_MAX_CMD], i;
 
 	for (i = 0; i < len; i++)
 		if (!cs_fetch(gpu, i, &dw[i]))
 			return CS_FAULT;
-	return blit_exec(gpu, dw, len);
+	return blit_exec(gpu, cmd, dw, len);
 }
 
-static enum cs_status cs_length(struct gpu *gpu, uint32_t hdr, uint32_t *len)
+/* Dwords past the header for a length rule that reads them: in the ring
+ * only up to TAIL, the rest is not written yet. */
+static int cs_fetch_for_length(void *ctx, uint32_t idx, uint32_t *dw)
 {
-	uint32_t expected;
+	struct gpu *gpu = ctx;
 
-	switch (hdr >> 29) {
-	case 0:
-		return mi_length(hdr, len);
-	case 2:
-		*len = blit_length(hdr, &expected);
-		return *len && *len == expected ? CS_OK : CS_INVALID;
-	case 3:
-		return cmd3d_length(gpu, hdr, len);
+	if (idx >= cs_fetch_limit(gpu))
+		return GEN3_LEN_SHORT;
+	return cs_fetch(gpu, idx, dw) ? 0 : GEN3_LEN_FAULT;
+}
+
+enum cs_status cs_decode_length(const struct gen3_cmd *cmd, uint32_t hdr,
+				gen3_fetch_fn fetch, void *ctx, uint32_t *len)
+{
+	if (!cmd)
+		return CS_INVALID;
+	switch (gen3_cmd_length(cmd, hdr, fetch, ctx, len)) {
+	case GEN3_LEN_OK:
+		return CS_OK;
+	case GEN3_LEN_SHORT:
+		return CS_PARTIAL;
+	case GEN3_LEN_FAULT:
+		return CS_FAULT;
+	case GEN3_LEN_BAD:
+		break;
 	}
 	return CS_INVALID;
 }
@@ -339,6 +320,7 @@ static enum cs_status cs_length(struct gpu *gpu, uint32_t hdr, uint32_t *len)
 static enum cs_status cs_step(struct gpu *gpu)
 {
 	struct cs_state *cs = &gpu->cs;
+	const struct gen3_cmd *cmd;
 	enum cs_status st;
 	uint32_t hdr, len = 1;
 
@@ -363,7 +345,8 @@ static enum cs_status cs_step(struct gpu *gpu)
 	/* The parser's current header, as hangcheck's capture reads it. */
 	reg_set(gpu, IPEHR, hdr);
 
-	st = cs_length(gpu, hdr, &len);
+	cmd = gen3_cmd_lookup(hdr);
+	st = cs_decode_length(cmd, hdr, cs_fetch_for_length, gpu, &len);
 	if (st == CS_OK && !cs->in_batch && 4ull * len > cs->avail) {
 		if (4ull * len > cs->ring_size - 8)
 			st = CS_INVALID;
@@ -379,15 +362,15 @@ static enum cs_status cs_step(struct gpu *gpu)
 	if (st != CS_OK)
 		return cs_stop(gpu, st);
 
-	switch (hdr >> 29) {
-	case 0:
-		st = mi_exec(gpu, hdr, len);
+	switch (cmd->client) {
+	case GEN3_CLIENT_MI:
+		st = mi_exec(gpu, cmd, hdr, len);
 		break;
-	case 2:
-		st = blit_fetch_exec(gpu, len);
+	case GEN3_CLIENT_2D:
+		st = blit_fetch_exec(gpu, cmd, len);
 		break;
 	default:
-		st = cs_check_span(gpu, len);	/* 3D: parsed, not drawn */
+		st = cmd3d_exec(gpu, cmd, len);
 		break;
 	}
 	if (st == CS_FAULT || st == CS_INVALID)

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "cmdtab.h"
 #include "gpu.h"
 
 #define GPU_MMIO_SIZE		0x4000u		/* every register we model is below */
@@ -192,12 +193,21 @@ uint32_t cs_fetch_limit(struct gpu *gpu);
 /* Whether dwords [0, len) of the current command are all fetchable. */
 enum cs_status cs_check_span(struct gpu *gpu, uint32_t len);
 
-/* blit.c: client 2.  Length of the command from its header, or 0 if the
- * opcode is not one the model implements. */
-uint32_t blit_length(uint32_t hdr, uint32_t *expected);
-enum cs_status blit_exec(struct gpu *gpu, const uint32_t *dw, uint32_t len);
+/*
+ * The length of the command cmd (NULL: none) whose header is hdr, from
+ * the command table (lib/gen3/cmds.def); fetch reads the dwords a rule
+ * needs past the header.  CS_INVALID for no command or a bad length,
+ * CS_PARTIAL when the rest is not in the ring yet.
+ */
+enum cs_status cs_decode_length(const struct gen3_cmd *cmd, uint32_t hdr,
+				gen3_fetch_fn fetch, void *ctx, uint32_t *len);
 
-/* cmd3d.c: client 3, parsed and skipped.  Sets *len or returns CS_INVALID. */
-enum cs_status cmd3d_length(struct gpu *gpu, uint32_t hdr, uint32_t *len);
+/* blit.c: client 2, the len dwords of cmd in dw[]. */
+enum cs_status blit_exec(struct gpu *gpu, const struct gen3_cmd *cmd,
+			 const uint32_t *dw, uint32_t len);
+
+/* cmd3d.c: client 3, parsed and skipped. */
+enum cs_status cmd3d_exec(struct gpu *gpu, const struct gen3_cmd *cmd,
+			  uint32_t len);
 
 #endif

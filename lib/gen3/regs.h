@@ -1,19 +1,25 @@
 /*
  * 945G (gen3) MMIO register offsets and bits that the model implements.
- * Offsets and bit meanings follow the kernel's i915_reg.h of the 2.6.3x era.
+ *
+ * Provenance: every offset and bit below was checked against the Linux
+ * 3.6 drivers/gpu/drm/i915/i915_reg.h ("kernel") and IGT 1.27's
+ * lib/intel_reg.h and lib/instdone.c ("IGT"); where they differ, the
+ * comment says which one is followed.  tests/unit/test-gen3.c pins the
+ * values, so a change here has to be made on purpose.
  */
-#ifndef GEMKIT_GPU_REGS_H
-#define GEMKIT_GPU_REGS_H
+#ifndef GEMKIT_GEN3_REGS_H
+#define GEMKIT_GEN3_REGS_H
 
+/* PCI: the 945G (kernel i915_pciids.h INTEL_I945G_IDS). */
 #define GEN3_DEVID		0x2772
 #define GEN3_REVISION		0x02
 
-/* Render ring (PRB0) */
+/* Render ring (PRB0): kernel RING_*(RENDER_RING_BASE). */
 #define PRB0_TAIL		0x02030
 #define PRB0_HEAD		0x02034
 #define PRB0_START		0x02038
 #define PRB0_CTL		0x0203c
-#define   TAIL_ADDR		0x001ffff8
+#define   TAIL_ADDR		0x001ffff8	/* kernel; IGT's is i810's 0x000ffff8 */
 #define   HEAD_WRAP_COUNT	0xffe00000
 #define   HEAD_WRAP_ONE		0x00200000
 #define   HEAD_ADDR		0x001ffffc
@@ -25,6 +31,8 @@
 #define IPEIR			0x02088
 #define IPEHR			0x0208c
 #define INSTDONE		0x02090
+/* Bits 30:6 are the units' done bits (IGT instdone.c, gen3: IDCT_DONE at
+ * 30 down to MAP_L2_IDLE at 6); bits 2:0 are the ring enables. */
 #define   INSTDONE_IDLE		0x7fffffc0	/* every unit done, parser idle */
 #define   IP_DONE		(1 << 26)	/* instruction parser done */
 #define NOPID			0x02094
@@ -34,6 +42,7 @@
 #define IMR			0x020a8
 #define ISR			0x020ac
 #define   I915_USER_INTERRUPT	(1 << 1)
+/* Bit 15; bit 11 is I915_DISPLAY_PLANE_A_FLIP_PENDING_INTERRUPT. */
 #define   I915_RENDER_COMMAND_PARSER_ERROR_INTERRUPT	(1 << 15)
 #define EIR			0x020b0
 #define EMR			0x020b4
@@ -43,10 +52,18 @@
 #define   I915_ERROR_INSTRUCTION	(1 << 0)
 #define INSTPM			0x020c0
 #define ACTHD			0x020c8
-#define PGTBL_CTL		0x02020
+#define PGTBL_CTL		0x02020		/* IGT PGETBL_CTL, kernel I810_PGETBL_CTL */
+/*
+ * PGTBL_ER (IGT, "page table debug register for i945") has one bit per
+ * unit and kind of fault.  Bit 4 is display A's PTE and bit 2 does not
+ * exist; the model's one command streamer does every GTT access of the
+ * render engine, so it latches the command-stream instruction PTE bit for
+ * each fault it takes, as a real 945G does for a batch in an unbound page
+ * (0x00100000 in 3.x error states).
+ */
 #define PGTBL_ER		0x02024
-#define   PGTBL_ER_RENDER_PTE	(1 << 4)	/* invalid render page table entry */
-#define   PGTBL_ER_BLT_PTE	(1 << 2)	/* invalid blitter PTE (unused: one ring) */
+#define   PGTBL_ERR_CS_INSTRUCTION_GTT_PTE	(1 << 20)
+#define   PGTBL_ER_RENDER_PTE	PGTBL_ERR_CS_INSTRUCTION_GTT_PTE
 
 /* Fence registers: 0-7 at 0x2000, 8-15 (945 and later) at 0x3000. */
 #define FENCE_REG_830_0		0x02000
@@ -66,7 +83,8 @@ static inline unsigned int fence_reg_offset(int i)
 	return i < 8 ? FENCE_REG_830_0 + i * 4 : FENCE_REG_945_8 + (i - 8) * 4;
 }
 
-/* Hardware status page: dword index of the seqno written by the driver. */
+/* Hardware status page: dword index of the seqno written by the driver
+ * (kernel intel_ringbuffer.h). */
 #define I915_GEM_HWS_INDEX	0x20
 
 #endif

@@ -13,6 +13,7 @@
 #include <i915_drm.h>
 #include <intel_bufmgr.h>
 
+#include "cmd.h"
 #include "gemtest.h"
 #include "preload-test.h"
 
@@ -21,13 +22,7 @@
 #define PITCH		(W * 4)
 #define SIZE		(PITCH * H)
 
-#define XY_COLOR_BLT	0x54300004u	/* | write alpha | write rgb */
-#define XY_SRC_COPY_BLT	0x54f00006u
-#define BR13_32BPP	(3u << 24)
-#define ROP_SRCCOPY	(0xccu << 16)
-#define ROP_PATCOPY	(0xf0u << 16)
-#define MI_BBE		0x05000000u
-#define MI_BBS_GTT	0x18800080u	/* MI_BATCH_BUFFER_START, GTT */
+#define XY_BLT_WRITE_ARGB	(XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB)
 
 static int card(void)
 {
@@ -75,7 +70,7 @@ static void emit_reloc(struct batch *b, drm_intel_bo *target, uint32_t delta,
 
 static void submit(struct batch *b)
 {
-	emit(b, MI_BBE);
+	emit(b, MI_BATCH_BUFFER_END);
 	if (b->n & 1)
 		emit(b, 0);
 	gt_assert_eq(drm_intel_bo_subdata(b->bo, 0, b->n * 4, b->dw), 0);
@@ -87,8 +82,8 @@ static void copy_blt(drm_intel_bufmgr *mgr, drm_intel_bo *dst, drm_intel_bo *src
 	struct batch b = { .bo = drm_intel_bo_alloc(mgr, "batch", 4096, 4096) };
 
 	gt_assert(b.bo != NULL);
-	emit(&b, XY_SRC_COPY_BLT);
-	emit(&b, BR13_32BPP | ROP_SRCCOPY | PITCH);
+	emit(&b, XY_SRC_COPY_BLT_CMD | XY_BLT_WRITE_ARGB);
+	emit(&b, BR13_32BPP | BR13_ROP(ROP_SRCCOPY) | PITCH);
 	emit(&b, 0);
 	emit(&b, (H << 16) | W);
 	emit_reloc(&b, dst, 0, I915_GEM_DOMAIN_RENDER);
@@ -105,8 +100,8 @@ static void color_blt(drm_intel_bufmgr *mgr, drm_intel_bo *dst, int x1, int y1,
 	struct batch b = { .bo = drm_intel_bo_alloc(mgr, "batch", 4096, 4096) };
 
 	gt_assert(b.bo != NULL);
-	emit(&b, XY_COLOR_BLT);
-	emit(&b, BR13_32BPP | ROP_PATCOPY | PITCH);
+	emit(&b, XY_COLOR_BLT_CMD | XY_BLT_WRITE_ARGB);
+	emit(&b, BR13_32BPP | BR13_ROP(ROP_PATCOPY) | PITCH);
 	emit(&b, ((uint32_t)y1 << 16) | (uint32_t)x1);
 	emit(&b, ((uint32_t)y2 << 16) | (uint32_t)x2);
 	emit_reloc(&b, dst, 0, I915_GEM_DOMAIN_RENDER);
@@ -221,7 +216,7 @@ int main(int argc, char **argv)
 		map = bo->virtual;
 		gt_assert_eq(drm_intel_bo_emit_reloc(bo, 4, bo, 1,
 						     I915_GEM_DOMAIN_COMMAND, 0), 0);
-		dw[0] = MI_BBS_GTT;
+		dw[0] = MI_BATCH_BUFFER_START_GTT;
 		dw[1] = (uint32_t)bo->offset64 | 1;
 		memcpy((void *)map, dw, sizeof(dw));
 		gt_assert_eq(drm_intel_bo_exec(bo, 8, NULL, 0, 0), 0);
@@ -229,7 +224,7 @@ int main(int argc, char **argv)
 		gt_assert_eq(drm_intel_gem_bo_wait(bo, 0), -ETIME);
 		gt_assert_eq(drm_intel_gem_bo_wait(bo, 1000000), -ETIME);
 		gt_assert(drm_intel_bo_busy(bo) != 0);
-		map[0] = MI_BBE;	/* the loop's next pass ends it */
+		map[0] = MI_BATCH_BUFFER_END;	/* the loop's next pass ends it */
 		gt_assert_eq(drm_intel_gem_bo_wait(bo, -1), 0);
 		gt_assert_eq(drm_intel_bo_busy(bo), 0);
 		drm_intel_gem_bo_unmap_gtt(bo);

@@ -29,9 +29,9 @@ static int bpp_index(uint32_t cpp)
 	return cpp == 1 ? 0 : cpp == 2 ? 1 : 2;
 }
 
-static struct gt_surf make_surf(int fd, uint32_t cpp, uint32_t extra_pitch)
+static struct gen3_surf make_surf(int fd, uint32_t cpp, uint32_t extra_pitch)
 {
-	struct gt_surf s;
+	struct gen3_surf s;
 
 	s.cpp = cpp;
 	s.pitch = ((W * cpp + 63) & ~63u) + extra_pitch;
@@ -42,7 +42,7 @@ static struct gt_surf make_surf(int fd, uint32_t cpp, uint32_t extra_pitch)
 }
 
 /* Compare the whole object with the reference, naming the first pixel off. */
-static void check_surface(int fd, const struct gt_surf *s, const uint8_t *ref)
+static void check_surface(int fd, const struct gen3_surf *s, const uint8_t *ref)
 {
 	uint8_t *got = malloc(s->size);
 	uint64_t i;
@@ -65,28 +65,28 @@ static void check_surface(int fd, const struct gt_surf *s, const uint8_t *ref)
 
 static void test_fill(int fd, uint32_t cpp)
 {
-	static const struct gt_rect rects[] = {
+	static const struct gen3_rect rects[] = {
 		{ 3, 2, 100, 40 },	/* large */
 		{ 0, 0, 1, 1 },		/* the first pixel */
 		{ W - 5, H - 3, W, H },	/* the last pixels */
 		{ 50, 0, 51, H },	/* a column */
 		{ 0, 20, W, 21 },	/* a row */
 	};
-	struct gt_surf dst = make_surf(fd, cpp, 64);
+	struct gen3_surf dst = make_surf(fd, cpp, 64);
 	uint32_t batch = gt_create(fd, 4096);
 	uint8_t *ref = gt_upload_pattern(fd, dst.handle, dst.size, 100 + cpp);
-	struct gt_batch b;
+	struct gen3_batch b;
 	size_t i;
 
-	gt_batch_reset(&b);
+	gen3_batch_reset(&b);
 	for (i = 0; i < sizeof(rects) / sizeof(rects[0]); i++) {
 		uint32_t color = colors[bpp_index(cpp)][i % 4];
 
-		gt_emit_color_blt(&b, &dst, &rects[i], color);
+		gen3_emit_color_blt(&b, &dst, &rects[i], color);
 		gt_ref_color_blt(ref, &dst, &rects[i], color, 0xf);
 	}
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, &dst.handle, NULL, 1, 0, NULL), 0);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &dst.handle, NULL, 1, 0, NULL), 0);
 	check_surface(fd, &dst, ref);
 
 	free(ref);
@@ -103,8 +103,8 @@ static void test_copy(int fd, uint32_t cpp)
 		{ 0, 0, W - 1, 0, 1, H },
 		{ 0, 0, 0, 0, W, H },
 	};
-	struct gt_surf src = make_surf(fd, cpp, 0);
-	struct gt_surf dst = make_surf(fd, cpp, 128);
+	struct gen3_surf src = make_surf(fd, cpp, 0);
+	struct gen3_surf dst = make_surf(fd, cpp, 128);
 	uint32_t batch = gt_create(fd, 4096), handles[2] = { dst.handle, src.handle };
 	uint8_t *sref = gt_upload_pattern(fd, src.handle, src.size, 200 + cpp);
 	uint8_t *dref = gt_upload_pattern(fd, dst.handle, dst.size, 300 + cpp);
@@ -112,13 +112,13 @@ static void test_copy(int fd, uint32_t cpp)
 
 	/* One copy per batch, checked each time: the last covers all. */
 	for (i = 0; i < sizeof(c) / sizeof(c[0]); i++) {
-		struct gt_batch b;
+		struct gen3_batch b;
 
-		gt_batch_reset(&b);
-		gt_emit_copy_blt(&b, &dst, c[i].dx, c[i].dy, &src, c[i].sx,
+		gen3_batch_reset(&b);
+		gen3_emit_copy_blt(&b, &dst, c[i].dx, c[i].dy, &src, c[i].sx,
 				 c[i].sy, c[i].w, c[i].h);
-		gt_batch_end(&b);
-		gt_assert_eq(gt_batch_submit(fd, &b, batch, handles, NULL, 2, 0, NULL), 0);
+		gen3_batch_end(&b);
+		gt_assert_eq(gt_execbuf(fd, &b, batch, handles, NULL, 2, 0, NULL), 0);
 		gt_ref_copy_blt(dref, &dst, c[i].dx, c[i].dy, sref, &src,
 				c[i].sx, c[i].sy, c[i].w, c[i].h);
 		check_surface(fd, &dst, dref);
@@ -140,20 +140,20 @@ static void test_write_enables(int fd)
 		{ XY_BLT_WRITE_ALPHA, 0x8 },
 		{ XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0xf },
 	};
-	struct gt_surf dst = make_surf(fd, 4, 0);
+	struct gen3_surf dst = make_surf(fd, 4, 0);
 	uint32_t batch = gt_create(fd, 4096);
 	uint8_t *ref = gt_upload_pattern(fd, dst.handle, dst.size, 77);
 	size_t i;
 
 	for (i = 0; i < sizeof(we) / sizeof(we[0]); i++) {
-		struct gt_rect r = { 10 * (int)i, 5, 10 * (int)i + 40, 30 };
+		struct gen3_rect r = { 10 * (int)i, 5, 10 * (int)i + 40, 30 };
 		uint32_t color = 0xa1b2c3d4 + (uint32_t)i;
-		struct gt_batch b;
+		struct gen3_batch b;
 
-		gt_batch_reset(&b);
-		gt_emit_color_blt_cmd(&b, we[i].flags, &dst, &r, color);
-		gt_batch_end(&b);
-		gt_assert_eq(gt_batch_submit(fd, &b, batch, &dst.handle, NULL, 1, 0, NULL), 0);
+		gen3_batch_reset(&b);
+		gen3_emit_color_blt_cmd(&b, we[i].flags, &dst, &r, color);
+		gen3_batch_end(&b);
+		gt_assert_eq(gt_execbuf(fd, &b, batch, &dst.handle, NULL, 1, 0, NULL), 0);
 		gt_ref_color_blt(ref, &dst, &r, color, we[i].mask);
 		check_surface(fd, &dst, ref);
 	}
@@ -165,27 +165,27 @@ static void test_write_enables(int fd)
 /* Many blits and relocations to one target in one batch. */
 static void test_many_fills(int fd)
 {
-	struct gt_surf dst = make_surf(fd, 4, 0);
+	struct gen3_surf dst = make_surf(fd, 4, 0);
 	uint32_t batch = gt_create(fd, 8192), seed = 4242;
 	uint8_t *ref = gt_upload_pattern(fd, dst.handle, dst.size, 5);
-	struct gt_batch b;
+	struct gen3_batch b;
 	int i;
 
-	gt_batch_reset(&b);
+	gen3_batch_reset(&b);
 	for (i = 0; i < 120; i++) {
-		struct gt_rect r;
+		struct gen3_rect r;
 		uint32_t color = gt_rand(&seed);
 
 		r.x1 = (int)(gt_rand(&seed) % W);
 		r.y1 = (int)(gt_rand(&seed) % H);
 		r.x2 = r.x1 + 1 + (int)(gt_rand(&seed) % (uint32_t)(W - r.x1));
 		r.y2 = r.y1 + 1 + (int)(gt_rand(&seed) % (uint32_t)(H - r.y1));
-		gt_emit_color_blt(&b, &dst, &r, color);
+		gen3_emit_color_blt(&b, &dst, &r, color);
 		gt_ref_color_blt(ref, &dst, &r, color, 0xf);
 	}
-	gt_batch_end(&b);
+	gen3_batch_end(&b);
 	gt_assert(!b.overflow);
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, &dst.handle, NULL, 1, 0, NULL), 0);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &dst.handle, NULL, 1, 0, NULL), 0);
 	check_surface(fd, &dst, ref);
 	free(ref);
 	gt_close(fd, batch);
@@ -198,39 +198,39 @@ static void test_many_fills(int fd)
  */
 static void test_chain(int fd)
 {
-	struct gt_surf a = make_surf(fd, 2, 0), bs = make_surf(fd, 2, 64);
-	struct gt_surf c = make_surf(fd, 2, 128);
+	struct gen3_surf a = make_surf(fd, 2, 0), bs = make_surf(fd, 2, 64);
+	struct gen3_surf c = make_surf(fd, 2, 128);
 	uint32_t batch[3], h[2];
 	uint8_t *ra = gt_upload_pattern(fd, a.handle, a.size, 1);
 	uint8_t *rb = gt_upload_pattern(fd, bs.handle, bs.size, 2);
 	uint8_t *rc = gt_upload_pattern(fd, c.handle, c.size, 3);
-	struct gt_rect all = { 0, 0, W, H };
-	struct gt_batch b;
+	struct gen3_rect all = { 0, 0, W, H };
+	struct gen3_batch b;
 	int i;
 
 	for (i = 0; i < 3; i++)
 		batch[i] = gt_create(fd, 4096);
 
-	gt_batch_reset(&b);
-	gt_emit_color_blt(&b, &a, &all, 0x07e0);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, batch[0], &a.handle, NULL, 1, 0, NULL), 0);
+	gen3_batch_reset(&b);
+	gen3_emit_color_blt(&b, &a, &all, 0x07e0);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch[0], &a.handle, NULL, 1, 0, NULL), 0);
 	gt_ref_color_blt(ra, &a, &all, 0x07e0, 0xf);
 
-	gt_batch_reset(&b);
-	gt_emit_copy_blt(&b, &bs, 1, 1, &a, 0, 0, W - 1, H - 1);
-	gt_batch_end(&b);
+	gen3_batch_reset(&b);
+	gen3_emit_copy_blt(&b, &bs, 1, 1, &a, 0, 0, W - 1, H - 1);
+	gen3_batch_end(&b);
 	h[0] = bs.handle;
 	h[1] = a.handle;
-	gt_assert_eq(gt_batch_submit(fd, &b, batch[1], h, NULL, 2, 0, NULL), 0);
+	gt_assert_eq(gt_execbuf(fd, &b, batch[1], h, NULL, 2, 0, NULL), 0);
 	gt_ref_copy_blt(rb, &bs, 1, 1, ra, &a, 0, 0, W - 1, H - 1);
 
-	gt_batch_reset(&b);
-	gt_emit_copy_blt(&b, &c, 0, 0, &bs, 0, 0, W, H);
-	gt_batch_end(&b);
+	gen3_batch_reset(&b);
+	gen3_emit_copy_blt(&b, &c, 0, 0, &bs, 0, 0, W, H);
+	gen3_batch_end(&b);
 	h[0] = c.handle;
 	h[1] = bs.handle;
-	gt_assert_eq(gt_batch_submit(fd, &b, batch[2], h, NULL, 2, 0, NULL), 0);
+	gt_assert_eq(gt_execbuf(fd, &b, batch[2], h, NULL, 2, 0, NULL), 0);
 	gt_ref_copy_blt(rc, &c, 0, 0, rb, &bs, 0, 0, W, H);
 
 	check_surface(fd, &c, rc);

@@ -83,13 +83,13 @@ static void test_idle(int fd)
 static void test_completed(int fd)
 {
 	uint32_t target = gt_create(fd, 4096), batch = gt_create(fd, 4096), v = 0;
-	struct gt_batch b;
+	struct gen3_batch b;
 	int64_t timeout = 2000 * MS;
 
-	gt_batch_reset(&b);
-	gt_emit_store_dword(&b, target, 0, 0x12344321);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, target, 0, 0x12344321);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
 	gt_assert_eq(__gt_wait(fd, target, &timeout), 0);
 	gt_assert(timeout > 0);
 	gt_assert(!gt_busy(fd, target));
@@ -109,14 +109,14 @@ struct spin {
 static struct spin spin_start(int fd)
 {
 	struct spin s = { gt_create(fd, 4096), gt_create(fd, 4096) };
-	struct gt_batch b;
+	struct gen3_batch b;
 
-	gt_batch_reset(&b);
-	gt_emit_spin(&b, s.batch);
-	gt_batch_pad_to(&b, GT_SPIN_TAIL / 4);
-	gt_emit_store_dword(&b, s.target, 0, 1);	/* never reached */
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, s.batch, &s.target, NULL, 1, 0, NULL), 0);
+	gen3_batch_reset(&b);
+	gen3_emit_spin(&b, s.batch);
+	gen3_batch_pad_to(&b, GEN3_SPIN_TAIL / 4);
+	gen3_emit_store_dword(&b, s.target, 0, 1);	/* never reached */
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, s.batch, &s.target, NULL, 1, 0, NULL), 0);
 	gt_assert_eq(gt_spin_watchdog(fd, s.batch, 10000), 0);
 	return s;
 }
@@ -243,15 +243,15 @@ static void test_close_while_busy(int fd)
 	struct spin s = spin_start(fd);
 	uint32_t *map = gt_mmap_cpu(fd, s.batch, 0, 4096);
 	uint32_t probe = gt_create(fd, 4096), pbatch = gt_create(fd, 4096), v = 0;
-	struct gt_batch b;
+	struct gen3_batch b;
 
 	gt_close(fd, s.target);
 	gt_close(fd, s.batch);
 	/* Work queued behind the spinner waits for it. */
-	gt_batch_reset(&b);
-	gt_emit_store_dword(&b, probe, 0, 0xabc);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, pbatch, &probe, NULL, 1, 0, NULL), 0);
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, probe, 0, 0xabc);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, pbatch, &probe, NULL, 1, 0, NULL), 0);
 	sleep_ms_(30);
 	gt_assert(gt_busy(fd, probe));
 	__atomic_store_n(&map[0], MI_BATCH_BUFFER_END, __ATOMIC_SEQ_CST);

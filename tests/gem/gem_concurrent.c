@@ -60,12 +60,12 @@ static void assert_child_ok(int status)
 static void store(int fd, uint32_t target, uint32_t offset, uint32_t value)
 {
 	uint32_t batch = gt_create(fd, 4096);
-	struct gt_batch b;
+	struct gen3_batch b;
 
-	gt_batch_reset(&b);
-	gt_emit_store_dword(&b, target, offset, value);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, target, offset, value);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
 	gt_close(fd, batch);
 }
 

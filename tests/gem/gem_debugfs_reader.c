@@ -82,12 +82,12 @@ static void madvise_dontneed(int fd, uint32_t h)
 static void store(int fd, uint32_t target, uint32_t value)
 {
 	uint32_t batch = gt_create(fd, 4096);
-	struct gt_batch b;
+	struct gen3_batch b;
 
-	gt_batch_reset(&b);
-	gt_emit_store_dword(&b, target, 0, value);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, target, 0, value);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
 	gt_sync(fd, target);
 	gt_close(fd, batch);
 }
@@ -473,19 +473,19 @@ static void test_peer_decode(int fd)
 	};
 	uint32_t batch = gt_create(fd, 4096), target = gt_create(fd, 4096);
 	struct strbuf bb = STRBUF_INIT, ring = STRBUF_INIT;
-	struct gt_batch b;
+	struct gen3_batch b;
 	uint32_t *map;
 
 	if (access("/usr/bin/intel_dump_decode", X_OK))
 		gemtest_skip("intel_dump_decode is not installed (intel-gpu-tools)");
-	gt_batch_reset(&b);
-	gt_emit_store_dword(&b, target, 0, 0x1234);
-	gt_batch_pad_to(&b, 8);
-	gt_emit_spin(&b, batch);	/* loops at dword 8 */
-	gt_batch_pad_to(&b, GT_SPIN_TAIL / 4);
-	gt_batch_end(&b);
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, target, 0, 0x1234);
+	gen3_batch_pad_to(&b, 8);
+	gen3_emit_spin(&b, batch);	/* loops at dword 8 */
+	gen3_batch_pad_to(&b, GEN3_SPIN_TAIL / 4);
+	gen3_batch_end(&b);
 	map = gt_mmap_gtt(fd, batch, 4096);
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
 	gt_assert_eq(gt_spin_watchdog(fd, batch, 10000), 0);
 	gt_assert(gt_busy(fd, batch));
 	gt_assert_eq(gdfs_read(fuse_src, "i915_batchbuffers", &bb), 0);

@@ -88,11 +88,11 @@ static void test_unknown_handle(int fd)
 static void test_cpu_write_gpu_read(int fd)
 {
 	const uint32_t w = 256, hgt = 64, pitch = w * 4, size = pitch * hgt;
-	struct gt_surf src = { gt_create(fd, size), pitch, 4, I915_TILING_NONE, size };
-	struct gt_surf dst = { gt_create(fd, size), pitch, 4, I915_TILING_NONE, size };
+	struct gen3_surf src = { gt_create(fd, size), pitch, 4, I915_TILING_NONE, size };
+	struct gen3_surf dst = { gt_create(fd, size), pitch, 4, I915_TILING_NONE, size };
 	uint32_t batch = gt_create(fd, 4096), handles[2] = { dst.handle, src.handle };
 	uint8_t *map, *buf = malloc(size);
-	struct gt_batch b;
+	struct gen3_batch b;
 	size_t bad = 0;
 
 	gt_assert(buf);
@@ -100,10 +100,10 @@ static void test_cpu_write_gpu_read(int fd)
 	gt_set_domain(fd, src.handle, I915_GEM_DOMAIN_CPU, I915_GEM_DOMAIN_CPU);
 	gt_fill_pattern(map, size, 31);
 
-	gt_batch_reset(&b);
-	gt_emit_copy_blt(&b, &dst, 0, 0, &src, 0, 0, (int)w, (int)hgt);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, handles, NULL, 2, 0, NULL), 0);
+	gen3_batch_reset(&b);
+	gen3_emit_copy_blt(&b, &dst, 0, 0, &src, 0, 0, (int)w, (int)hgt);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, handles, NULL, 2, 0, NULL), 0);
 	gt_read(fd, dst.handle, 0, buf, size);
 	gt_assert_f(gt_check_pattern(buf, size, 31, &bad), "byte %zu differs", bad);
 
@@ -134,7 +134,7 @@ static void *redirect_later(void *arg)
 enum wait_how { WAIT_CPU, WAIT_GTT, WAIT_PREAD };
 
 /*
- * The batch spins on itself; its tail (at GT_SPIN_TAIL) stores a value
+ * The batch spins on itself; its tail (at GEN3_SPIN_TAIL) stores a value
  * into target.  100 ms later another thread points the loop's jump at the
  * tail.  A wait that returns early finds the value missing.
  */
@@ -145,24 +145,24 @@ static void test_waits(int fd, enum wait_how how)
 	uint32_t *tmap, *bmap, got = 0;
 	uint64_t offsets[2], t0, elapsed;
 	struct redirect *r = malloc(sizeof(*r));
-	struct gt_batch b;
+	struct gen3_batch b;
 	pthread_t thread;
 
 	tmap = gt_mmap_cpu(fd, target, 0, 4096);
 	bmap = gt_mmap_cpu(fd, batch, 0, 4096);
 
-	gt_batch_reset(&b);
-	gt_emit_spin(&b, batch);
-	gt_batch_pad_to(&b, GT_SPIN_TAIL / 4);
-	gt_emit_store_dword(&b, target, 128, magic);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, &target, NULL, 1, 0, offsets), 0);
+	gen3_batch_reset(&b);
+	gen3_emit_spin(&b, batch);
+	gen3_batch_pad_to(&b, GEN3_SPIN_TAIL / 4);
+	gen3_emit_store_dword(&b, target, 128, magic);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, offsets), 0);
 	gt_assert_eq(gt_spin_watchdog(fd, batch, 5000), 0);
 	gt_assert(gt_busy(fd, target));
 
 	gt_assert(r);
 	r->dw1 = &bmap[1];
-	r->value = (uint32_t)offsets[1] + GT_SPIN_TAIL + MI_BATCH_NON_SECURE;
+	r->value = (uint32_t)offsets[1] + GEN3_SPIN_TAIL + MI_BATCH_NON_SECURE;
 	r->ms = 100;
 	gt_assert_eq(pthread_create(&thread, NULL, redirect_later, r), 0);
 

@@ -118,9 +118,9 @@ static void test_rotate(int fd)
 		for (i = 0; i < NOBJ; i++) {
 			uint32_t set[PER];
 			uint64_t off[PER + 1];
-			struct gt_batch b;
+			struct gen3_batch b;
 
-			gt_batch_reset(&b);
+			gen3_batch_reset(&b);
 			for (k = 0; k < PER; k++) {
 				int j = (i + step[k]) % NOBJ;
 				uint32_t slot = (uint32_t)(r * NOBJ + i) * PER + (uint32_t)k;
@@ -130,11 +130,11 @@ static void test_rotate(int fd)
 						 (uint32_t)k * 4;
 
 				set[k] = h[j];
-				gt_emit_store_dword(&b, h[j], where, value);
+				gen3_emit_store_dword(&b, h[j], where, value);
 				memcpy(ref + (size_t)j * MiB + where, &value, 4);
 			}
-			gt_batch_end(&b);
-			gt_assert_eq(gt_batch_submit(fd, &b, batch[execs % 4], set, NULL,
+			gen3_batch_end(&b);
+			gt_assert_eq(gt_execbuf(fd, &b, batch[execs % 4], set, NULL,
 						     PER, 0, off), 0);
 			execs++;
 			check_placement(off, sizes, PER + 1);
@@ -164,7 +164,7 @@ static void test_rotate(int fd)
 static void test_enospc(int fd)
 {
 	uint32_t h[3], batch = gt_create(fd, 4096), v;
-	struct gt_batch b;
+	struct gen3_batch b;
 	int i;
 
 	for (i = 0; i < 3; i++) {
@@ -172,16 +172,16 @@ static void test_enospc(int fd)
 		v = 0x1000u + (uint32_t)i;
 		gt_write(fd, h[i], 8 * MiB - 4, &v, 4);
 	}
-	gt_batch_reset(&b);
-	gt_batch_end(&b);
-	gt_assert_errno(gt_batch_submit(fd, &b, batch, h, NULL, 3, 0, NULL), ENOSPC);
+	gen3_batch_reset(&b);
+	gen3_batch_end(&b);
+	gt_assert_errno(gt_execbuf(fd, &b, batch, h, NULL, 3, 0, NULL), ENOSPC);
 
 	/* One at a time they fit, and nothing was lost. */
 	for (i = 0; i < 3; i++) {
-		gt_batch_reset(&b);
-		gt_emit_store_dword(&b, h[i], 0, 0x2000u + (uint32_t)i);
-		gt_batch_end(&b);
-		gt_assert_eq(gt_batch_submit(fd, &b, batch, &h[i], NULL, 1, 0, NULL), 0);
+		gen3_batch_reset(&b);
+		gen3_emit_store_dword(&b, h[i], 0, 0x2000u + (uint32_t)i);
+		gen3_batch_end(&b);
+		gt_assert_eq(gt_execbuf(fd, &b, batch, &h[i], NULL, 1, 0, NULL), 0);
 	}
 	for (i = 0; i < 3; i++) {
 		gt_read(fd, h[i], 0, &v, 4);
@@ -201,12 +201,12 @@ static void test_enospc(int fd)
 static void test_e2big(int fd)
 {
 	uint32_t big = gt_create(fd, 32 * MiB), batch = gt_create(fd, 4096), v = 0x99;
-	struct gt_batch b;
+	struct gen3_batch b;
 
-	gt_batch_reset(&b);
-	gt_emit_store_dword(&b, big, 0, 1);
-	gt_batch_end(&b);
-	gt_assert_errno(gt_batch_submit(fd, &b, batch, &big, NULL, 1, 0, NULL), E2BIG);
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, big, 0, 1);
+	gen3_batch_end(&b);
+	gt_assert_errno(gt_execbuf(fd, &b, batch, &big, NULL, 1, 0, NULL), E2BIG);
 	gt_write(fd, big, 32 * MiB - 4, &v, 4);
 	v = 0;
 	gt_read(fd, big, 32 * MiB - 4, &v, 4);
@@ -255,7 +255,7 @@ static void test_pinned_stays(int fd)
 {
 	uint32_t p = gt_create(fd, MiB), other[6], batch = gt_create(fd, 4096), v;
 	uint64_t po = 0, off[3];
-	struct gt_batch b;
+	struct gen3_batch b;
 	int i;
 
 	for (i = 0; i < 6; i++)
@@ -264,11 +264,11 @@ static void test_pinned_stays(int fd)
 	for (i = 0; i < 12; i++) {
 		uint32_t set[2] = { p, other[i % 6] };
 
-		gt_batch_reset(&b);
-		gt_emit_store_dword(&b, p, (uint32_t)i * 4, 0x9000u + (uint32_t)i);
-		gt_emit_store_dword(&b, other[i % 6], 0, (uint32_t)i);
-		gt_batch_end(&b);
-		gt_assert_eq(gt_batch_submit(fd, &b, batch, set, NULL, 2, 0, off), 0);
+		gen3_batch_reset(&b);
+		gen3_emit_store_dword(&b, p, (uint32_t)i * 4, 0x9000u + (uint32_t)i);
+		gen3_emit_store_dword(&b, other[i % 6], 0, (uint32_t)i);
+		gen3_batch_end(&b);
+		gt_assert_eq(gt_execbuf(fd, &b, batch, set, NULL, 2, 0, off), 0);
 		gt_assert_eq_u64(off[0], po);
 	}
 	for (i = 0; i < 12; i++) {
@@ -291,15 +291,15 @@ static void test_pinned_no_room(int fd)
 	uint32_t p = gt_create(fd, 12 * MiB), x = gt_create(fd, 4 * MiB);
 	uint32_t batch = gt_create(fd, 4096);
 	uint64_t po;
-	struct gt_batch b;
+	struct gen3_batch b;
 
 	gt_assert_eq(pin(fd, p, &po), 0);
-	gt_batch_reset(&b);
-	gt_emit_store_dword(&b, x, 0, 1);
-	gt_batch_end(&b);
-	gt_assert_errno(gt_batch_submit(fd, &b, batch, &x, NULL, 1, 0, NULL), ENOSPC);
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, x, 0, 1);
+	gen3_batch_end(&b);
+	gt_assert_errno(gt_execbuf(fd, &b, batch, &x, NULL, 1, 0, NULL), ENOSPC);
 	gt_assert_eq(unpin(fd, p), 0);
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, &x, NULL, 1, 0, NULL), 0);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &x, NULL, 1, 0, NULL), 0);
 	gt_close(fd, p);
 	gt_close(fd, x);
 	gt_close(fd, batch);

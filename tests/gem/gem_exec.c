@@ -395,17 +395,17 @@ static void test_batch_start(int fd)
 	uint32_t target = gt_create(fd, 4096), batch = gt_create(fd, 4096);
 	struct drm_i915_gem_exec_object2 obj[2];
 	struct drm_i915_gem_execbuffer2 eb;
-	struct gt_batch b;
+	struct gen3_batch b;
 	uint32_t zero[2] = { 0, 0 };
 
-	gt_batch_reset(&b);
-	gt_emit_store_dword(&b, target, 0, 0xaaaa);
-	gt_batch_end(&b);
-	gt_batch_pad_to(&b, 16);		/* second batch at byte 64 */
-	gt_emit_store_dword(&b, target, 4, 0xbbbb);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_bytes(&b), 64 + 24);
-	gt_write(fd, batch, 0, b.dw, gt_batch_bytes(&b));
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, target, 0, 0xaaaa);
+	gen3_batch_end(&b);
+	gen3_batch_pad_to(&b, 16);		/* second batch at byte 64 */
+	gen3_emit_store_dword(&b, target, 4, 0xbbbb);
+	gen3_batch_end(&b);
+	gt_assert_eq(gen3_batch_bytes(&b), 64 + 24);
+	gt_write(fd, batch, 0, b.dw, gen3_batch_bytes(&b));
 
 	memset(obj, 0, sizeof(obj));
 	obj[0].handle = target;
@@ -481,6 +481,29 @@ static void test_reloc_other_object(int fd)
 	gt_close(fd, batch);
 }
 
+/* MI_ARB_CHECK, which IGT's spinners emit between commands: with one ring
+ * there is nothing to switch to, and the batch runs on to its end. */
+static void test_arb_check(int fd)
+{
+	uint32_t target = gt_create(fd, 4096), batch = gt_create(fd, 4096);
+	struct gen3_batch b;
+
+	gen3_batch_reset(&b);
+	gen3_batch_emit(&b, MI_ARB_CHECK);
+	gen3_emit_store_dword(&b, target, 0, 0xc0ffee);
+	gen3_batch_emit(&b, MI_ARB_CHECK);
+	gen3_emit_store_dword(&b, target, 4, 0xdecade);
+	gen3_batch_emit(&b, MI_ARB_CHECK);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
+	gt_sync(fd, target);
+	gt_assert_eq(read_u32(fd, target, 0), 0xc0ffee);
+	gt_assert_eq(read_u32(fd, target, 4), 0xdecade);
+	gt_assert(!gt_busy(fd, batch));
+	gt_close(fd, batch);
+	gt_close(fd, target);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -517,6 +540,8 @@ int main(int argc, char **argv)
 		test_pin(fd);
 	gemtest_subtest("batch-start-offset-and-len")
 		test_batch_start(fd);
+	gemtest_subtest("arb-check")
+		test_arb_check(fd);
 	gemtest_subtest("reloc-in-other-object")
 		test_reloc_other_object(fd);
 

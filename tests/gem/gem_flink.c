@@ -104,14 +104,14 @@ static void test_gpu_shared(int fd)
 	int other = gt_open();
 	uint32_t h = gt_create(fd, 4096), batch = gt_create(other, 4096);
 	uint32_t name, oh, v = 0;
-	struct gt_batch b;
+	struct gen3_batch b;
 
 	gt_assert_eq(flink(fd, h, &name), 0);
 	gt_assert_eq(gem_open_name(other, name, &oh, NULL), 0);
-	gt_batch_reset(&b);
-	gt_emit_store_dword(&b, oh, 64, 0x5ca1ab1e);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(other, &b, batch, &oh, NULL, 1, 0, NULL), 0);
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, oh, 64, 0x5ca1ab1e);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(other, &b, batch, &oh, NULL, 1, 0, NULL), 0);
 	gt_read(fd, h, 64, &v, 4);
 	gt_assert_eq(v, 0x5ca1ab1e);
 	gt_close(other, oh);

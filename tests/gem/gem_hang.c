@@ -32,7 +32,6 @@
 #include "util.h"
 
 #define APERTURE		(16u << 20)
-#define MI_WAIT_FOR_EVENT	0x01800000u	/* (0x03 << 23) */
 #define BAD_COMMAND		0x23456789u	/* client 1: nothing on gen3 */
 #define XY_COLOR_BLT_32		(XY_COLOR_BLT_CMD | XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB)
 #define VICTIM_VALUE		0x600dda7au
@@ -166,7 +165,7 @@ static void check_decode(const struct strbuf *text, bool want_head, uint32_t hea
 /* --- the victim: another client whose work and memory must survive ---- */
 
 struct victim {
-	struct gt_batch b;
+	struct gen3_batch b;
 	int fd;
 	uint32_t keep, target, batch;	/* keep: 64 KiB it never lets the GPU write */
 	uint8_t *ref;
@@ -174,7 +173,7 @@ struct victim {
 
 static void victim_init(struct victim *v)
 {
-	struct gt_batch *b = &v->b;
+	struct gen3_batch *b = &v->b;
 	uint32_t zero = 0;
 
 	v->fd = gt_open();
@@ -183,10 +182,10 @@ static void victim_init(struct victim *v)
 	v->batch = gt_create(v->fd, 4096);
 	v->ref = gt_upload_pattern(v->fd, v->keep, 65536, 0x5eed);
 	/* Bind everything once, so that its replay later binds nothing new. */
-	gt_batch_reset(b);
-	gt_emit_store_dword(b, v->target, 0, VICTIM_VALUE);
-	gt_batch_end(b);
-	gt_assert_eq(gt_batch_submit(v->fd, b, v->batch, (uint32_t[]){ v->target, v->keep },
+	gen3_batch_reset(b);
+	gen3_emit_store_dword(b, v->target, 0, VICTIM_VALUE);
+	gen3_batch_end(b);
+	gt_assert_eq(gt_execbuf(v->fd, b, v->batch, (uint32_t[]){ v->target, v->keep },
 				     NULL, 2, 0, NULL), 0);
 	gt_sync(v->fd, v->target);
 	gt_write(v->fd, v->target, 0, &zero, 4);
@@ -195,10 +194,10 @@ static void victim_init(struct victim *v)
 /* Queue the victim's store again (behind whatever the GPU is doing). */
 static void victim_queue(struct victim *v)
 {
-	gt_batch_reset(&v->b);
-	gt_emit_store_dword(&v->b, v->target, 0, VICTIM_VALUE);
-	gt_batch_end(&v->b);
-	gt_assert_eq(gt_batch_submit(v->fd, &v->b, v->batch,
+	gen3_batch_reset(&v->b);
+	gen3_emit_store_dword(&v->b, v->target, 0, VICTIM_VALUE);
+	gen3_batch_end(&v->b);
+	gt_assert_eq(gt_execbuf(v->fd, &v->b, v->batch,
 				     (uint32_t[]){ v->target, v->keep }, NULL, 2, 0,
 				     NULL), 0);
 }
@@ -231,7 +230,7 @@ struct hang {
 	uint32_t ipehr;
 	bool fault;			/* PGTBL_ER set */
 	bool head_in_batch;		/* intel_error_decode marks HEAD in the dump */
-	struct gt_batch b;
+	struct gen3_batch b;
 	uint32_t extra;			/* an object the batch also lists, or 0 */
 	uint32_t batch_size;		/* default 4096 */
 	bool gated;			/* starts with a spin the test ends */
@@ -246,13 +245,13 @@ struct hang {
  */
 static void gate(struct hang *h)
 {
-	gt_batch_reset(&h->b);
-	gt_emit_spin(&h->b, 1);
+	gen3_batch_reset(&h->b);
+	gen3_emit_spin(&h->b, 1);
 	h->gated = true;
 }
 
 static void check_batch_dump(const struct gdfs_error_state *e, uint32_t offset,
-			     const struct gt_batch *b)
+			     const struct gen3_batch *b)
 {
 	unsigned int k;
 	size_t i;
@@ -350,7 +349,7 @@ static void run_hang(struct hang *h)
 	handles[0] = h->extra ? h->extra : gt_create(fd, 4096);
 	if (h->gated)
 		map = gt_mmap_cpu(fd, batch, 0, 4096);
-	gt_assert_eq(gt_batch_submit(fd, &h->b, batch, handles, NULL, 1, 0, offsets), 0);
+	gt_assert_eq(gt_execbuf(fd, &h->b, batch, handles, NULL, 1, 0, offsets), 0);
 	victim_queue(&v);
 	if (map) {
 		__atomic_store_n(&map[0], MI_NOOP, __ATOMIC_SEQ_CST);
@@ -386,10 +385,10 @@ static void run_hang(struct hang *h)
 	gt_assert_eq(vrs.batch_pending, vrs0.batch_pending + 1);
 
 	/* The guilty file is not banned after one hang: it still works. */
-	gt_batch_reset(&h->b);
-	gt_emit_store_dword(&h->b, handles[0], 0, 0xc0ffee);
-	gt_batch_end(&h->b);
-	gt_assert_eq(gt_batch_submit(fd, &h->b, gt_create(fd, 4096), handles, NULL, 1, 0,
+	gen3_batch_reset(&h->b);
+	gen3_emit_store_dword(&h->b, handles[0], 0, 0xc0ffee);
+	gen3_batch_end(&h->b);
+	gt_assert_eq(gt_execbuf(fd, &h->b, gt_create(fd, 4096), handles, NULL, 1, 0,
 				     NULL), 0);
 	gt_sync(fd, handles[0]);
 	gt_read(fd, handles[0], 0, &acthd, 4);
@@ -407,10 +406,10 @@ static void test_loop(void)
 
 	/* The relocation names the batch itself, by the handle it will have:
 	 * run_hang creates it first in a fresh file, so handle 1. */
-	gt_batch_reset(&h.b);
-	gt_batch_pad_to(&h.b, 4);
-	gt_emit_spin(&h.b, 1);
-	gt_batch_end(&h.b);
+	gen3_batch_reset(&h.b);
+	gen3_batch_pad_to(&h.b, 4);
+	gen3_emit_spin(&h.b, 1);
+	gen3_batch_end(&h.b);
 	run_hang(&h);
 }
 
@@ -419,12 +418,12 @@ static void test_wait_for_event(void)
 	struct hang h = { .kind = "hangcheck", .acthd_dw = 1,
 			  .ipehr = MI_WAIT_FOR_EVENT, .head_in_batch = true };
 
-	gt_batch_reset(&h.b);
-	gt_batch_emit(&h.b, MI_NOOP);
-	gt_batch_emit(&h.b, MI_WAIT_FOR_EVENT);
-	gt_batch_emit(&h.b, MI_BATCH_BUFFER_START_GTT);	/* back to the wait */
-	gt_batch_emit_reloc(&h.b, 1, 4 | MI_BATCH_NON_SECURE, I915_GEM_DOMAIN_COMMAND, 0);
-	gt_batch_end(&h.b);
+	gen3_batch_reset(&h.b);
+	gen3_batch_emit(&h.b, MI_NOOP);
+	gen3_batch_emit(&h.b, MI_WAIT_FOR_EVENT);
+	gen3_batch_emit(&h.b, MI_BATCH_BUFFER_START_GTT);	/* back to the wait */
+	gen3_batch_emit_reloc(&h.b, 1, 4 | MI_BATCH_NON_SECURE, I915_GEM_DOMAIN_COMMAND, 0);
+	gen3_batch_end(&h.b);
 	run_hang(&h);
 }
 
@@ -434,13 +433,13 @@ static void test_wait_kicked(void)
 	int fd = gt_open();
 	uint32_t target = gt_create(fd, 4096), batch = gt_create(fd, 4096), v = 0;
 	uint64_t hangs = counter("hangs");
-	struct gt_batch b;
+	struct gen3_batch b;
 
-	gt_batch_reset(&b);
-	gt_batch_emit(&b, MI_WAIT_FOR_EVENT);
-	gt_emit_store_dword(&b, target, 0, 0x4b1c4ed);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
+	gen3_batch_reset(&b);
+	gen3_batch_emit(&b, MI_WAIT_FOR_EVENT);
+	gen3_emit_store_dword(&b, target, 0, 0x4b1c4ed);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
 	gt_sync(fd, target);
 	gt_read(fd, target, 0, &v, 4);
 	gt_assert_eq(v, 0x4b1c4ed);
@@ -454,9 +453,9 @@ static void test_bad_opcode(void)
 			  .head_in_batch = true };
 
 	gate(&h);
-	gt_batch_emit(&h.b, MI_NOOP);
-	gt_batch_emit(&h.b, BAD_COMMAND);
-	gt_batch_end(&h.b);
+	gen3_batch_emit(&h.b, MI_NOOP);
+	gen3_batch_emit(&h.b, BAD_COMMAND);
+	gen3_batch_end(&h.b);
 	run_hang(&h);
 }
 
@@ -473,27 +472,27 @@ static void test_unbound_blit(void)
 	int fd = gt_open();
 	uint32_t scratch = gt_create(fd, 1u << 20), sbatch = gt_create(fd, 4096);
 	uint64_t offsets[2];
-	struct gt_batch b;
+	struct gen3_batch b;
 
 	/* Learn where 1 MiB was free, then free it again: its middle is
 	 * unbound GTT space that nothing small will take. */
 	drop_bound();
-	gt_batch_reset(&b);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, sbatch, &scratch, NULL, 1, 0, offsets), 0);
+	gen3_batch_reset(&b);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, sbatch, &scratch, NULL, 1, 0, offsets), 0);
 	gt_sync(fd, sbatch);
 	gem_close(fd);
 	drop_bound();
 
 	gate(&h);
-	gt_batch_emit(&h.b, MI_NOOP);
-	gt_batch_emit(&h.b, XY_COLOR_BLT_32);
-	gt_batch_emit(&h.b, BR13_32BPP | BR13_ROP(ROP_PATCOPY) | 4096);
-	gt_batch_emit(&h.b, 0);
-	gt_batch_emit(&h.b, (16u << 16) | 16);
-	gt_batch_emit(&h.b, (uint32_t)offsets[0] + (512u << 10));	/* no relocation */
-	gt_batch_emit(&h.b, 0xffff0000);
-	gt_batch_end(&h.b);
+	gen3_batch_emit(&h.b, MI_NOOP);
+	gen3_batch_emit(&h.b, XY_COLOR_BLT_32);
+	gen3_batch_emit(&h.b, BR13_32BPP | BR13_ROP(ROP_PATCOPY) | 4096);
+	gen3_batch_emit(&h.b, 0);
+	gen3_batch_emit(&h.b, (16u << 16) | 16);
+	gen3_batch_emit(&h.b, (uint32_t)offsets[0] + (512u << 10));	/* no relocation */
+	gen3_batch_emit(&h.b, 0xffff0000);
+	gen3_batch_end(&h.b);
 	run_hang(&h);
 }
 
@@ -506,7 +505,7 @@ static void test_past_end(void)
 	 * into the next page, which nothing is bound to. */
 	drop_bound();
 	gate(&h);
-	gt_batch_pad_to(&h.b, 1024);
+	gen3_batch_pad_to(&h.b, 1024);
 	run_hang(&h);
 }
 
@@ -523,7 +522,7 @@ static int evictor(volatile int *stop)
 	int fd = gem_open(device, O_RDWR), i, bad = 0;
 	uint32_t obj[EVICT_OBJS], batch;
 	uint8_t *buf = malloc(EVICT_SIZE);
-	struct gt_batch b;
+	struct gen3_batch b;
 
 	if (fd < 0 || !buf)
 		return 2;
@@ -548,15 +547,15 @@ static int evictor(volatile int *stop)
 			return 5;
 		batch = c.handle;
 	}
-	gt_batch_reset(&b);
-	gt_batch_end(&b);
+	gen3_batch_reset(&b);
+	gen3_batch_end(&b);
 	for (i = 0; !*stop && i < 100000; i++) {
 		uint32_t set[6];
 		int k;
 
 		for (k = 0; k < 6; k++)
 			set[k] = obj[(i * 6 + k) % EVICT_OBJS];
-		if (gt_batch_submit(fd, &b, batch, set, NULL, 6, 0, NULL))
+		if (gt_execbuf(fd, &b, batch, set, NULL, 6, 0, NULL))
 			return 6;
 	}
 	for (i = 0; i < EVICT_OBJS; i++) {
@@ -590,9 +589,9 @@ static void test_evict(void)
 	if (pid == 0)
 		_exit(evictor(stop));
 	usleep(200 * 1000);
-	gt_batch_reset(&h.b);
-	gt_emit_spin(&h.b, 1);
-	gt_batch_end(&h.b);
+	gen3_batch_reset(&h.b);
+	gen3_emit_spin(&h.b, 1);
+	gen3_batch_end(&h.b);
 	run_hang(&h);
 	*stop = 1;
 	gt_assert_eq(waitpid(pid, &status, 0), pid);
@@ -609,30 +608,30 @@ static void test_ban(void)
 	uint32_t probe = gt_create(other, 4096), v = 0;
 	struct drm_i915_reset_stats rs;
 	struct gdfs_hang ev;
-	struct gt_batch b;
+	struct gen3_batch b;
 	int i;
 
 	for (i = 0; i < 2; i++) {
 		uint64_t hangs = counter("hangs");
 
-		gt_batch_reset(&b);
-		gt_batch_emit(&b, BAD_COMMAND);
-		gt_batch_end(&b);
-		gt_assert_eq(gt_batch_submit(fd, &b, gt_create(fd, 4096), NULL, NULL,
+		gen3_batch_reset(&b);
+		gen3_batch_emit(&b, BAD_COMMAND);
+		gen3_batch_end(&b);
+		gt_assert_eq(gt_execbuf(fd, &b, gt_create(fd, 4096), NULL, NULL,
 					     0, 0, NULL), 0);
 		gt_assert_eq(hang_wait(hangs, 30000, &ev), 0);
 	}
 	reset_stats(fd, &rs);
 	gt_assert_eq(rs.batch_active, 2);
-	gt_batch_reset(&b);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, gt_create(fd, 4096), NULL, NULL, 0, 0, NULL),
+	gen3_batch_reset(&b);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, gt_create(fd, 4096), NULL, NULL, 0, 0, NULL),
 		     -EIO);
 	/* Everyone else carries on. */
-	gt_batch_reset(&b);
-	gt_emit_store_dword(&b, probe, 0, 0xa11ce);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(other, &b, gt_create(other, 4096), &probe, NULL,
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, probe, 0, 0xa11ce);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(other, &b, gt_create(other, 4096), &probe, NULL,
 				     1, 0, NULL), 0);
 	gt_sync(other, probe);
 	gt_read(other, probe, 0, &v, 4);
@@ -649,13 +648,13 @@ static void test_wedged_write(void)
 	uint64_t hangs = counter("hangs");
 	struct strbuf sb = STRBUF_INIT;
 	struct gdfs_hang ev;
-	struct gt_batch b;
+	struct gen3_batch b;
 
 	clear_error_state();
-	gt_batch_reset(&b);
-	gt_emit_spin(&b, spin);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, spin, NULL, NULL, 0, 0, NULL), 0);
+	gen3_batch_reset(&b);
+	gen3_emit_spin(&b, spin);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, spin, NULL, NULL, 0, 0, NULL), 0);
 	gt_assert_eq(gdfs_write(dfs, "i915_wedged", "1\n", 2), 2);
 	gt_assert_eq(hang_wait(hangs, 30000, &ev), 0);
 	gt_assert(!strcmp(ev.kind, "wedged"));
@@ -664,10 +663,10 @@ static void test_wedged_write(void)
 	gt_sync(fd, spin);
 	gt_assert_eq(gdfs_read(dfs, "i915_wedged", &sb), 0);
 	gt_assert(!strcmp(sb.buf, "wedged :  0\n"));
-	gt_batch_reset(&b);
-	gt_emit_store_dword(&b, target, 0, 0x5a5a);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, gt_create(fd, 4096), &target, NULL, 1, 0,
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, target, 0, 0x5a5a);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, gt_create(fd, 4096), &target, NULL, 1, 0,
 				     NULL), 0);
 	gt_sync(fd, target);
 	gt_read(fd, target, 0, &v, 4);
@@ -697,16 +696,16 @@ static void test_hang_wait(void)
 	pthread_t thread;
 	uint64_t hangs = counter("hangs"), t0 = now_ns();
 	int fd = gt_open();
-	struct gt_batch b;
+	struct gen3_batch b;
 
 	gt_assert_eq(hang_wait(hangs, 200, &ev), -ETIMEDOUT);
 	gt_assert(now_ns() - t0 >= 150ull * 1000000);
 	gt_assert_eq(pthread_create(&thread, NULL, wait_next, &w), 0);
 	usleep(300 * 1000);	/* let it block first */
-	gt_batch_reset(&b);
-	gt_batch_emit(&b, BAD_COMMAND);
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, gt_create(fd, 4096), NULL, NULL, 0, 0, NULL), 0);
+	gen3_batch_reset(&b);
+	gen3_batch_emit(&b, BAD_COMMAND);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, gt_create(fd, 4096), NULL, NULL, 0, 0, NULL), 0);
 	pthread_join(thread, NULL);
 	gt_assert_eq(w.ret, 0);
 	gt_assert_eq(w.ev.seq, hangs + 1);
@@ -724,18 +723,18 @@ static void test_first_kept(void)
 	struct gdfs_error_state e;
 	struct gdfs_hang ev;
 	uint64_t hangs;
-	struct gt_batch b;
+	struct gen3_batch b;
 	int i, fd;
 
 	clear_error_state();
 	for (i = 0; i < 2; i++) {
 		fd = gt_open();
 		hangs = counter("hangs");
-		gt_batch_reset(&b);
-		gt_batch_emit(&b, i ? MI_NOOP : BAD_COMMAND);
-		gt_batch_emit(&b, BAD_COMMAND);
-		gt_batch_end(&b);
-		gt_assert_eq(gt_batch_submit(fd, &b, gt_create(fd, 4096), NULL, NULL, 0,
+		gen3_batch_reset(&b);
+		gen3_batch_emit(&b, i ? MI_NOOP : BAD_COMMAND);
+		gen3_batch_emit(&b, BAD_COMMAND);
+		gen3_batch_end(&b);
+		gt_assert_eq(gt_execbuf(fd, &b, gt_create(fd, 4096), NULL, NULL, 0,
 					     0, NULL), 0);
 		gt_assert_eq(hang_wait(hangs, 30000, &ev), 0);
 		gem_close(fd);
@@ -753,7 +752,7 @@ static void test_hundred(void)
 	uint64_t objects = counter("objects"), bytes = counter("object_bytes");
 	uint64_t resets = counter("resets");
 	struct gdfs_hang ev;
-	struct gt_batch b;
+	struct gen3_batch b;
 	int i;
 
 	for (i = 0; i < 100; i++) {
@@ -761,15 +760,15 @@ static void test_hundred(void)
 		uint32_t batch = gt_create(fd, 4096), target = gt_create(fd, 4096);
 		uint64_t hangs = counter("hangs");
 
-		gt_batch_reset(&b);
+		gen3_batch_reset(&b);
 		if (i % 10 == 0)
-			gt_emit_spin(&b, batch);	/* hangcheck */
+			gen3_emit_spin(&b, batch);	/* hangcheck */
 		else if (i % 2)
-			gt_batch_emit(&b, BAD_COMMAND);
+			gen3_batch_emit(&b, BAD_COMMAND);
 		else
-			gt_emit_store_dword(&b, target, 1u << 30, 1);	/* fault */
-		gt_batch_end(&b);
-		gt_assert_eq(gt_batch_submit(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
+			gen3_emit_store_dword(&b, target, 1u << 30, 1);	/* fault */
+		gen3_batch_end(&b);
+		gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, NULL), 0);
 		gt_assert_eq(hang_wait(hangs, 30000, &ev), 0);
 		gt_assert_eq(ev.recovered, 1);
 		gt_sync(fd, batch);
@@ -787,10 +786,10 @@ static void test_hundred(void)
 		int fd = gt_open();
 		uint32_t target = gt_create(fd, 4096), v = 0;
 
-		gt_batch_reset(&b);
-		gt_emit_store_dword(&b, target, 0, 0x100);
-		gt_batch_end(&b);
-		gt_assert_eq(gt_batch_submit(fd, &b, gt_create(fd, 4096), &target, NULL,
+		gen3_batch_reset(&b);
+		gen3_emit_store_dword(&b, target, 0, 0x100);
+		gen3_batch_end(&b);
+		gt_assert_eq(gt_execbuf(fd, &b, gt_create(fd, 4096), &target, NULL,
 					     1, 0, NULL), 0);
 		gt_sync(fd, target);
 		gt_read(fd, target, 0, &v, 4);

@@ -39,13 +39,13 @@ static uint32_t madv_ok(int fd, uint32_t handle, uint32_t madv)
 static int store(int fd, uint32_t target, uint32_t offset, uint32_t value)
 {
 	uint32_t batch = gt_create(fd, 4096);
-	struct gt_batch b;
+	struct gen3_batch b;
 	int ret;
 
-	gt_batch_reset(&b);
-	gt_emit_store_dword(&b, target, offset, value);
-	gt_batch_end(&b);
-	ret = gt_batch_submit(fd, &b, batch, &target, NULL, 1, 0, NULL);
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, target, offset, value);
+	gen3_batch_end(&b);
+	ret = gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, NULL);
 	gt_close(fd, batch);
 	return ret;
 }

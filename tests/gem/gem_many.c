@@ -95,19 +95,19 @@ static void test_exec_among_many(int fd)
 {
 	const uint32_t n = 20000;
 	uint32_t *h = malloc(n * sizeof(*h)), i, v = 0, batch;
-	struct gt_batch b;
+	struct gen3_batch b;
 
 	gt_assert(h);
 	for (i = 0; i < n; i++)
 		h[i] = gt_create(fd, 4096);
 	batch = gt_create(fd, 4096);
-	gt_batch_reset(&b);
+	gen3_batch_reset(&b);
 	for (i = 0; i < 64; i++)
-		gt_emit_store_dword(&b, h[i * 311], 8, 0x3a00u + i);
-	gt_batch_end(&b);
+		gen3_emit_store_dword(&b, h[i * 311], 8, 0x3a00u + i);
+	gen3_batch_end(&b);
 	for (i = 0; i < 64; i++)
 		h[i] = h[i * 311];	/* the exec list: the targets */
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, h, NULL, 64, 0, NULL), 0);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, h, NULL, 64, 0, NULL), 0);
 	for (i = 0; i < 64; i++) {
 		gt_read(fd, h[i], 8, &v, 4);
 		gt_assert_eq(v, 0x3a00u + i);

@@ -121,10 +121,10 @@ static void test_bad_handle(int fd)
 }
 
 /* A 32 bpp surface of stride bytes and rows rows (whole tile rows). */
-static struct gt_surf tiled_surf(int fd, uint32_t tiling, uint32_t stride,
+static struct gen3_surf tiled_surf(int fd, uint32_t tiling, uint32_t stride,
 				 uint32_t rows)
 {
-	struct gt_surf s = {
+	struct gen3_surf s = {
 		.pitch = stride, .cpp = 4, .tiling = tiling,
 		.size = (uint64_t)stride * rows,
 	};
@@ -136,7 +136,7 @@ static struct gt_surf tiled_surf(int fd, uint32_t tiling, uint32_t stride,
 }
 
 /* PREAD sees the raw (tiled) bytes: compare them all with the reference. */
-static void check_raw(int fd, const struct gt_surf *s, const uint8_t *ref)
+static void check_raw(int fd, const struct gen3_surf *s, const uint8_t *ref)
 {
 	uint8_t *got = malloc(s->size);
 	uint64_t i;
@@ -162,36 +162,36 @@ static const uint64_t fenced[2] = { EXEC_OBJECT_NEEDS_FENCE, EXEC_OBJECT_NEEDS_F
 /* A fill with the destination tiled: each pixel at its tiled offset. */
 static void test_fill_tiled(int fd, uint32_t tiling, uint32_t stride, uint32_t rows)
 {
-	struct gt_surf dst = tiled_surf(fd, tiling, stride, rows);
+	struct gen3_surf dst = tiled_surf(fd, tiling, stride, rows);
 	uint32_t w = stride / 4, batch = gt_create(fd, 4096);
 	uint8_t *ref = gt_upload_pattern(fd, dst.handle, dst.size, tiling * 1000 + stride);
-	struct gt_rect r[3] = {
+	struct gen3_rect r[3] = {
 		{ 1, 1, (int)w - 3, (int)rows - 2 },
 		{ 0, 0, 1, 1 },
 		{ (int)w - 1, (int)rows - 1, (int)w, (int)rows },
 	};
 	static const uint32_t color[3] = { 0x01020304, 0xa0b0c0d0, 0x55aa55aa };
-	struct gt_batch b;
+	struct gen3_batch b;
 	int i;
 
-	gt_batch_reset(&b);
+	gen3_batch_reset(&b);
 	for (i = 0; i < 3; i++) {
-		gt_emit_color_blt(&b, &dst, &r[i], color[i]);
+		gen3_emit_color_blt(&b, &dst, &r[i], color[i]);
 		gt_ref_color_blt(ref, &dst, &r[i], color[i], 0xf);
 	}
-	gt_batch_end(&b);
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, &dst.handle, fenced, 1, 0, NULL), 0);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &dst.handle, fenced, 1, 0, NULL), 0);
 	check_raw(fd, &dst, ref);
 
 	/* One pixel, spelled out: (x, y) lands at the tile layout's offset. */
 	{
 		uint32_t x = w - 2, y = rows - 3, px = 0;
-		struct gt_rect one = { (int)x, (int)y, (int)x + 1, (int)y + 1 };
+		struct gen3_rect one = { (int)x, (int)y, (int)x + 1, (int)y + 1 };
 
-		gt_batch_reset(&b);
-		gt_emit_color_blt(&b, &dst, &one, 0xcafef00d);
-		gt_batch_end(&b);
-		gt_assert_eq(gt_batch_submit(fd, &b, batch, &dst.handle, fenced, 1, 0, NULL), 0);
+		gen3_batch_reset(&b);
+		gen3_emit_color_blt(&b, &dst, &one, 0xcafef00d);
+		gen3_batch_end(&b);
+		gt_assert_eq(gt_execbuf(fd, &b, batch, &dst.handle, fenced, 1, 0, NULL), 0);
 		gt_read(fd, dst.handle, gt_tiled_offset(tiling, stride, x * 4, y), &px, 4);
 		gt_assert_eq(px, 0xcafef00d);
 	}
@@ -207,35 +207,35 @@ static void test_fill_tiled(int fd, uint32_t tiling, uint32_t stride, uint32_t r
  */
 static void test_copy_tiled(int fd, uint32_t tiling, uint32_t stride, uint32_t rows)
 {
-	struct gt_surf lin = tiled_surf(fd, I915_TILING_NONE, stride, rows);
-	struct gt_surf til = tiled_surf(fd, tiling, stride, rows);
-	struct gt_surf out = tiled_surf(fd, I915_TILING_NONE, stride, rows);
+	struct gen3_surf lin = tiled_surf(fd, I915_TILING_NONE, stride, rows);
+	struct gen3_surf til = tiled_surf(fd, tiling, stride, rows);
+	struct gen3_surf out = tiled_surf(fd, I915_TILING_NONE, stride, rows);
 	uint32_t batch = gt_create(fd, 4096), w = stride / 4, h[2];
 	uint8_t *rlin = gt_upload_pattern(fd, lin.handle, lin.size, 1);
 	uint8_t *rtil = gt_upload_pattern(fd, til.handle, til.size, 2);
 	uint8_t *rout = gt_upload_pattern(fd, out.handle, out.size, 3);
 	uint64_t flags[2] = { 0, 0 };
-	struct gt_batch b;
+	struct gen3_batch b;
 
-	gt_batch_reset(&b);
-	gt_emit_copy_blt(&b, &til, 2, 3, &lin, 5, 1, (int)w - 7, (int)rows - 4);
-	gt_batch_end(&b);
+	gen3_batch_reset(&b);
+	gen3_emit_copy_blt(&b, &til, 2, 3, &lin, 5, 1, (int)w - 7, (int)rows - 4);
+	gen3_batch_end(&b);
 	h[0] = til.handle;
 	h[1] = lin.handle;
 	flags[0] = EXEC_OBJECT_NEEDS_FENCE;
 	flags[1] = 0;
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, h, flags, 2, 0, NULL), 0);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, h, flags, 2, 0, NULL), 0);
 	gt_ref_copy_blt(rtil, &til, 2, 3, rlin, &lin, 5, 1, (int)w - 7, (int)rows - 4);
 	check_raw(fd, &til, rtil);
 
-	gt_batch_reset(&b);
-	gt_emit_copy_blt(&b, &out, 0, 0, &til, 0, 0, (int)w, (int)rows);
-	gt_batch_end(&b);
+	gen3_batch_reset(&b);
+	gen3_emit_copy_blt(&b, &out, 0, 0, &til, 0, 0, (int)w, (int)rows);
+	gen3_batch_end(&b);
 	h[0] = out.handle;
 	h[1] = til.handle;
 	flags[0] = 0;
 	flags[1] = EXEC_OBJECT_NEEDS_FENCE;
-	gt_assert_eq(gt_batch_submit(fd, &b, batch, h, flags, 2, 0, NULL), 0);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, h, flags, 2, 0, NULL), 0);
 	gt_ref_copy_blt(rout, &out, 0, 0, rtil, &til, 0, 0, (int)w, (int)rows);
 	check_raw(fd, &out, rout);
 	check_raw(fd, &lin, rlin);

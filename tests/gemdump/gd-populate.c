@@ -18,6 +18,7 @@
 
 #include <i915_drm.h>
 
+#include "cmd.h"
 #include "libgem.h"
 
 static int fd;
@@ -83,8 +84,9 @@ int main(int argc, char **argv)
 	struct drm_i915_gem_set_tiling st = { 0 };
 	uint32_t a, dst, tiled, batch, i;
 	uint32_t bb[16] = {
-		0x54300004, 0x03f01000, 0x00000000, 0x00100100, 0x00000000, 0xcafef00d,
-		0x02000000, 0x05000000,
+		XY_COLOR_BLT_CMD | XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0x03f01000,
+		0x00000000, 0x00100100, 0x00000000, 0xcafef00d,
+		MI_FLUSH, MI_BATCH_BUFFER_END,
 	};
 
 	if (argc < 2)
@@ -116,8 +118,9 @@ int main(int argc, char **argv)
 	if (argc > 2 && !strcmp(argv[2], "hang")) {
 		/* An XY_COLOR_BLT, then a command gen3 does not have. */
 		uint32_t bad[16] = {
-			0x54300004, 0x03f01000, 0x00000000, 0x00100100, 0x00000000, 0x0badf00d,
-			0x00000000, 0x1f800000, 0x05000000,
+			XY_COLOR_BLT_CMD | XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0x03f01000,
+			0x00000000, 0x00100100, 0x00000000, 0x0badf00d,
+			MI_NOOP, MI_INSTR(0x3f, 0), MI_BATCH_BUFFER_END,
 		};
 		uint32_t hb = create(4096);
 

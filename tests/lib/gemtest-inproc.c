@@ -2,11 +2,9 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "cmd.h"
 #include "gemtest-inproc.h"
 #include "gemtest.h"
-
-#define MI_BATCH_BUFFER_END	0x05000000
-#define MI_NOOP			0x00000000
 
 struct gem_device *gti_dev;
 struct gem_file *gti_file;

@@ -16,6 +16,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cmd.h"
 #include "debugfs.h"
 #include "debugfs_priv.h"
 #include "gem_priv.h"
@@ -23,9 +24,6 @@
 #include "gemtest.h"
 #include "strbuf.h"
 #include "util.h"
-
-#define MI_BATCH_BUFFER_END	0x05000000
-#define MI_NOOP			0x00000000
 
 /* The whole file, via the socket path; the caller frees. */
 static char *render(const char *name)

@@ -7,11 +7,10 @@
 #include <string.h>
 #include <sys/ioctl.h>
 
+#include "cmd.h"
 #include "gem_priv.h"
 #include "gemtest-inproc.h"
 #include "gemtest.h"
-
-#define MI_BATCH_BUFFER_END 0x05000000
 
 static unsigned int list_count(enum gem_list l)
 {

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "cmd.h"
 #include "gemtest.h"
 #include "gpu.h"
 
@@ -16,27 +17,8 @@
 #define FENCED_GTT	0x01000000u
 #define APERTURE	(64u << 20)
 
-#define MI(op, len)		((uint32_t)(op) << 23 | (len))
-#define MI_NOOP			MI(0x00, 0)
-#define MI_USER_INTERRUPT	MI(0x02, 0)
-#define MI_WAIT_FOR_EVENT	(MI(0x03, 0) | 1u << 2)
-#define MI_FLUSH		MI(0x04, 0)
-#define MI_BATCH_BUFFER_END	MI(0x0a, 0)
-#define MI_STORE_DWORD_IMM	(MI(0x20, 2) | 1u << 22)
-#define MI_STORE_DWORD_INDEX	MI(0x21, 1)
-#define MI_LOAD_REGISTER_IMM(n)	MI(0x22, 2 * (n) - 1)
-#define MI_BATCH_BUFFER_START	(MI(0x31, 0) | 2u << 6)
-
-#define XY_COLOR_BLT		0x54000004u
-#define XY_SRC_COPY_BLT		0x54c00006u
-#define XY_SETUP_BLT		0x40400006u
-#define XY_SCANLINES_BLT	0x49400001u
-#define COLOR_BLT		0x50000003u
-#define SRC_COPY_BLT		0x50c00004u
-#define BLT_WRITE_ALPHA		(1u << 21)
-#define BLT_WRITE_RGB		(1u << 20)
-#define BLT_SRC_TILED		(1u << 15)
-#define BLT_DST_TILED		(1u << 11)
+/* The headers as these tests emit them (lib/gen3/cmd.h). */
+#define MI_WAIT_FOR_PLANE_A	(MI_WAIT_FOR_EVENT | MI_WAIT_FOR_PLANE_A_FLIP)
 
 #define SEQNO_INDEX		I915_GEM_HWS_INDEX
 #define INSTDONE_BUSY		0x7bffffc0u
@@ -216,7 +198,7 @@ static void t_exec(struct tgpu *t, const uint32_t *cmds, uint32_t n, bool sync)
 	for (i = 0; i < n; i++)
 		batch[i] = cmds[i];
 	batch[n] = MI_BATCH_BUFFER_END;
-	t_emit(t, MI_BATCH_BUFFER_START);
+	t_emit(t, MI_BATCH_BUFFER_START_GTT);
 	t_emit(t, BATCH_GTT | 1);
 	t_emit(t, MI_FLUSH);
 	t_emit_seqno(t, ++t->seqno);
@@ -315,11 +297,11 @@ static void test_store_dword_imm(void)
 
 	t_init(&t);
 	data = t_bind(&t, DATA_GTT, 4096);
-	t_emit(&t, MI_STORE_DWORD_IMM);
+	t_emit(&t, MI_STORE_DWORD_IMM_GTT);
 	t_emit(&t, 0);
 	t_emit(&t, DATA_GTT + 0x10);
 	t_emit(&t, 0xdeadbeef);
-	t_emit(&t, MI_STORE_DWORD_IMM + 1);	/* qword form */
+	t_emit(&t, MI_STORE_DWORD_IMM_GTT + 1);	/* qword form */
 	t_emit(&t, 0);
 	t_emit(&t, DATA_GTT + 0xff8);
 	t_emit(&t, 0x11111111);
@@ -358,7 +340,7 @@ static void test_batch_start_end(void)
 	struct gpu_stats st;
 	struct tgpu t;
 	uint32_t *data;
-	uint32_t cmds[] = { MI_STORE_DWORD_IMM, 0, DATA_GTT, 0xcafe, MI_NOOP };
+	uint32_t cmds[] = { MI_STORE_DWORD_IMM_GTT, 0, DATA_GTT, 0xcafe, MI_NOOP };
 
 	t_init(&t);
 	data = t_bind(&t, DATA_GTT, 4096);
@@ -378,15 +360,15 @@ static void test_batch_chain(void)
 	struct tgpu t;
 	uint32_t *data, *b2;
 	uint32_t cmds[] = {
-		MI_STORE_DWORD_IMM, 0, DATA_GTT, 1,
-		MI_BATCH_BUFFER_START, (BATCH_GTT + 0x1000) | 1,
-		MI_STORE_DWORD_IMM, 0, DATA_GTT + 4, 0xbad,	/* skipped */
+		MI_STORE_DWORD_IMM_GTT, 0, DATA_GTT, 1,
+		MI_BATCH_BUFFER_START_GTT, (BATCH_GTT + 0x1000) | 1,
+		MI_STORE_DWORD_IMM_GTT, 0, DATA_GTT + 4, 0xbad,	/* skipped */
 	};
 
 	t_init(&t);
 	data = t_bind(&t, DATA_GTT, 4096);
 	b2 = t_bind(&t, BATCH_GTT + 0x1000, 4096);
-	b2[0] = MI_STORE_DWORD_IMM;
+	b2[0] = MI_STORE_DWORD_IMM_GTT;
 	b2[1] = 0;
 	b2[2] = DATA_GTT + 8;
 	b2[3] = 2;
@@ -409,10 +391,10 @@ static void test_self_loop(void)
 
 	t_init(&t);
 	batch = t_bind(&t, BATCH_GTT, 4096);
-	batch[0] = MI_BATCH_BUFFER_START;	/* gem_busy's spinner */
+	batch[0] = MI_BATCH_BUFFER_START_GTT;	/* gem_busy's spinner */
 	batch[1] = BATCH_GTT | 1;
 	batch[2] = MI_BATCH_BUFFER_END;
-	t_emit(&t, MI_BATCH_BUFFER_START);
+	t_emit(&t, MI_BATCH_BUFFER_START_GTT);
 	t_emit(&t, BATCH_GTT | 1);
 	t_emit_seqno(&t, 9);
 	t_advance(&t);
@@ -441,7 +423,7 @@ static void test_wait_for_event(void)
 	for (round = 0; round < 2; round++) {
 		uint32_t at = t.tail;
 
-		t_emit(&t, MI_WAIT_FOR_EVENT);
+		t_emit(&t, MI_WAIT_FOR_PLANE_A);
 		t_emit_seqno(&t, 100 + round);
 		t_advance(&t);
 		gt_assert(t_wait(&t, ring_waiting, 5000));
@@ -459,7 +441,7 @@ static void test_wait_for_event(void)
 		gt_assert_eq(gpu_read(t.gpu, PRB0_CTL) & RING_WAIT, 0);
 	}
 	/* A reset also gets the CS out of the wait. */
-	t_emit(&t, MI_WAIT_FOR_EVENT);
+	t_emit(&t, MI_WAIT_FOR_PLANE_A);
 	t_advance(&t);
 	gt_assert(t_wait(&t, ring_waiting, 5000));
 	gpu_reset(t.gpu);
@@ -542,14 +524,14 @@ static void test_unknown_opcode(void)
 static void test_page_fault(void)
 {
 	struct tgpu t;
-	uint32_t cmds[] = { MI_STORE_DWORD_IMM, 0, SURF_GTT + 0x40, 1 };
-	uint32_t blt[] = { XY_COLOR_BLT | BLT_WRITE_ALPHA | BLT_WRITE_RGB,
+	uint32_t cmds[] = { MI_STORE_DWORD_IMM_GTT, 0, SURF_GTT + 0x40, 1 };
+	uint32_t blt[] = { XY_COLOR_BLT_CMD | XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB,
 			   3u << 24 | 0xf0u << 16 | 64, 0, 1 << 16 | 16,
 			   APERTURE - 32, 0 };
 
 	t_init(&t);
 	/* Batch start into an unbound page: the header fetch faults. */
-	t_emit(&t, MI_BATCH_BUFFER_START);
+	t_emit(&t, MI_BATCH_BUFFER_START_GTT);
 	t_emit(&t, SURF2_GTT | 1);
 	t_advance(&t);
 	t_stopped(&t);
@@ -567,7 +549,7 @@ static void test_page_fault(void)
 	gt_assert_eq(gpu_read(t.gpu, PGTBL_ER), PGTBL_ER_RENDER_PTE);
 	gt_assert_eq(gpu_read(t.gpu, EIR), I915_ERROR_PAGE_TABLE);
 	gt_assert_eq(gpu_read(t.gpu, ACTHD), BATCH_GTT);
-	gt_assert_eq(gpu_read(t.gpu, IPEHR), MI_STORE_DWORD_IMM);
+	gt_assert_eq(gpu_read(t.gpu, IPEHR), MI_STORE_DWORD_IMM_GTT);
 	reset_and_check(&t);
 
 	/* A blit running off the end of the aperture. */
@@ -615,9 +597,9 @@ static void test_reset_while_spinning(void)
 
 	t_init(&t);
 	batch = t_bind(&t, BATCH_GTT, 4096);
-	batch[0] = MI_BATCH_BUFFER_START;
+	batch[0] = MI_BATCH_BUFFER_START_GTT;
 	batch[1] = BATCH_GTT | 1;
-	t_emit(&t, MI_BATCH_BUFFER_START);
+	t_emit(&t, MI_BATCH_BUFFER_START_GTT);
 	t_emit(&t, BATCH_GTT | 1);
 	t_advance(&t);
 	sleep_us(10000);
@@ -627,7 +609,7 @@ static void test_reset_while_spinning(void)
 	gt_assert_eq(gpu_read(t.gpu, INSTDONE), INSTDONE_IDLE);
 	reset_and_check(&t);
 	/* Destroying a busy GPU joins its thread too. */
-	t_emit(&t, MI_BATCH_BUFFER_START);
+	t_emit(&t, MI_BATCH_BUFFER_START_GTT);
 	t_emit(&t, BATCH_GTT | 1);
 	t_advance(&t);
 	sleep_us(5000);
@@ -685,7 +667,7 @@ static void test_speed_model(void)
 	t_init_cfg(&t, &cfg);
 	t_bind(&t, SURF_GTT, 64 << 10);
 	{
-		uint32_t blt[] = { COLOR_BLT, 0xf0u << 16 | 1024, 20 << 16 | 1024,
+		uint32_t blt[] = { COLOR_BLT_CMD, 0xf0u << 16 | 1024, 20 << 16 | 1024,
 				   SURF_GTT, 0x5a };
 
 		t0 = mono_ns();
@@ -723,7 +705,7 @@ static void test_request_cost(void)
 	gpu_get_stats(t.gpu, &st0);
 	t.tail = gpu_read(t.gpu, PRB0_TAIL);
 	for (i = 0; i < burst; i++) {
-		t_emit(&t, MI_BATCH_BUFFER_START);
+		t_emit(&t, MI_BATCH_BUFFER_START_GTT);
 		t_emit(&t, BATCH_GTT | 1);
 		t_emit(&t, MI_FLUSH);
 		t_emit_seqno(&t, ++t.seqno);
@@ -787,9 +769,9 @@ static uint32_t write_mask(uint32_t hdr, int cpp)
 
 	if (cpp != 4)
 		return cpp_mask(cpp);
-	if (hdr & BLT_WRITE_ALPHA)
+	if (hdr & XY_BLT_WRITE_ALPHA)
 		m |= 0xff000000u;
-	if (hdr & BLT_WRITE_RGB)
+	if (hdr & XY_BLT_WRITE_RGB)
 		m |= 0x00ffffffu;
 	return m;
 }
@@ -822,7 +804,7 @@ struct fill_case {
 static void run_xy_color(const struct fill_case *c)
 {
 	const int pitch = 320, h = 24;
-	uint32_t color = 0x80c0ffeeu, hdr = XY_COLOR_BLT | c->hdr_bits, wm;
+	uint32_t color = 0x80c0ffeeu, hdr = XY_COLOR_BLT_CMD | c->hdr_bits, wm;
 	int32_t p = c->negative_pitch ? -pitch : pitch;
 	int64_t base_off = c->negative_pitch ? (int64_t)pitch * (h - 1) : 0;
 	uint8_t *mem, *ref;
@@ -865,14 +847,14 @@ static void test_xy_color_blt(void)
 		{ 1, 0, 0x5a, 0, 0, 320, 24, false },
 		{ 2, 0, 0xf0, 5, 1, 150, 23, false },
 		{ 2, 0, 0x55, 1, 3, 9, 4, true },
-		{ 4, BLT_WRITE_ALPHA | BLT_WRITE_RGB, 0xf0, 7, 5, 71, 20, false },
-		{ 4, BLT_WRITE_RGB, 0xf0, 0, 0, 80, 24, false },	/* alpha kept */
-		{ 4, BLT_WRITE_ALPHA, 0xf0, 10, 10, 20, 20, false },
-		{ 4, BLT_WRITE_ALPHA | BLT_WRITE_RGB, 0x00, 1, 1, 2, 2, false },
-		{ 4, BLT_WRITE_ALPHA | BLT_WRITE_RGB, 0xff, 3, 4, 50, 9, true },
-		{ 4, BLT_WRITE_RGB, 0x5a, 2, 3, 33, 17, false },
-		{ 4, BLT_WRITE_ALPHA | BLT_WRITE_RGB, 0xf0, 9, 9, 9, 20, false },
-		{ 4, BLT_WRITE_ALPHA | BLT_WRITE_RGB, 0xf0, 9, 9, 5, 20, false },
+		{ 4, XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0xf0, 7, 5, 71, 20, false },
+		{ 4, XY_BLT_WRITE_RGB, 0xf0, 0, 0, 80, 24, false },	/* alpha kept */
+		{ 4, XY_BLT_WRITE_ALPHA, 0xf0, 10, 10, 20, 20, false },
+		{ 4, XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0x00, 1, 1, 2, 2, false },
+		{ 4, XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0xff, 3, 4, 50, 9, true },
+		{ 4, XY_BLT_WRITE_RGB, 0x5a, 2, 3, 33, 17, false },
+		{ 4, XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0xf0, 9, 9, 9, 20, false },
+		{ 4, XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0xf0, 9, 9, 5, 20, false },
 	};
 	unsigned int i;
 
@@ -891,7 +873,7 @@ struct copy_case {
 static void run_xy_src_copy(const struct copy_case *c)
 {
 	const int pitch = 512, rows = 32, size = pitch * rows;
-	uint32_t hdr = XY_SRC_COPY_BLT | c->hdr_bits, wm = write_mask(hdr, c->cpp);
+	uint32_t hdr = XY_SRC_COPY_BLT_CMD | c->hdr_bits, wm = write_mask(hdr, c->cpp);
 	uint32_t src_gtt = c->same_surface ? SURF_GTT : SURF2_GTT;
 	uint8_t *dst, *src, *ref, *orig_src;
 	struct tgpu t;
@@ -938,13 +920,13 @@ static void test_xy_src_copy_blt(void)
 		{ 1, 0, 0xcc, 3, 2, 100, 20, 17, 5, false },
 		{ 2, 0, 0xcc, 0, 0, 256, 32, 0, 0, false },
 		{ 2, 0, 0x66, 11, 7, 40, 9, 2, 1, false },
-		{ 4, BLT_WRITE_ALPHA | BLT_WRITE_RGB, 0xcc, 5, 3, 60, 20, 9, 11, false },
-		{ 4, BLT_WRITE_RGB, 0xcc, 1, 1, 90, 25, 0, 2, false },
-		{ 4, BLT_WRITE_ALPHA | BLT_WRITE_RGB, 0x88, 4, 4, 30, 10, 40, 3, false },
-		{ 4, BLT_WRITE_ALPHA | BLT_WRITE_RGB, 0xee, 4, 4, 30, 10, 40, 3, false },
+		{ 4, XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0xcc, 5, 3, 60, 20, 9, 11, false },
+		{ 4, XY_BLT_WRITE_RGB, 0xcc, 1, 1, 90, 25, 0, 2, false },
+		{ 4, XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0x88, 4, 4, 30, 10, 40, 3, false },
+		{ 4, XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0xee, 4, 4, 30, 10, 40, 3, false },
 		/* Overlapping scrolls within one surface behave like memmove. */
-		{ 4, BLT_WRITE_ALPHA | BLT_WRITE_RGB, 0xcc, 5, 3, 100, 25, 0, 0, true },
-		{ 4, BLT_WRITE_ALPHA | BLT_WRITE_RGB, 0xcc, 0, 0, 100, 25, 5, 3, true },
+		{ 4, XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0xcc, 5, 3, 100, 25, 0, 0, true },
+		{ 4, XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, 0xcc, 0, 0, 100, 25, 5, 3, true },
 		{ 1, 0, 0xcc, 1, 0, 200, 4, 0, 0, true },
 	};
 	unsigned int i;
@@ -969,7 +951,7 @@ static void test_legacy_blts(void)
 	memcpy(ref, dst, (size_t)size);
 	{
 		/* 16 bpp fill of 30 bytes x 5 rows at byte 4 of row 2. */
-		uint32_t blt[] = { COLOR_BLT, 1u << 24 | 0xf0u << 16 | pitch,
+		uint32_t blt[] = { COLOR_BLT_CMD, 1u << 24 | 0xf0u << 16 | pitch,
 				   5 << 16 | 30, SURF_GTT + 2 * pitch + 4, 0xabcd1234 };
 
 		t_exec(&t, blt, 5, true);
@@ -979,7 +961,7 @@ static void test_legacy_blts(void)
 	}
 	{
 		/* 32 bpp copy of 64 bytes x 7 rows, source pitch 128. */
-		uint32_t blt[] = { SRC_COPY_BLT | BLT_WRITE_ALPHA | BLT_WRITE_RGB,
+		uint32_t blt[] = { SRC_COPY_BLT_CMD | XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB,
 				   3u << 24 | 0xccu << 16 | pitch, 7 << 16 | 64,
 				   SURF_GTT + 8 * pitch + 16, 128, SURF2_GTT + 12 };
 
@@ -992,9 +974,9 @@ static void test_legacy_blts(void)
 	/* XY_SETUP_BLT then scanlines in the setup's colour, 8 bpp. */
 	{
 		uint32_t cmds[] = {
-			XY_SETUP_BLT, 0xf0u << 16 | pitch, 0, 0, SURF_GTT, 0x11, 0x77, 0,
-			XY_SCANLINES_BLT, 14 << 16 | 3, 15 << 16 | 40,
-			XY_SCANLINES_BLT, 15 << 16 | 0, 16 << 16 | 256,
+			XY_SETUP_BLT_CMD, 0xf0u << 16 | pitch, 0, 0, SURF_GTT, 0x11, 0x77, 0,
+			XY_SCANLINES_BLT_CMD, 14 << 16 | 3, 15 << 16 | 40,
+			XY_SCANLINES_BLT_CMD, 15 << 16 | 0, 16 << 16 | 256,
 		};
 
 		t_exec(&t, cmds, 14, true);
@@ -1073,7 +1055,7 @@ static void tiled_case(enum gpu_tiling tiling, bool tiled_dst, bool bits)
 	memcpy(lref, lmem, size);
 
 	/* Fill a rect of the tiled surface. */
-	hdr = XY_COLOR_BLT | BLT_WRITE_ALPHA | BLT_WRITE_RGB | (bits ? BLT_DST_TILED : 0);
+	hdr = XY_COLOR_BLT_CMD | XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB | (bits ? XY_BLT_DST_TILED : 0);
 	{
 		uint32_t blt[] = { hdr, 3u << 24 | 0xf0u << 16 | stride,
 				   3 << 16 | 10, 45 << 16 | 50, FENCED_GTT, 0x11223344 };
@@ -1084,8 +1066,8 @@ static void tiled_case(enum gpu_tiling tiling, bool tiled_dst, bool bits)
 				px_put(ref_lin, y * stride + x * cpp, 4, 0x11223344);
 	}
 	/* Copy between the tiled and the linear surface. */
-	hdr = XY_SRC_COPY_BLT | BLT_WRITE_ALPHA | BLT_WRITE_RGB |
-	      (!bits ? 0 : tiled_dst ? BLT_DST_TILED : BLT_SRC_TILED);
+	hdr = XY_SRC_COPY_BLT_CMD | XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB |
+	      (!bits ? 0 : tiled_dst ? XY_BLT_DST_TILED : XY_BLT_SRC_TILED);
 	{
 		uint32_t blt[] = { hdr, 3u << 24 | 0xccu << 16 | stride,
 				   5 << 16 | 7, 60 << 16 | 61,
@@ -1133,7 +1115,7 @@ static void test_fence_alone_detiles(void)
 
 static void test_tiled_without_fence(void)
 {
-	uint32_t blt[] = { XY_COLOR_BLT | BLT_WRITE_ALPHA | BLT_WRITE_RGB | BLT_DST_TILED,
+	uint32_t blt[] = { XY_COLOR_BLT_CMD | XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB | XY_BLT_DST_TILED,
 			   3u << 24 | 0xf0u << 16 | 1024, 0, 1 << 16 | 1, FENCED_GTT, 0 };
 	struct tgpu t;
 
@@ -1159,7 +1141,7 @@ static void test_3d_parse(void)
 		0x7d050002, 0x19000000, 0, 0,		/* PS program: one DCL */
 		0x7f1c0005, 0, 0, 0, 0, 0, 0,		/* 3DPRIMITIVE RECTLIST */
 		0x7f820000, 0x00010000, 0xffff0002,	/* indexed, terminated */
-		MI_STORE_DWORD_IMM, 0, DATA_GTT, 0x3d,
+		MI_STORE_DWORD_IMM_GTT, 0, DATA_GTT, 0x3d,
 	};
 	struct gpu_stats st;
 	struct tgpu t;
