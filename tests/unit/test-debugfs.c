@@ -751,7 +751,7 @@ int main(int argc, char **argv)
 	}
 
 	/* 100,000 objects: every one is listed.  The timings against their
-	 * floors are bench/debugfs-bench's. */
+	 * floors are tests/bench/debugfs-bench.c's. */
 	gemtest_subtest("generation-100k-objects") {
 		struct strbuf sb = STRBUF_INIT;
 		unsigned int i, n = 100000;
