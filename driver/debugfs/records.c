@@ -130,17 +130,12 @@ static int schema_one(struct strbuf *sb, const char *file, size_t count,
 
 /* --- gemkit_objects ------------------------------------------------------- */
 
-static const struct rec_key object_keys[] = {
-#define FIELD REC_KEYS
-#include "objects.def"
-#undef FIELD
-};
-
-const size_t debugfs_object_max = 1
-#define FIELD REC_MAX
-#include "objects.def"
-#undef FIELD
-	;
+#define REC_DEF		"objects.def"
+#define REC_TYPE	struct gdfs_object
+#define REC_KEYS_NAME	object_keys
+#define REC_MAX_NAME	debugfs_object_max
+#define REC_FMT_NAME	debugfs_fmt_object
+#include "record-kind.inc"
 
 const size_t debugfs_owner_max = 0
 #define FIELD(k, K, t, a)	+ (1 + REC_MAX_##K(a))
@@ -169,17 +164,6 @@ static char *rec_owners(char *p, const struct gdfs_owner *o, uint32_t n)
 	return p;
 }
 
-char *debugfs_fmt_object(char *p, const struct gdfs_object *r)
-{
-	size_t skip = 1;
-
-#define FIELD(k, K, t, a)	p = REC_##K(p, &skip, r, k, a);
-#include "objects.def"
-#undef FIELD
-	*p++ = '\n';
-	return p;
-}
-
 int debugfs_schema_objects(struct strbuf *sb, size_t count)
 {
 	return schema_one(sb, "gemkit_objects", count, object_keys, ARRAY_SIZE(object_keys));
@@ -187,28 +171,12 @@ int debugfs_schema_objects(struct strbuf *sb, size_t count)
 
 /* --- gemkit_fences -------------------------------------------------------- */
 
-static const struct rec_key fence_keys[] = {
-#define FIELD REC_KEYS
-#include "fences.def"
-#undef FIELD
-};
-
-const size_t debugfs_fence_max = 1
-#define FIELD REC_MAX
-#include "fences.def"
-#undef FIELD
-	;
-
-char *debugfs_fmt_fence(char *p, const struct gdfs_fence *r)
-{
-	size_t skip = 1;
-
-#define FIELD(k, K, t, a)	p = REC_##K(p, &skip, r, k, a);
-#include "fences.def"
-#undef FIELD
-	*p++ = '\n';
-	return p;
-}
+#define REC_DEF		"fences.def"
+#define REC_TYPE	struct gdfs_fence
+#define REC_KEYS_NAME	fence_keys
+#define REC_MAX_NAME	debugfs_fence_max
+#define REC_FMT_NAME	debugfs_fmt_fence
+#include "record-kind.inc"
 
 int debugfs_schema_fences(struct strbuf *sb, size_t count)
 {
@@ -217,28 +185,12 @@ int debugfs_schema_fences(struct strbuf *sb, size_t count)
 
 /* --- gemkit_clients ------------------------------------------------------- */
 
-static const struct rec_key client_keys[] = {
-#define FIELD REC_KEYS
-#include "clients.def"
-#undef FIELD
-};
-
-const size_t debugfs_client_max = 1
-#define FIELD REC_MAX
-#include "clients.def"
-#undef FIELD
-	;
-
-char *debugfs_fmt_client(char *p, const struct gdfs_client *r)
-{
-	size_t skip = 1;
-
-#define FIELD(k, K, t, a)	p = REC_##K(p, &skip, r, k, a);
-#include "clients.def"
-#undef FIELD
-	*p++ = '\n';
-	return p;
-}
+#define REC_DEF		"clients.def"
+#define REC_TYPE	struct gdfs_client
+#define REC_KEYS_NAME	client_keys
+#define REC_MAX_NAME	debugfs_client_max
+#define REC_FMT_NAME	debugfs_fmt_client
+#include "record-kind.inc"
 
 int debugfs_schema_clients(struct strbuf *sb, size_t count)
 {
@@ -252,23 +204,11 @@ static const struct rec_key gtt_range_keys[] = {
 #include "gtt.def"
 #undef VFIELD
 };
-static const struct rec_key gtt_summary_keys[] = {
-#define FIELD REC_KEYS
-#include "gtt-summary.def"
-#undef FIELD
-};
-
 const size_t debugfs_gtt_range_max = sizeof("kind=range\n")
 #define VFIELD REC_VMAX
 #include "gtt.def"
 #undef VFIELD
 	;
-const size_t debugfs_gtt_summary_max = sizeof("kind=summary\n")
-#define FIELD REC_MAX
-#include "gtt-summary.def"
-#undef FIELD
-	;
-
 char *debugfs_fmt_gtt_range(char *p, const struct gdfs_gtt_range *r)
 {
 	unsigned int in = r->hole ? GDFS_GTT_HOLE : GDFS_GTT_RANGE;
@@ -284,17 +224,13 @@ char *debugfs_fmt_gtt_range(char *p, const struct gdfs_gtt_range *r)
 	return p;
 }
 
-char *debugfs_fmt_gtt_summary(char *p, const struct gdfs_gtt *r)
-{
-	size_t skip = 0;
-
-	p = fmt_lit(p, "kind=summary");
-#define FIELD(k, K, t, a)	p = REC_##K(p, &skip, r, k, a);
-#include "gtt-summary.def"
-#undef FIELD
-	*p++ = '\n';
-	return p;
-}
+#define REC_DEF		"gtt-summary.def"
+#define REC_TYPE	struct gdfs_gtt
+#define REC_KIND	"kind=summary"
+#define REC_KEYS_NAME	gtt_summary_keys
+#define REC_MAX_NAME	debugfs_gtt_summary_max
+#define REC_FMT_NAME	debugfs_fmt_gtt_summary
+#include "record-kind.inc"
 
 int debugfs_schema_gtt(struct strbuf *sb)
 {
@@ -314,51 +250,21 @@ int debugfs_schema_gtt(struct strbuf *sb)
 
 /* --- gemkit_ring ---------------------------------------------------------- */
 
-static const struct rec_key ring_keys[] = {
-#define FIELD REC_KEYS
-#include "ring.def"
-#undef FIELD
-};
-static const struct rec_key request_keys[] = {
-#define FIELD REC_KEYS
-#include "request.def"
-#undef FIELD
-};
+#define REC_DEF		"ring.def"
+#define REC_TYPE	struct gdfs_ring
+#define REC_KIND	"kind=ring"
+#define REC_KEYS_NAME	ring_keys
+#define REC_MAX_NAME	debugfs_ring_max
+#define REC_FMT_NAME	debugfs_fmt_ring
+#include "record-kind.inc"
 
-const size_t debugfs_ring_max = sizeof("kind=ring\n")
-#define FIELD REC_MAX
-#include "ring.def"
-#undef FIELD
-	;
-const size_t debugfs_request_max = sizeof("kind=request\n")
-#define FIELD REC_MAX
-#include "request.def"
-#undef FIELD
-	;
-
-char *debugfs_fmt_ring(char *p, const struct gdfs_ring *r)
-{
-	size_t skip = 0;
-
-	p = fmt_lit(p, "kind=ring");
-#define FIELD(k, K, t, a)	p = REC_##K(p, &skip, r, k, a);
-#include "ring.def"
-#undef FIELD
-	*p++ = '\n';
-	return p;
-}
-
-char *debugfs_fmt_request(char *p, const struct gdfs_request *r)
-{
-	size_t skip = 0;
-
-	p = fmt_lit(p, "kind=request");
-#define FIELD(k, K, t, a)	p = REC_##K(p, &skip, r, k, a);
-#include "request.def"
-#undef FIELD
-	*p++ = '\n';
-	return p;
-}
+#define REC_DEF		"request.def"
+#define REC_TYPE	struct gdfs_request
+#define REC_KIND	"kind=request"
+#define REC_KEYS_NAME	request_keys
+#define REC_MAX_NAME	debugfs_request_max
+#define REC_FMT_NAME	debugfs_fmt_request
+#include "record-kind.inc"
 
 int debugfs_schema_ring(struct strbuf *sb)
 {
