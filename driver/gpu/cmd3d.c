@@ -1,5 +1,7 @@
-/* Gen3 3D commands: lengths parsed and validated, then skipped (no rasteriser). */
-#include "gpu_priv.h"
+/* Gen3 3D commands: lengths parsed and validated, then run by the 3D pipeline. */
+#include <stdlib.h>
+
+#include "3d-priv.h"
 
 /* Client 3 opcodes (bits 28:24). */
 #define OP3D_1C			0x1c	/* one dword, sub-opcode in bits 23:19 */
@@ -206,4 +208,28 @@ enum cs_status cmd3d_length(struct gpu *gpu, uint32_t hdr, uint32_t *len)
 	}
 	*len = 1;
 	return single_dword_op(op) ? CS_OK : CS_INVALID;
+}
+
+/* The command's dwords, copied out of the ring or batch, go to the 3D
+ * pipeline (3d-state.c) once cmd3d_length has accepted its length. */
+enum cs_status cmd3d_exec(struct gpu *gpu, uint32_t len)
+{
+	struct r3d *r = gpu->r3d;
+	enum cs_status st;
+	uint32_t i, *cmd;
+
+	st = cs_check_span(gpu, len);
+	if (st != CS_OK)
+		return st;
+	if (len > r->cmd_cap) {
+		cmd = realloc(r->cmd, (size_t)len * sizeof(*cmd));
+		if (!cmd)
+			return CS_OK;	/* no memory to draw with: skipped */
+		r->cmd = cmd;
+		r->cmd_cap = len;
+	}
+	for (i = 0; i < len; i++)
+		if (!cs_fetch(gpu, i, &r->cmd[i]))
+			return CS_FAULT;
+	return r3d_exec(r, r->cmd, len);
 }

@@ -387,7 +387,7 @@ static enum cs_status cs_step(struct gpu *gpu)
 		st = blit_fetch_exec(gpu, len);
 		break;
 	default:
-		st = cs_check_span(gpu, len);	/* 3D: parsed, not drawn */
+		st = cmd3d_exec(gpu, len);
 		break;
 	}
 	if (st == CS_FAULT || st == CS_INVALID)

@@ -1,4 +1,5 @@
-/* Private state of the 945G model, shared by gpu.c, cs.c, blit.c and cmd3d.c. */
+/* Private state of the 945G model, shared by gpu.c, cs.c, blit.c, cmd3d.c
+ * and the 3D pipeline (3d-*.c). */
 #ifndef GEMKIT_GPU_PRIV_H
 #define GEMKIT_GPU_PRIV_H
 
@@ -9,6 +10,8 @@
 #include <time.h>
 
 #include "gpu.h"
+
+struct r3d;
 
 #define GPU_MMIO_SIZE		0x4000u		/* every register we model is below */
 #define GPU_DEFAULT_APERTURE	(256ull << 20)
@@ -85,6 +88,7 @@ struct gpu {
 	_Atomic uint32_t partial_tail;	/* TAIL seen with an incomplete command */
 
 	struct cs_state cs;
+	struct r3d *r3d;		/* the 3D pipeline's state, CS thread only */
 
 	_Atomic uint64_t st_commands;
 	_Atomic uint64_t st_batches;
@@ -197,7 +201,8 @@ enum cs_status cs_check_span(struct gpu *gpu, uint32_t len);
 uint32_t blit_length(uint32_t hdr, uint32_t *expected);
 enum cs_status blit_exec(struct gpu *gpu, const uint32_t *dw, uint32_t len);
 
-/* cmd3d.c: client 3, parsed and skipped.  Sets *len or returns CS_INVALID. */
+/* cmd3d.c: client 3.  Sets *len or returns CS_INVALID; then runs it. */
 enum cs_status cmd3d_length(struct gpu *gpu, uint32_t hdr, uint32_t *len);
+enum cs_status cmd3d_exec(struct gpu *gpu, uint32_t len);
 
 #endif
