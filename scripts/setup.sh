@@ -10,12 +10,14 @@
 # What a fresh Debian 12 with only git lacks.  The second list is what the
 # optional parts use (debugfs over FUSE, the curses, readline, json-c and
 # libelf tools, and what their tests drive: tmux, bash-completion, zsh,
-# readelf, clang's libFuzzer); configure builds them when they are there.
+# readelf, clang's libFuzzer, and for the GL pixel tests EGL, GLES2, GBM
+# and Mesa's drivers: i915 for gemd, llvmpipe to compare with); configure
+# builds them when they are there.
 GEMKIT_PACKAGES="build-essential autoconf automake libtool pkg-config \
 libdrm-dev libdrm-intel1 intel-gpu-tools valgrind"
 GEMKIT_OPTIONAL_PACKAGES="libfuse3-dev fuse3 libncurses-dev libreadline-dev \
 libelf-dev elfutils libjson-c-dev tmux bash-completion zsh clang \
-libclang-rt-dev"
+libclang-rt-dev libegl-dev libgles-dev libgbm-dev libgl1-mesa-dri libegl-mesa0"
 
 GEMKIT_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 

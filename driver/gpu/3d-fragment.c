@@ -310,8 +310,59 @@ static uint8_t stencil_op(unsigned int op, uint8_t s, uint8_t ref)
 	return s;
 }
 
-static float factor(unsigned int f, unsigned int c, const float s[4],
-		    const float d[4], const float k[4])
+/*
+ * Blending is done as the colour calculator does it for 8-bit channels:
+ * source, destination and constant quantised to 8 bits, every factor and
+ * product an 8-bit value rounded to nearest, the sum saturated.  (The
+ * 10-bit format blends in float.)
+ */
+static uint32_t mul8(uint32_t a, uint32_t b)
+{
+	uint32_t t = a * b + 128;
+
+	return (t + (t >> 8)) >> 8;
+}
+
+static uint32_t factor8(unsigned int f, unsigned int c, const uint32_t s[4],
+			const uint32_t d[4], const uint32_t k[4])
+{
+	switch (f) {
+	case BLENDFACT_ZERO:		return 0;
+	case BLENDFACT_SRC_COLR:	return s[c];
+	case BLENDFACT_INV_SRC_COLR:	return 255 - s[c];
+	case BLENDFACT_SRC_ALPHA:	return s[3];
+	case BLENDFACT_INV_SRC_ALPHA:	return 255 - s[3];
+	case BLENDFACT_DST_ALPHA:	return d[3];
+	case BLENDFACT_INV_DST_ALPHA:	return 255 - d[3];
+	case BLENDFACT_DST_COLR:	return d[c];
+	case BLENDFACT_INV_DST_COLR:	return 255 - d[c];
+	case BLENDFACT_SRC_ALPHA_SATURATE:
+		return c == 3 ? 255 : s[3] < 255 - d[3] ? s[3] : 255 - d[3];
+	case BLENDFACT_CONST_COLOR:	return k[c];
+	case BLENDFACT_INV_CONST_COLOR:	return 255 - k[c];
+	case BLENDFACT_CONST_ALPHA:	return k[3];
+	case BLENDFACT_INV_CONST_ALPHA:	return 255 - k[3];
+	}
+	return 255;	/* BLENDFACT_ONE and the reserved codes */
+}
+
+static uint32_t blend_eq8(unsigned int func, uint32_t s, uint32_t fs, uint32_t d,
+			  uint32_t fd)
+{
+	int32_t a = (int32_t)mul8(s, fs), b = (int32_t)mul8(d, fd), v;
+
+	switch (func) {
+	case BLENDFUNC_SUBTRACT:	v = a - b; break;
+	case BLENDFUNC_REVERSE_SUBTRACT: v = b - a; break;
+	case BLENDFUNC_MIN:		v = (int32_t)(s < d ? s : d); break;
+	case BLENDFUNC_MAX:		v = (int32_t)(s > d ? s : d); break;
+	default:			v = a + b; break;
+	}
+	return (uint32_t)(v < 0 ? 0 : v > 255 ? 255 : v);
+}
+
+static float factorf(unsigned int f, unsigned int c, const float s[4],
+		     const float d[4], const float k[4])
 {
 	switch (f) {
 	case BLENDFACT_ZERO:		return 0.0f;
@@ -330,10 +381,10 @@ static float factor(unsigned int f, unsigned int c, const float s[4],
 	case BLENDFACT_CONST_ALPHA:	return k[3];
 	case BLENDFACT_INV_CONST_ALPHA:	return 1.0f - k[3];
 	}
-	return 1.0f;	/* BLENDFACT_ONE and the reserved codes */
+	return 1.0f;
 }
 
-static float blend_eq(unsigned int func, float s, float fs, float d, float fd)
+static float blend_eqf(unsigned int func, float s, float fs, float d, float fd)
 {
 	switch (func) {
 	case BLENDFUNC_SUBTRACT:	return s * fs - d * fd;
@@ -347,17 +398,32 @@ static float blend_eq(unsigned int func, float s, float fs, float d, float fd)
 static void blend(const struct r3d_draw *d, const float s[4], const float dst[4],
 		  float out[4])
 {
-	unsigned int c;
+	uint32_t s8[4], d8[4], k8[4];
+	unsigned int c, func, fs, fd;
 
-	for (c = 0; c < 3; c++)
-		out[c] = r3d_clamp01(blend_eq(d->blend_func, s[c],
-					      factor(d->src_factor, c, s, dst, d->const_color),
-					      dst[c],
-					      factor(d->dst_factor, c, s, dst, d->const_color)));
-	out[3] = r3d_clamp01(blend_eq(d->a_func, s[3],
-				      factor(d->a_src, 3, s, dst, d->const_color),
-				      dst[3],
-				      factor(d->a_dst, 3, s, dst, d->const_color)));
+	for (c = 0; c < 4; c++) {
+		func = c < 3 ? d->blend_func : d->a_func;
+		fs = c < 3 ? d->src_factor : d->a_src;
+		fd = c < 3 ? d->dst_factor : d->a_dst;
+		if (d->cformat == COLOR_BUF_ARGB2101010) {
+			out[c] = r3d_clamp01(blend_eqf(func, s[c],
+						       factorf(fs, c, s, dst, d->const_color),
+						       dst[c],
+						       factorf(fd, c, s, dst, d->const_color)));
+			continue;
+		}
+		if (c == 0) {
+			unsigned int i;
+
+			for (i = 0; i < 4; i++) {
+				s8[i] = (uint32_t)lrintf(r3d_clamp01(s[i]) * 255.0f);
+				d8[i] = (uint32_t)lrintf(r3d_clamp01(dst[i]) * 255.0f);
+				k8[i] = (uint32_t)lrintf(d->const_color[i] * 255.0f);
+			}
+		}
+		out[c] = (float)blend_eq8(func, s8[c], factor8(fs, c, s8, d8, k8),
+					  d8[c], factor8(fd, c, s8, d8, k8)) / 255.0f;
+	}
 }
 
 static uint32_t logic_op(unsigned int op, uint32_t s, uint32_t d)

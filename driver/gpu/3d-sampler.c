@@ -404,27 +404,28 @@ static void filter_level(struct r3d *r, const struct r3d_tex *t,
 	}
 }
 
-/* Cube maps: the face of the major axis and the coordinates on it. */
+/* Cube maps: the face of the major axis and the coordinates on it.  An
+ * exact tie goes to z, then y (llvmpipe's order; GL leaves it open). */
 static unsigned int cube_face(float x, float y, float z, float *s, float *t)
 {
 	float ax = fabsf(x), ay = fabsf(y), az = fabsf(z), sc, tc, ma;
 	unsigned int face;
 
-	if (ax >= ay && ax >= az) {
-		face = x >= 0.0f ? 0 : 1;
-		sc = x >= 0.0f ? -z : z;
+	if (az >= ax && az >= ay) {
+		face = z >= 0.0f ? 4 : 5;
+		sc = z >= 0.0f ? x : -x;
 		tc = -y;
-		ma = ax;
-	} else if (ay >= az) {
+		ma = az;
+	} else if (ay >= ax) {
 		face = y >= 0.0f ? 2 : 3;
 		sc = x;
 		tc = y >= 0.0f ? z : -z;
 		ma = ay;
 	} else {
-		face = z >= 0.0f ? 4 : 5;
-		sc = z >= 0.0f ? x : -x;
+		face = x >= 0.0f ? 0 : 1;
+		sc = x >= 0.0f ? -z : z;
 		tc = -y;
-		ma = az;
+		ma = ax;
 	}
 	if (ma == 0.0f)
 		ma = 1.0f;

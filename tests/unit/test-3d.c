@@ -1058,41 +1058,53 @@ static void rect_z(struct t3d *t, float x1, float y1, float x2, float y2, float 
 	outf(t, x1); outf(t, y1); outf(t, z);
 }
 
-static float factor_ref(unsigned int f, unsigned int c, const float *s,
-			const float *d, const float *k)
+/* Blending as the colour calculator does it: 8-bit operands, each
+ * product rounded to 8 bits, the result saturated. */
+static int f8(float v)
+{
+	return (int)lrintf((v < 0 ? 0 : v > 1 ? 1 : v) * 255.0f);
+}
+
+static int factor_ref(unsigned int f, unsigned int c, const int *s, const int *d,
+		      const int *k)
 {
 	switch (f) {
-	case BLENDFACT_ZERO: return 0.0f;
-	case BLENDFACT_ONE: return 1.0f;
+	case BLENDFACT_ZERO: return 0;
+	case BLENDFACT_ONE: return 255;
 	case BLENDFACT_SRC_COLR: return s[c];
-	case BLENDFACT_INV_SRC_COLR: return 1.0f - s[c];
+	case BLENDFACT_INV_SRC_COLR: return 255 - s[c];
 	case BLENDFACT_SRC_ALPHA: return s[3];
-	case BLENDFACT_INV_SRC_ALPHA: return 1.0f - s[3];
+	case BLENDFACT_INV_SRC_ALPHA: return 255 - s[3];
 	case BLENDFACT_DST_ALPHA: return d[3];
-	case BLENDFACT_INV_DST_ALPHA: return 1.0f - d[3];
+	case BLENDFACT_INV_DST_ALPHA: return 255 - d[3];
 	case BLENDFACT_DST_COLR: return d[c];
-	case BLENDFACT_INV_DST_COLR: return 1.0f - d[c];
+	case BLENDFACT_INV_DST_COLR: return 255 - d[c];
 	case BLENDFACT_SRC_ALPHA_SATURATE:
-		return c == 3 ? 1.0f : (s[3] < 1.0f - d[3] ? s[3] : 1.0f - d[3]);
+		return c == 3 ? 255 : (s[3] < 255 - d[3] ? s[3] : 255 - d[3]);
 	case BLENDFACT_CONST_COLOR: return k[c];
-	case BLENDFACT_INV_CONST_COLOR: return 1.0f - k[c];
+	case BLENDFACT_INV_CONST_COLOR: return 255 - k[c];
 	case BLENDFACT_CONST_ALPHA: return k[3];
-	default: return 1.0f - k[3];	/* INV_CONST_ALPHA */
+	default: return 255 - k[3];	/* INV_CONST_ALPHA */
 	}
 }
 
-static float blend_ref(unsigned int func, float s, float fs, float d, float fd)
+static int prod8(int a, int b)
 {
-	float v;
+	return (int)floor(a * b / 255.0 + 0.5);
+}
+
+static float blend_ref(unsigned int func, int s, int fs, int d, int fd)
+{
+	int v;
 
 	switch (func) {
-	case BLENDFUNC_SUBTRACT: v = s * fs - d * fd; break;
-	case BLENDFUNC_REVERSE_SUBTRACT: v = d * fd - s * fs; break;
+	case BLENDFUNC_SUBTRACT: v = prod8(s, fs) - prod8(d, fd); break;
+	case BLENDFUNC_REVERSE_SUBTRACT: v = prod8(d, fd) - prod8(s, fs); break;
 	case BLENDFUNC_MIN: v = s < d ? s : d; break;
 	case BLENDFUNC_MAX: v = s > d ? s : d; break;
-	default: v = s * fs + d * fd; break;
+	default: v = prod8(s, fs) + prod8(d, fd); break;
 	}
-	return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+	return (float)(v < 0 ? 0 : v > 255 ? 255 : v) / 255.0f;
 }
 
 static void unpack_argb(uint32_t v, float c[4])
@@ -1112,11 +1124,17 @@ static void test_blend(void)
 	const uint32_t kc = 0x80402010;
 	struct target tg = argb_256;
 	unsigned int func, fs, fd, cell = 0, x, y, c, pass;
+	int s8[4], d8[4], k8[4];
 	float dst[4], k[4], want[4];
 	struct t3d t;
 
 	unpack_argb(pack_argb(dst_in), dst);
 	unpack_argb(kc, k);
+	for (c = 0; c < 4; c++) {
+		s8[c] = f8(src[c]);
+		d8[c] = f8(dst[c]);
+		k8[c] = f8(k[c]);
+	}
 	for (pass = 0; pass < 2; pass++) {
 		t3d_init(&t);
 		cell = 0;
@@ -1163,10 +1181,10 @@ static void test_blend(void)
 						unsigned int a = c == 3 && iab ? fd : fs;
 						unsigned int b = c == 3 && iab ? fs : fd;
 
-						want[c] = blend_ref(func, src[c],
-								    factor_ref(a, c, src, dst, k),
-								    dst[c],
-								    factor_ref(b, c, src, dst, k));
+						want[c] = blend_ref(func, s8[c],
+								    factor_ref(a, c, s8, d8, k8),
+								    d8[c],
+								    factor_ref(b, c, s8, d8, k8));
 					}
 					x = 2 * (cell / 2 % 128);
 					y = 2 * (cell / 2 / 128);
