@@ -1963,6 +1963,271 @@ static void test_cube(void)
 	t3d_fini(&t);
 }
 
+/* ---- more of the vertex formats, texture instructions and state --------- */
+
+/* Flat shading takes every shaded input from the provoking vertex: S6
+ * picks it for lists and strips, RASTERIZATION_RULES for fans. */
+static void test_flat_shading(void)
+{
+	static const uint32_t cols[4] = { 0xff100000, 0xff002000, 0xff000030, 0xff404040 };
+	struct target tg = argb_256;
+	unsigned int pv;
+	struct t3d t;
+
+	for (pv = 0; pv < 3; pv++) {
+		t3d_init(&t);
+		emit_setup(&t, &tg, ~0u, S4_VFMT_XY << S4_VFMT_XYZW_SHIFT | S4_VFMT_COLOR,
+			   0, 0);
+		out(&t, CMD_1D(OP1D_LOAD_STATE_IMMEDIATE_1, 1) | I1_LOAD_S(4) |
+		    I1_LOAD_S(6));
+		out(&t, S4_VFMT_XY << S4_VFMT_XYZW_SHIFT | S4_VFMT_COLOR |
+		    S4_CULLMODE_NONE << S4_CULLMODE_SHIFT | S4_FLATSHADE_COLOR |
+		    S4_FLATSHADE_ALPHA);
+		out(&t, S6_COLOR_WRITE_ENABLE | pv << S6_TRISTRIP_PV_SHIFT);
+		out(&t, CMD_1(OP3D_RASTER_RULES) | ENABLE_TRI_FAN_PROVOKE_VRTX |
+		    pv << TRI_FAN_PROVOKE_VRTX_SHIFT);
+		program_diffuse(&t);
+		/* a strip of two triangles at x < 100, a fan of two after */
+		out(&t, PRIM(PRIM3D_TRISTRIP, 12));
+		outf(&t, 0); outf(&t, 0); out(&t, cols[0]);
+		outf(&t, 0); outf(&t, 60); out(&t, cols[1]);
+		outf(&t, 90); outf(&t, 0); out(&t, cols[2]);
+		outf(&t, 90); outf(&t, 60); out(&t, cols[3]);
+		out(&t, PRIM(PRIM3D_TRIFAN, 12));
+		outf(&t, 100); outf(&t, 0); out(&t, cols[0]);
+		outf(&t, 100); outf(&t, 60); out(&t, cols[1]);
+		outf(&t, 200); outf(&t, 60); out(&t, cols[2]);
+		outf(&t, 200); outf(&t, 0); out(&t, cols[3]);
+		run(&t);
+		/* strip: triangle 0 is (v0, v1, v2), triangle 1 (v1, v2, v3) */
+		gt_assert_eq(cbuf_px(&t, &tg, 10, 10), cols[pv]);
+		gt_assert_eq(cbuf_px(&t, &tg, 80, 50), cols[pv + 1]);
+		/* fan: triangle 0 is (v0, v1, v2), triangle 1 (v0, v2, v3) */
+		gt_assert_eq(cbuf_px(&t, &tg, 110, 50), cols[pv]);
+		gt_assert_eq(cbuf_px(&t, &tg, 190, 10), cols[pv == 0 ? 0 : pv + 1]);
+		t3d_fini(&t);
+	}
+}
+
+/* XYW positions, specular and fog dwords, 16-bit texture coordinates,
+ * the default diffuse colour and a coordinate set binding. */
+static void test_vertex_formats(void)
+{
+	struct target tg = argb_256;
+	struct prog p = { .n = 0 };
+	struct t3d t;
+	uint32_t s2;
+
+	t3d_init(&t);
+	s2 = ~0u & ~(0xfu << 4) & ~0xfu;
+	s2 |= TEXCOORDFMT_2D_16 << 4 | TEXCOORDFMT_1D;	/* set 1: halves; set 0: 1D */
+	emit_setup(&t, &tg, s2, S4_VFMT_XYW << S4_VFMT_XYZW_SHIFT | S4_VFMT_SPEC_FOG |
+		   S4_VFMT_FOG_PARAM, 0, 0);
+	out(&t, CMD_1D(OP1D_DFLT_DIFFUSE, 0));
+	out(&t, 0x80402010);
+	/* T2 reads coordinate set 1 */
+	out(&t, CMD_1(OP3D_COORD_SET_BINDINGS) | 1u << CSB_TCB_SHIFT(2));
+	p_dcl_t(&p, T_DIFFUSE, 0xf);
+	p_dcl_t(&p, T_SPECULAR, 0xf);
+	p_dcl_t(&p, T_FOG_W, 0x8);
+	p_dcl_t(&p, 0, 0xf);
+	p_dcl_t(&p, 2, 0xf);
+	/* oC = (diffuse.r + spec.g, t2.x, t2.y * t0.x, fog) */
+	p_alu(&p, A0_ADD, true, REG_TYPE_R, 0, 0x1, SRC(REG_TYPE_T, T_DIFFUSE),
+	      SRC_SW(REG_TYPE_T, T_SPECULAR, SRC_Y, SRC_Y, SRC_Y, SRC_Y), SRC(0, 0));
+	p_alu(&p, A0_MOV, false, REG_TYPE_R, 0, 0x2,
+	      SRC_SW(REG_TYPE_T, 2, SRC_X, SRC_X, SRC_X, SRC_X), SRC(0, 0), SRC(0, 0));
+	p_alu(&p, A0_MUL, false, REG_TYPE_R, 0, 0x4,
+	      SRC_SW(REG_TYPE_T, 2, SRC_Y, SRC_Y, SRC_Y, SRC_Y),
+	      SRC_SW(REG_TYPE_T, 0, SRC_X, SRC_X, SRC_X, SRC_X), SRC(0, 0));
+	p_alu(&p, A0_MOV, false, REG_TYPE_R, 0, 0x8,
+	      SRC_SW(REG_TYPE_T, T_FOG_W, SRC_W, SRC_W, SRC_W, SRC_W), SRC(0, 0),
+	      SRC(0, 0));
+	p_mov(&p, REG_TYPE_OC, 0, SRC(REG_TYPE_R, 0));
+	emit_program(&t, &p);
+	/* x, y, w, specular, fog, t0 (1D), t1 (two halves: 0.25, 0.5) */
+	out(&t, PRIM(PRIM3D_RECTLIST, 3 * 7));
+	outf(&t, 256); outf(&t, 64); outf(&t, 1); out(&t, 0x00004000); outf(&t, 0.75f);
+	outf(&t, 1.0f); out(&t, 0x38003400);
+	outf(&t, 0); outf(&t, 64); outf(&t, 1); out(&t, 0x00004000); outf(&t, 0.75f);
+	outf(&t, 1.0f); out(&t, 0x38003400);
+	outf(&t, 0); outf(&t, 0); outf(&t, 1); out(&t, 0x00004000); outf(&t, 0.75f);
+	outf(&t, 1.0f); out(&t, 0x38003400);
+	run(&t);
+	/* r = 0x40/255 + 0x40/255 = 0x80; g = 0.25; b = 0.5 * 1; a = 0.75 */
+	gt_assert_eq(cbuf_px(&t, &tg, 100, 20), 0xbf804080u);
+	t3d_fini(&t);
+}
+
+/* TEXLDP divides by w, TEXLDB biases the level of detail by w. */
+static void test_texture_instructions(void)
+{
+	static const uint32_t colors[3] = { 0xff800000, 0xff008000, 0xff000080 };
+	struct target tg = argb_256;
+	struct prog p = { .n = 0 };
+	uint32_t l, x, y, ox, oy;
+	struct t3d t;
+
+	t3d_init(&t);
+	for (l = 0; l < 3; l++) {
+		mip_origin(4, 4, l, &ox, &oy);
+		for (y = 0; y < (4u >> l); y++)
+			for (x = 0; x < (4u >> l); x++)
+				memcpy(t.tex + (oy + y) * 64 + (ox + x) * 4, &colors[l], 4);
+	}
+	emit_setup(&t, &tg, ~0u << 4 | TEXCOORDFMT_4D, S4_VFMT_XY << S4_VFMT_XYZW_SHIFT,
+		   0, 0);
+	emit_map(&t, TEX_GTT, 4, 4, 64, GPU_TILING_NONE, MAPSURF_32BIT,
+		 MT_32BIT_ARGB8888, 2 * 4);
+	emit_sampler(&t, MIPFILTER_NEAREST << SS2_MIP_FILTER_SHIFT, clamp_ss3 |
+		     SS3_NORMALIZED_COORDS, 0);
+	p_dcl_t(&p, 0, 0xf);
+	p_dcl_s(&p, 0, D0_SAMPLE_TYPE_2D);
+	p_tex(&p, T0_TEXLDP, REG_TYPE_OC, 0, 0, REG_TYPE_T, 0);
+	emit_program(&t, &p);
+	/* 4 texels over 4 pixels: level 0, coordinates doubled, w = 2 */
+	out(&t, PRIM(PRIM3D_RECTLIST, 18));
+	outf(&t, 4); outf(&t, 4); outf(&t, 2); outf(&t, 2); outf(&t, 0); outf(&t, 2);
+	outf(&t, 0); outf(&t, 4); outf(&t, 0); outf(&t, 2); outf(&t, 0); outf(&t, 2);
+	outf(&t, 0); outf(&t, 0); outf(&t, 0); outf(&t, 0); outf(&t, 0); outf(&t, 2);
+	p.n = 0;
+	p_dcl_t(&p, 0, 0xf);
+	p_dcl_s(&p, 0, D0_SAMPLE_TYPE_2D);
+	p_tex(&p, T0_TEXLDB, REG_TYPE_OC, 0, 0, REG_TYPE_T, 0);
+	emit_program(&t, &p);
+	/* the same footprint at x 10, biased by 1 and by 2 levels */
+	out(&t, PRIM(PRIM3D_RECTLIST, 18));
+	outf(&t, 14); outf(&t, 4); outf(&t, 1); outf(&t, 1); outf(&t, 0); outf(&t, 1);
+	outf(&t, 10); outf(&t, 4); outf(&t, 0); outf(&t, 1); outf(&t, 0); outf(&t, 1);
+	outf(&t, 10); outf(&t, 0); outf(&t, 0); outf(&t, 0); outf(&t, 0); outf(&t, 1);
+	out(&t, PRIM(PRIM3D_RECTLIST, 18));
+	outf(&t, 24); outf(&t, 4); outf(&t, 1); outf(&t, 1); outf(&t, 0); outf(&t, 2);
+	outf(&t, 20); outf(&t, 4); outf(&t, 0); outf(&t, 1); outf(&t, 0); outf(&t, 2);
+	outf(&t, 20); outf(&t, 0); outf(&t, 0); outf(&t, 0); outf(&t, 0); outf(&t, 2);
+	run(&t);
+	gt_assert_eq(cbuf_px(&t, &tg, 1, 1), colors[0]);
+	gt_assert_eq(cbuf_px(&t, &tg, 11, 1), colors[1]);
+	gt_assert_eq(cbuf_px(&t, &tg, 21, 1), colors[2]);
+	t3d_fini(&t);
+}
+
+/* Polygon stipple: a 4x4 pattern, bit 15 for pixel (0, 0). */
+static void test_stipple(void)
+{
+	static const float white[4] = { 1, 1, 1, 1 };
+	const uint32_t pattern = 0x8421;	/* a diagonal */
+	struct target tg = argb_256;
+	struct t3d t;
+	uint32_t x, y;
+
+	t3d_init(&t);
+	emit_setup(&t, &tg, ~0u, S4_VFMT_XY << S4_VFMT_XYZW_SHIFT, 0, 0);
+	out(&t, CMD_1D(OP1D_STIPPLE, 0));
+	out(&t, ST1_ENABLE | pattern);
+	program_const(&t, white);
+	out(&t, PRIM(PRIM3D_TRILIST, 12));
+	outf(&t, 0); outf(&t, 0); outf(&t, 64); outf(&t, 0); outf(&t, 0); outf(&t, 64);
+	outf(&t, 64); outf(&t, 0); outf(&t, 64); outf(&t, 64); outf(&t, 0); outf(&t, 64);
+	run(&t);
+	for (y = 0; y < 64; y++)
+		for (x = 0; x < 64; x++)
+			gt_assert_eq(cbuf_px(&t, &tg, x, y),
+				     (x & 3) == (y & 3) ? 0xffffffffu : 0);
+	t3d_fini(&t);
+}
+
+/* LOAD_INDIRECT runs state blocks from memory as if they were in the
+ * batch. */
+static void test_load_indirect(void)
+{
+	struct target tg = argb_256;
+	uint32_t *blk;
+	struct t3d t;
+
+	t3d_init(&t);
+	blk = (uint32_t *)(t.vb + 4096);
+	/* a static block that sets the constant blend colour's users: S6
+	 * with blending ONE/ONE, and a constants block with C0 */
+	blk[0] = CMD_1D(OP1D_LOAD_STATE_IMMEDIATE_1, 0) | I1_LOAD_S(6);
+	blk[1] = S6_COLOR_WRITE_ENABLE | S6_CBUF_BLEND_ENABLE |
+		 BLENDFACT_ONE << S6_CBUF_SRC_BLEND_FACT_SHIFT |
+		 BLENDFACT_ONE << S6_CBUF_DST_BLEND_FACT_SHIFT;
+	blk[16] = CMD_1D(OP1D_PIXEL_SHADER_CONSTANTS, 4);
+	blk[17] = 1;
+	memcpy(&blk[18], (const float[4]){ 0.25f, 0.5f, 0.0f, 1.0f }, 16);
+	emit_setup(&t, &tg, ~0u, S4_VFMT_XYZ << S4_VFMT_XYZW_SHIFT, 0, 0);
+	out(&t, CMD_1D(OP1D_LOAD_INDIRECT, 4) | LI0_STATE_STATIC_INDIRECT |
+	    LI0_STATE_CONSTANTS);
+	out(&t, (VB_GTT + 4096) | LI_BUFFER_VALID);
+	out(&t, 1);
+	out(&t, (VB_GTT + 4096 + 64) | LI_BUFFER_VALID);
+	out(&t, 5);
+	{
+		struct prog p = { .n = 0 };
+
+		p_mov(&p, REG_TYPE_OC, 0, SRC(REG_TYPE_CONST, 0));
+		emit_program(&t, &p);
+	}
+	rect_z(&t, 0, 0, 32, 32, 0);
+	rect_z(&t, 0, 0, 16, 16, 0);
+	run(&t);
+	gt_assert_eq(cbuf_px(&t, &tg, 20, 20), 0xff408000u);
+	gt_assert_eq(cbuf_px(&t, &tg, 5, 5), 0xff80ff00u);
+	/* a primitive inside a state block stops the parser */
+	blk[32] = CMD_3D | OP3D_PRIMITIVE << 24 | PRIM3D_RECTLIST << PRIM3D_SHIFT;
+	blk[33] = 0;
+	out(&t, CMD_1D(OP1D_LOAD_INDIRECT, 2) | LI0_STATE_STATIC_INDIRECT);
+	out(&t, (VB_GTT + 4096 + 128) | LI_BUFFER_VALID);
+	out(&t, 1);
+	submit(&t);
+	gt_assert(gpu_stopped(t.gpu));
+	gt_assert_eq(gpu_read(t.gpu, EIR), I915_ERROR_INSTRUCTION);
+	t3d_fini(&t);
+}
+
+/* A volume map: four 4x4 slices, looked up by r. */
+static void test_volume(void)
+{
+	static const uint32_t colors[4] = { 0xff110000, 0xff002200, 0xff000033, 0xff444444 };
+	struct target tg = argb_256;
+	struct prog p = { .n = 0 };
+	unsigned int z, x, y;
+	struct t3d t;
+
+	t3d_init(&t);
+	/* level 0 slices stacked: one per 4 rows, pitch 16 bytes */
+	for (z = 0; z < 4; z++)
+		for (y = 0; y < 4; y++)
+			for (x = 0; x < 4; x++)
+				memcpy(t.tex + (z * 4 + y) * 16 + x * 4, &colors[z], 4);
+	emit_setup(&t, &tg, ~0u << 4 | TEXCOORDFMT_3D, S4_VFMT_XY << S4_VFMT_XYZW_SHIFT,
+		   0, 0);
+	out(&t, CMD_1D(OP1D_MAP_STATE, 3));
+	out(&t, 1);
+	out(&t, TEX_GTT);
+	out(&t, 3u << MS3_HEIGHT_SHIFT | 3u << MS3_WIDTH_SHIFT |
+	    MAPSURF_32BIT << MS3_MAPSURF_FORMAT_SHIFT);
+	out(&t, 3u << MS4_PITCH_SHIFT | 3u << MS4_VOLUME_DEPTH_SHIFT);
+	emit_sampler(&t, 0, clamp_ss3 | TEXCOORDMODE_CLAMP_EDGE << SS3_TCZ_ADDR_MODE_SHIFT |
+		     SS3_NORMALIZED_COORDS, 0);
+	p_dcl_t(&p, 0, 0xf);
+	p_dcl_s(&p, 0, D0_SAMPLE_TYPE_VOLUME);
+	p_tex(&p, T0_TEXLD, REG_TYPE_OC, 0, 0, REG_TYPE_T, 0);
+	emit_program(&t, &p);
+	for (z = 0; z < 4; z++) {
+		float r = (z + 0.5f) / 4.0f, x0 = 4.0f * z;
+
+		out(&t, PRIM(PRIM3D_RECTLIST, 15));
+		outf(&t, x0 + 4); outf(&t, 4); outf(&t, 1); outf(&t, 1); outf(&t, r);
+		outf(&t, x0); outf(&t, 4); outf(&t, 0); outf(&t, 1); outf(&t, r);
+		outf(&t, x0); outf(&t, 0); outf(&t, 0); outf(&t, 0); outf(&t, r);
+	}
+	run(&t);
+	for (z = 0; z < 4; z++)
+		gt_assert_eq(cbuf_px(&t, &tg, 4 * z + 1, 1), colors[z]);
+	t3d_fini(&t);
+}
+
 int main(int argc, char **argv)
 {
 	gemtest_init(argc, argv);
@@ -1991,5 +2256,11 @@ int main(int argc, char **argv)
 	gemtest_subtest("texture-bilinear") test_bilinear();
 	gemtest_subtest("texture-mipmaps") test_mipmaps();
 	gemtest_subtest("texture-cube") test_cube();
+	gemtest_subtest("flat-shading") test_flat_shading();
+	gemtest_subtest("vertex-formats") test_vertex_formats();
+	gemtest_subtest("texture-instructions") test_texture_instructions();
+	gemtest_subtest("stipple") test_stipple();
+	gemtest_subtest("load-indirect") test_load_indirect();
+	gemtest_subtest("texture-volume") test_volume();
 	return gemtest_exit();
 }
