@@ -23,31 +23,28 @@ void r3d_map_init(struct r3d_map *m, uint64_t base, uint32_t pitch,
 	m->base = base;
 	m->pitch = pitch;
 	m->tiling = tiling;
+	m->tiles_per_row = tiling == GPU_TILING_NONE ? 0 : pitch / gpu_tile_width(tiling);
 	m->page = UINT64_MAX;
 	m->ptr = NULL;
 }
 
-uint8_t *r3d_map_px(struct r3d *r, struct r3d_map *m, uint32_t xbytes, uint32_t y)
+/* r3d_map_px's slow path: a page not cached yet. */
+uint8_t *r3d_map_page(struct r3d *r, struct r3d_map *m, uint64_t addr)
 {
-	uint64_t addr, page;
+	uint64_t page = addr >> GTT_PAGE_SHIFT;
 
-	if (m->tiling == GPU_TILING_NONE)
-		addr = m->base + (uint64_t)y * m->pitch + xbytes;
-	else
-		addr = m->base + gpu_tiled_offset(m->tiling, m->pitch, xbytes, y);
-	page = addr >> GTT_PAGE_SHIFT;
-	if (page != m->page) {
-		m->ptr = gtt_ptr(r->gpu, page << GTT_PAGE_SHIFT);
-		if (!m->ptr) {
-			r->gpu->cs.fault_addr = addr;
-			r3d_fail(r, CS_FAULT);
-			m->page = UINT64_MAX;
-			return NULL;
-		}
-		m->page = page;
+	m->ptr = gtt_ptr(r->gpu, page << GTT_PAGE_SHIFT);
+	if (!m->ptr) {
+		r->gpu->cs.fault_addr = addr;
+		r3d_fail(r, CS_FAULT);
+		m->page = UINT64_MAX;
+		return NULL;
 	}
+	m->page = page;
 	return m->ptr + (addr & (GTT_PAGE_SIZE - 1));
 }
+
+static uint32_t channel_bits(uint32_t format, uint8_t mask);
 
 static uint32_t color_cpp(uint32_t format)
 {
@@ -166,8 +163,17 @@ void r3d_fragment_prepare(struct r3d *r)
 		d->stencil_test = d->stencil_write = false;
 	d->stipple = st->stipple & ST1_ENABLE;
 	d->fog = s5 & S5_FOG_ENABLE;
+	d->keep = ~channel_bits(d->cformat, d->write_mask);
+	if (d->ccpp < 4)
+		d->keep &= (1u << (8 * d->ccpp)) - 1;
 	d->attr_mask = st->prog.t_decl | (d->fog ? 1u << R3D_ATTR_FOG : 0);
 	r3d_argb_to_rgba(st->blend_color, d->const_color);
+	for (i = 0; i < 4; i++)
+		d->const8[i] = r3d_round(d->const_color[i] * 255.0f);
+	/* Nothing but a colour write to an ARGB8888 buffer, maybe blended. */
+	d->plain = d->color_write && d->cformat == COLOR_BUF_ARGB8888 && !d->keep &&
+		   !d->logic_op && !d->stipple && !d->fog && !d->alpha_test &&
+		   !d->depth_test && !d->depth_write && !d->stencil_test;
 
 	if ((d->color_write && !surf_ok(&st->cbuf, d->ccpp)) ||
 	    ((d->depth_test || d->depth_write || d->stencil_test) &&
@@ -188,7 +194,7 @@ void r3d_fragment_prepare(struct r3d *r)
 
 static uint32_t to_unorm(float v, unsigned int bits)
 {
-	return (uint32_t)lrintf(r3d_clamp01(v) * (float)((1u << bits) - 1));
+	return r3d_round(r3d_clamp01(v) * (float)((1u << bits) - 1));
 }
 
 static uint32_t pack_color(uint32_t format, const float c[4])
@@ -278,15 +284,33 @@ static uint32_t channel_bits(uint32_t format, uint8_t mask)
 
 static uint32_t load_px(const uint8_t *p, uint32_t cpp)
 {
-	uint32_t v = 0;
+	uint16_t h;
+	uint32_t w;
 
-	memcpy(&v, p, cpp);
-	return v;
+	switch (cpp) {
+	case 4:
+		memcpy(&w, p, 4);
+		return w;
+	case 2:
+		memcpy(&h, p, 2);
+		return h;
+	}
+	return *p;
 }
 
 static void store_px(uint8_t *p, uint32_t cpp, uint32_t v)
 {
-	memcpy(p, &v, cpp);
+	uint16_t h = (uint16_t)v;
+
+	switch (cpp) {
+	case 4:
+		memcpy(p, &v, 4);
+		return;
+	case 2:
+		memcpy(p, &h, 2);
+		return;
+	}
+	*p = (uint8_t)v;
 }
 
 /* ---- tests and blending ---------------------------------------------- */
@@ -395,6 +419,28 @@ static float blend_eqf(unsigned int func, float s, float fs, float d, float fd)
 	return s * fs + d * fd;
 }
 
+/* The 8-bit blend of a source colour onto an ARGB8888 pixel. */
+static uint32_t blend8888(const struct r3d_draw *d, const float s[4], uint32_t old)
+{
+	uint32_t s8[4], d8[4], v = 0;
+	static const unsigned int shift[4] = { 16, 8, 0, 24 };
+	unsigned int c;
+
+	for (c = 0; c < 4; c++) {
+		s8[c] = r3d_round(s[c] * 255.0f);
+		d8[c] = (old >> shift[c]) & 0xff;
+	}
+	for (c = 0; c < 4; c++) {
+		unsigned int func = c < 3 ? d->blend_func : d->a_func;
+		unsigned int fs = c < 3 ? d->src_factor : d->a_src;
+		unsigned int fd = c < 3 ? d->dst_factor : d->a_dst;
+
+		v |= blend_eq8(func, s8[c], factor8(fs, c, s8, d8, d->const8), d8[c],
+			       factor8(fd, c, s8, d8, d->const8)) << shift[c];
+	}
+	return v;
+}
+
 static void blend(const struct r3d_draw *d, const float s[4], const float dst[4],
 		  float out[4])
 {
@@ -416,9 +462,9 @@ static void blend(const struct r3d_draw *d, const float s[4], const float dst[4]
 			unsigned int i;
 
 			for (i = 0; i < 4; i++) {
-				s8[i] = (uint32_t)lrintf(r3d_clamp01(s[i]) * 255.0f);
-				d8[i] = (uint32_t)lrintf(r3d_clamp01(dst[i]) * 255.0f);
-				k8[i] = (uint32_t)lrintf(d->const_color[i] * 255.0f);
+				s8[i] = r3d_round(r3d_clamp01(s[i]) * 255.0f);
+				d8[i] = r3d_round(r3d_clamp01(dst[i]) * 255.0f);
+				k8[i] = r3d_round(d->const_color[i] * 255.0f);
 			}
 		}
 		out[c] = (float)blend_eq8(func, s8[c], factor8(fs, c, s8, d8, k8),
@@ -471,7 +517,7 @@ static bool depth_stencil(struct r3d *r, int32_t x, int32_t y, float z,
 		return false;
 	old = load_px(p, d->zcpp);
 	stored = old & zmax;
-	zv = (uint32_t)lrint((double)r3d_clamp01(z) * zmax);
+	zv = r3d_round_d((double)r3d_clamp01(z) * zmax);
 	if (d->stencil_test) {
 		s = (uint8_t)(old >> 24);
 		ref = d->st_ref[face];
@@ -500,27 +546,80 @@ static bool depth_stencil(struct r3d *r, int32_t x, int32_t y, float z,
 static void color_out(struct r3d *r, int32_t x, int32_t y, float c[4])
 {
 	struct r3d_draw *d = &r->draw;
-	uint32_t keep = ~channel_bits(d->cformat, d->write_mask), v, old = 0;
+	uint32_t keep = d->keep, v, old = 0;
 	float dst[4], out[4];
 	uint8_t *p;
 
-	if (d->ccpp < 4)
-		keep &= (1u << (8 * d->ccpp)) - 1;
 	p = r3d_map_px(r, &d->cmap, (uint32_t)x * d->ccpp, (uint32_t)y);
 	if (!p)
 		return;
 	if (d->blend || d->logic_op || keep)
 		old = load_px(p, d->ccpp);
 	if (d->blend && !d->logic_op) {
-		unpack_color(d->cformat, old, dst);
-		blend(d, c, dst, out);
-		v = pack_color(d->cformat, out);
+		if (d->cformat == COLOR_BUF_ARGB8888) {
+			v = blend8888(d, c, old);
+		} else {
+			unpack_color(d->cformat, old, dst);
+			blend(d, c, dst, out);
+			v = pack_color(d->cformat, out);
+		}
 	} else {
 		v = pack_color(d->cformat, c);
 		if (d->logic_op)
 			v = logic_op(r->st.logic_op, v, old);
 	}
 	store_px(p, d->ccpp, (v & ~keep) | (old & keep));
+}
+
+static uint32_t pack8888(float r, float g, float b, float a)
+{
+	return r3d_round(a * 255.0f) << 24 | r3d_round(r * 255.0f) << 16 |
+	       r3d_round(g * 255.0f) << 8 | r3d_round(b * 255.0f);
+}
+
+/* The common case in loops of its own: ARGB8888, no tests, no masks.
+ * The colours are packed for all lanes first (a loop the compiler
+ * vectorises), then stored lane by lane. */
+static void fragment_plain(struct r3d *r, unsigned int nlanes)
+{
+	const struct r3d_batch *b = &r->batch;
+	struct r3d_draw *d = &r->draw;
+	struct r3d_regs *g = &r->regs;
+	uint32_t packed[R3D_LANES], v;
+	unsigned int l, n = 0;
+	float c[4];
+	uint8_t *p;
+
+	if (!d->blend) {
+		for (l = 0; l < nlanes; l++)
+			packed[l] = pack8888(r3d_clamp01(g->oc[0][l]),
+					     r3d_clamp01(g->oc[1][l]),
+					     r3d_clamp01(g->oc[2][l]),
+					     r3d_clamp01(g->oc[3][l]));
+	}
+	for (l = 0; l < nlanes; l++) {
+		int32_t x = b->qx[l >> 2] + (int32_t)(l & 1);
+		int32_t y = b->qy[l >> 2] + (int32_t)((l >> 1) & 1);
+
+		if (!g->live[l])
+			continue;
+		p = r3d_map_px(r, &d->cmap, (uint32_t)x * 4, (uint32_t)y);
+		if (!p)
+			return;
+		if (d->blend) {
+			c[0] = r3d_clamp01(g->oc[0][l]);
+			c[1] = r3d_clamp01(g->oc[1][l]);
+			c[2] = r3d_clamp01(g->oc[2][l]);
+			c[3] = r3d_clamp01(g->oc[3][l]);
+			memcpy(&v, p, 4);
+			v = blend8888(d, c, v);
+		} else {
+			v = packed[l];
+		}
+		memcpy(p, &v, 4);
+		n++;
+	}
+	r->pixels += n;
 }
 
 void r3d_fragment_batch(struct r3d *r)
@@ -533,6 +632,10 @@ void r3d_fragment_batch(struct r3d *r)
 	bool writes_depth = r->st.prog.writes_depth;
 	float fogc[4], col[4], z, f;
 
+	if (d->plain) {
+		fragment_plain(r, nlanes);
+		return;
+	}
 	r3d_argb_to_rgba(r->st.fog_color, fogc);
 	for (l = 0; l < nlanes && r->status == CS_OK; l++) {
 		int32_t x = b->qx[l >> 2] + (int32_t)(l & 1);
@@ -589,7 +692,7 @@ void r3d_clear_rect(struct r3d *r, int32_t x1, int32_t y1, int32_t x2, int32_t y
 		r3d_argb_to_rgba(cp[3], rgba);
 		color = pack_color(d->cformat, rgba);
 		memcpy(&zf, &cp[4], sizeof(zf));
-		depth = (uint32_t)lrint((double)r3d_clamp01(zf) * zmax) |
+		depth = r3d_round_d((double)r3d_clamp01(zf) * zmax) |
 			(cp[5] & 0xff) << 24;
 	}
 	x1 = x1 < d->clip_x1 ? d->clip_x1 : x1;

@@ -33,6 +33,7 @@
 #define R3D_ATTR_SPECULAR	T_SPECULAR
 #define R3D_ATTR_FOG		T_FOG_W
 #define R3D_MAX_MAPS		16
+#define R3D_MAX_LEVELS		12	/* 2048 texels down to 1 */
 /* Rasteriser precision: window coordinates are snapped to 1/256 pixel. */
 #define R3D_SUBPIXEL_BITS	8
 /* Coordinates beyond this many pixels from the origin are not drawn
@@ -114,6 +115,7 @@ struct r3d_map {
 	uint64_t base;
 	uint32_t pitch;
 	enum gpu_tiling tiling;
+	uint32_t tiles_per_row;		/* pitch / tile width */
 	uint64_t page;			/* GTT page of ptr, or UINT64_MAX */
 	uint8_t *ptr;
 };
@@ -126,6 +128,9 @@ struct r3d_tex {
 	uint32_t width, height, depth;	/* level 0 */
 	uint32_t pot_w, pot_h, pot_d;	/* the layout's power-of-two sizes */
 	uint32_t max_level;
+	/* Each level's size, and where it starts (per cube face), in texels. */
+	uint32_t lw[R3D_MAX_LEVELS], lh[R3D_MAX_LEVELS], ld[R3D_MAX_LEVELS];
+	uint32_t lox[R3D_MAX_LEVELS][6], loy[R3D_MAX_LEVELS][6];
 	uint8_t kind;			/* D0_SAMPLE_TYPE_* from the DCL */
 	uint8_t mag, min, mip;		/* FILTER_*, MIPFILTER_* */
 	uint8_t wrap[3];		/* TEXCOORDMODE_* for s, t, r */
@@ -163,7 +168,10 @@ struct r3d_draw {
 	bool stipple;
 	bool fog;
 	uint16_t attr_mask;		/* inputs interpolated: declared, fog */
+	uint32_t keep;			/* packed bits the write mask keeps */
+	bool plain;			/* ARGB8888, no tests, no masks */
 	float const_color[4];
+	uint32_t const8[4];
 	struct r3d_map cmap, zmap;
 	struct r3d_tex tex[R3D_MAX_MAPS];
 	/* The vertex layout of S2/S4 (dword offsets, -1: absent). */
@@ -238,20 +246,45 @@ void r3d_tex_prepare(struct r3d *r, unsigned int unit, unsigned int kind);
 void r3d_sample(struct r3d *r, unsigned int unit, unsigned int op,
 		const float (*coord)[R3D_LANES], float (*out)[R3D_LANES],
 		unsigned int nlanes);
-/* Texel (x, y) of a map's level 0 as RGBA floats (unit tests). */
-void r3d_fetch_texel(struct r3d *r, const struct r3d_tex *t, unsigned int level,
-		     unsigned int face, int x, int y, int z, float rgba[4]);
 
 /* 3d-fragment.c */
 void r3d_fragment_prepare(struct r3d *r);
 void r3d_fragment_batch(struct r3d *r);
-/* A byte of a surface, through a one-page cache; NULL after a fault. */
-uint8_t *r3d_map_px(struct r3d *r, struct r3d_map *m, uint32_t xbytes, uint32_t y);
+uint8_t *r3d_map_page(struct r3d *r, struct r3d_map *m, uint64_t addr);
 void r3d_map_init(struct r3d_map *m, uint64_t base, uint32_t pitch,
 		  enum gpu_tiling tiling);
 /* CLEAR_RECT and ZONE_INIT: fill the rectangle, bypassing the pipeline. */
 void r3d_clear_rect(struct r3d *r, int32_t x1, int32_t y1, int32_t x2, int32_t y2,
 		    bool zone_init);
+
+/*
+ * Byte xbytes of row y of a surface, through a one-page cache; NULL after
+ * a fault.  The tile arithmetic is tile.c's (gpu_tiled_offset) with the
+ * tile sizes, powers of two, as shifts: this runs for every pixel.
+ */
+static inline uint8_t *r3d_map_px(struct r3d *r, struct r3d_map *m,
+				  uint32_t xbytes, uint32_t y)
+{
+	uint64_t addr;
+
+	switch (m->tiling) {
+	case GPU_TILING_X:	/* 512 bytes x 8 rows */
+		addr = (uint64_t)((y >> 3) * m->tiles_per_row + (xbytes >> 9)) << 12 |
+		       (y & 7) << 9 | (xbytes & 511);
+		break;
+	case GPU_TILING_Y:	/* 128 bytes x 32 rows, in 16-byte columns */
+		addr = (uint64_t)((y >> 5) * m->tiles_per_row + (xbytes >> 7)) << 12 |
+		       ((xbytes & 127) >> 4) << 9 | (y & 31) << 4 | (xbytes & 15);
+		break;
+	default:
+		addr = (uint64_t)y * m->pitch + xbytes;
+		break;
+	}
+	addr += m->base;
+	if (addr >> GTT_PAGE_SHIFT == m->page)
+		return m->ptr + (addr & (GTT_PAGE_SIZE - 1));
+	return r3d_map_page(r, m, addr);
+}
 
 /* Helpers shared by the stages. */
 static inline float r3d_unorm8(uint32_t v)
@@ -265,6 +298,19 @@ static inline void r3d_argb_to_rgba(uint32_t argb, float rgba[4])
 	rgba[1] = r3d_unorm8(argb >> 8);
 	rgba[2] = r3d_unorm8(argb);
 	rgba[3] = r3d_unorm8(argb >> 24);
+}
+
+/* Round to the nearest integer, ties to even, as lrintf does in the
+ * default rounding mode, for 0 <= v < 2^22: the per-pixel conversions
+ * cannot afford a libm call. */
+static inline uint32_t r3d_round(float v)
+{
+	return (uint32_t)((v + 12582912.0f) - 12582912.0f);
+}
+
+static inline uint32_t r3d_round_d(double v)	/* 0 <= v < 2^31 */
+{
+	return (uint32_t)((v + 6755399441055744.0) - 6755399441055744.0);
 }
 
 static inline float r3d_clamp01(float v)

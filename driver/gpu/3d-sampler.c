@@ -54,6 +54,8 @@ static float lod_s4_4(uint32_t v, uint32_t bits)
 	return (float)s / 16.0f;
 }
 
+static void levels_prepare(struct r3d_tex *t);
+
 void r3d_tex_prepare(struct r3d *r, unsigned int unit, unsigned int kind)
 {
 	struct r3d_tex *t = &r->draw.tex[unit];
@@ -111,6 +113,26 @@ void r3d_tex_prepare(struct r3d *r, unsigned int unit, unsigned int kind)
 	t->normalized = ss[1] & SS3_NORMALIZED_COORDS;
 	r3d_argb_to_rgba(ss[2], t->border);
 	t->valid = t->cpp != 0;
+	levels_prepare(t);
+}
+
+static void level_origin(const struct r3d_tex *t, unsigned int level,
+			 unsigned int layer, uint32_t *ox, uint32_t *oy);
+
+/* The sizes and origins of every level (and cube face), once per draw. */
+static void levels_prepare(struct r3d_tex *t)
+{
+	unsigned int l, f, faces = t->kind == D0_SAMPLE_TYPE_CUBE ? 6 : 1;
+
+	if (t->max_level >= R3D_MAX_LEVELS)
+		t->max_level = R3D_MAX_LEVELS - 1;
+	for (l = 0; l <= t->max_level; l++) {
+		t->lw[l] = t->width >> l ? t->width >> l : 1;
+		t->lh[l] = t->height >> l ? t->height >> l : 1;
+		t->ld[l] = t->depth >> l ? t->depth >> l : 1;
+		for (f = 0; f < faces; f++)
+			level_origin(t, l, f, &t->lox[l][f], &t->loy[l][f]);
+	}
 }
 
 /* Where level 'level' (face or slice 'layer') starts, in texels. */
@@ -300,21 +322,32 @@ static void decode_texel(const struct r3d_tex *t, const uint8_t *p, uint32_t x,
 	}
 }
 
-void r3d_fetch_texel(struct r3d *r, const struct r3d_tex *t, unsigned int level,
-		     unsigned int face, int x, int y, int z, float rgba[4])
+/* Texel (x, y, z), already wrapped, of a level and face, as RGBA. */
+static void fetch_texel(struct r3d *r, const struct r3d_tex *t, unsigned int level,
+			unsigned int face, uint32_t x, uint32_t y, uint32_t z,
+			float rgba[4])
 {
 	struct r3d_map *m = (struct r3d_map *)&t->mem;
-	uint32_t ox, oy;
+	uint32_t ox, oy, v;
 	const uint8_t *p;
 
-	level_origin(t, level, t->kind == D0_SAMPLE_TYPE_CUBE ? face : (unsigned int)z,
-		     &ox, &oy);
-	p = r3d_map_px(r, m, (ox + (uint32_t)x) * t->cpp, oy + (uint32_t)y);
+	if (t->kind == D0_SAMPLE_TYPE_VOLUME) {
+		level_origin(t, level, z, &ox, &oy);
+	} else {
+		ox = t->lox[level][face];
+		oy = t->loy[level][face];
+	}
+	p = r3d_map_px(r, m, (ox + x) * t->cpp, oy + y);
 	if (!p) {
 		rgba[0] = rgba[1] = rgba[2] = rgba[3] = 0.0f;
 		return;
 	}
-	decode_texel(t, p, ox + (uint32_t)x, rgba);
+	if (t->surf == MAPSURF_32BIT && t->mt == MT_32BIT_ARGB8888 && !t->srgb) {
+		memcpy(&v, p, 4);
+		r3d_argb_to_rgba(v, rgba);
+		return;
+	}
+	decode_texel(t, p, ox + x, rgba);
 }
 
 /* Apply an address mode to integer texel i of a level n texels wide;
@@ -349,32 +382,57 @@ struct sample_pos {
 static void texel(struct r3d *r, const struct r3d_tex *t, const struct sample_pos *sp,
 		  int x, int y, int z, float rgba[4])
 {
-	int n[3], i[3] = { x, y, z }, c;
+	unsigned int l = sp->level, cube = t->kind == D0_SAMPLE_TYPE_CUBE;
 
-	n[0] = (int)(t->width >> sp->level ? t->width >> sp->level : 1);
-	n[1] = (int)(t->height >> sp->level ? t->height >> sp->level : 1);
-	n[2] = (int)(t->depth >> sp->level ? t->depth >> sp->level : 1);
-	for (c = 0; c < (t->kind == D0_SAMPLE_TYPE_VOLUME ? 3 : 2); c++) {
-		unsigned int mode = t->kind == D0_SAMPLE_TYPE_CUBE ?
-				    TEXCOORDMODE_CLAMP_EDGE : t->wrap[c];
-
-		i[c] = wrap_texel(i[c], n[c], mode);
-		if (i[c] < 0) {
-			memcpy(rgba, t->border, 4 * sizeof(float));
-			return;
-		}
+	x = wrap_texel(x, (int)t->lw[l], cube ? TEXCOORDMODE_CLAMP_EDGE : t->wrap[0]);
+	y = wrap_texel(y, (int)t->lh[l], cube ? TEXCOORDMODE_CLAMP_EDGE : t->wrap[1]);
+	if (t->kind == D0_SAMPLE_TYPE_VOLUME)
+		z = wrap_texel(z, (int)t->ld[l], t->wrap[2]);
+	else
+		z = 0;
+	if (x < 0 || y < 0 || z < 0) {
+		memcpy(rgba, t->border, 4 * sizeof(float));
+		return;
 	}
-	if (t->kind != D0_SAMPLE_TYPE_VOLUME)
-		i[2] = 0;
-	r3d_fetch_texel(r, t, sp->level, sp->face, i[0], i[1], i[2], rgba);
+	fetch_texel(r, t, l, sp->face, (uint32_t)x, (uint32_t)y, (uint32_t)z, rgba);
+}
+
+/* Bilinear filtering of a 2D map without the border colour in reach: the
+ * two columns and rows wrapped once, four texels fetched.  False when the
+ * general path must do it. */
+static bool bilinear_2d(struct r3d *r, const struct r3d_tex *t,
+			const struct sample_pos *sp, int x0, int y0, float fu,
+			float fv, float rgba[4])
+{
+	unsigned int l = sp->level, ch;
+	int xs[2], ys[2], k;
+	float c[4][4], wt[4];
+
+	xs[0] = wrap_texel(x0, (int)t->lw[l], t->wrap[0]);
+	xs[1] = wrap_texel(x0 + 1, (int)t->lw[l], t->wrap[0]);
+	ys[0] = wrap_texel(y0, (int)t->lh[l], t->wrap[1]);
+	ys[1] = wrap_texel(y0 + 1, (int)t->lh[l], t->wrap[1]);
+	if ((xs[0] | xs[1] | ys[0] | ys[1]) < 0)
+		return false;
+	for (k = 0; k < 4; k++)
+		fetch_texel(r, t, l, 0, (uint32_t)xs[k & 1], (uint32_t)ys[k >> 1], 0,
+			    c[k]);
+	wt[0] = (1.0f - fu) * (1.0f - fv);
+	wt[1] = fu * (1.0f - fv);
+	wt[2] = (1.0f - fu) * fv;
+	wt[3] = fu * fv;
+	for (ch = 0; ch < 4; ch++)
+		rgba[ch] = wt[0] * c[0][ch] + wt[1] * c[1][ch] + wt[2] * c[2][ch] +
+			   wt[3] * c[3][ch];
+	return true;
 }
 
 static void filter_level(struct r3d *r, const struct r3d_tex *t,
 			 const struct sample_pos *sp, unsigned int filter,
 			 float rgba[4])
 {
-	float u, v, w, fu, fv, fw, c[8][4], wt;
-	int x0, y0, z0, k, ch;
+	float u, v, w, fu, fv, fw, c[8][4], wt[8];
+	int x0, y0, z0, k, ch, n;
 	bool vol = t->kind == D0_SAMPLE_TYPE_VOLUME;
 
 	if (filter == FILTER_NEAREST) {
@@ -391,16 +449,19 @@ static void filter_level(struct r3d *r, const struct r3d_tex *t,
 	fu = u - (float)x0;
 	fv = v - (float)y0;
 	fw = vol ? w - (float)z0 : 0.0f;
-	for (k = 0; k < (vol ? 8 : 4); k++)
+	if (t->kind == D0_SAMPLE_TYPE_2D && bilinear_2d(r, t, sp, x0, y0, fu, fv, rgba))
+		return;
+	n = vol ? 8 : 4;
+	for (k = 0; k < n; k++) {
 		texel(r, t, sp, x0 + (k & 1), y0 + ((k >> 1) & 1),
 		      vol ? z0 + (k >> 2) : 0, c[k]);
+		wt[k] = (k & 1 ? fu : 1.0f - fu) * (k & 2 ? fv : 1.0f - fv) *
+			(k & 4 ? fw : 1.0f - fw);
+	}
 	for (ch = 0; ch < 4; ch++) {
 		rgba[ch] = 0.0f;
-		for (k = 0; k < (vol ? 8 : 4); k++) {
-			wt = (k & 1 ? fu : 1.0f - fu) * (k & 2 ? fv : 1.0f - fv) *
-			     (k & 4 ? fw : 1.0f - fw);
-			rgba[ch] += wt * c[k][ch];
-		}
+		for (k = 0; k < n; k++)
+			rgba[ch] += wt[k] * c[k][ch];
 	}
 }
 

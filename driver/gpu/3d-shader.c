@@ -24,24 +24,29 @@ static void interpolate(struct r3d *r, unsigned int nlanes)
 	unsigned int l, a, c;
 	uint16_t mask = su->attr_mask;
 
+	const float zc = su->z.c, zdx = su->z.dx, zdy = su->z.dy;
+	const float wc = su->w.c, wdx = su->w.dx, wdy = su->w.dy;
+
 	for (l = 0; l < nlanes; l++) {
 		px[l] = (float)(b->qx[l >> 2] + (int32_t)(l & 1));
 		py[l] = (float)(b->qy[l >> 2] + (int32_t)((l >> 1) & 1));
-		g->z[l] = su->z.c + su->z.dx * px[l] + su->z.dy * py[l];
 	}
+	for (l = 0; l < nlanes; l++)
+		g->z[l] = zc + zdx * px[l] + zdy * py[l];
 	if (su->perspective) {
 		for (l = 0; l < nlanes; l++)
-			rw[l] = 1.0f / (su->w.c + su->w.dx * px[l] + su->w.dy * py[l]);
+			rw[l] = 1.0f / (wc + wdx * px[l] + wdy * py[l]);
 	}
 	for (a = 0; a < R3D_NATTR; a++) {
 		if (!(mask & (1u << a)))
 			continue;
 		for (c = 0; c < 4; c++) {
-			const struct r3d_plane *p = &su->a[a][c];
+			const float pc = su->a[a][c].c, pdx = su->a[a][c].dx;
+			const float pdy = su->a[a][c].dy;
 			float *dst = g->t[a][c];
 
 			for (l = 0; l < nlanes; l++)
-				dst[l] = p->c + p->dx * px[l] + p->dy * py[l];
+				dst[l] = pc + pdx * px[l] + pdy * py[l];
 			if (su->perspective && !(su->flat[a] & (1u << c)))
 				for (l = 0; l < nlanes; l++)
 					dst[l] *= rw[l];
