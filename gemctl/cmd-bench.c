@@ -3,6 +3,7 @@
  *       [--placement same|cross|any] [--json] [-o FILE]
  * bench --compare A.json B.json
  * bench micro [--json] [-o FILE]
+ * bench gl [--repeat N] [--duration DUR] [--json] [-o FILE]
  *
  * Every workload under every strategy that applies, each run --repeat
  * times, the repeats interleaved (run 1 of everything, then run 2, ...)
@@ -45,6 +46,7 @@ struct bench_opts {
 	const struct bench_workload *w[32];
 	unsigned int nw;
 	bool micro;
+	bool gl;
 };
 
 static int add_strategies(struct gemctl *ctl, struct bench_opts *o, const char *list)
@@ -81,7 +83,7 @@ static int add_workload(struct gemctl *ctl, struct bench_opts *o, const char *na
 
 	if (!w) {
 		gemctl_error(ctl, GEMCTL_USAGE, "unknown workload or suite '%s'; "
-			     "suites: all, seed, micro; workloads:", name);
+			     "suites: all, seed, micro, gl; workloads:", name);
 		for (i = 0; i < bench_nworkloads; i++)
 			fprintf(stderr, "  %-17s %s\n", bench_workloads[i].name,
 				bench_workloads[i].summary);
@@ -102,6 +104,10 @@ static int add_target(struct gemctl *ctl, struct bench_opts *o, const char *name
 
 	if (!strcmp(name, "micro")) {
 		o->micro = true;
+		return 0;
+	}
+	if (!strcmp(name, "gl")) {
+		o->gl = true;
 		return 0;
 	}
 	if (!strcmp(name, "all")) {
@@ -380,6 +386,32 @@ out_free:
 	return code;
 }
 
+/* bench gl: Mesa's i915 driver on this gemd against llvmpipe. */
+static int bench_gl_suite(struct gemctl *ctl, const struct bench_opts *o)
+{
+	int pid, ret;
+	FILE *out;
+
+	if (o->nw || o->micro)
+		return gemctl_error(ctl, GEMCTL_USAGE,
+				    "gl runs on its own, without workloads");
+	pid = bench_gemd_pid(gemctl_device(ctl));
+	if (pid < 0)
+		return gemctl_error(ctl, GEMCTL_NODEV, "cannot connect to %s",
+				    gemctl_device(ctl));
+	out = open_output(ctl, o);
+	if (!out)
+		return GEMCTL_FAILED;
+	ret = bench_gl(gemctl_device(ctl), pid, o->json, out, o->duration_ns, o->repeat);
+	if (ret) {
+		if (out != stdout)
+			fclose(out);
+		return gemctl_error(ctl, GEMCTL_FAILED, "bench gl: %s%s", strerror(-ret),
+				    ret == -ENOENT ? " (gl-bench is not built)" : "");
+	}
+	return close_output(ctl, o, out);
+}
+
 int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 {
 	struct bench_opts o = {
@@ -411,6 +443,8 @@ int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 	for (i = 0; i < nrest; i++)
 		if ((ret = add_target(ctl, &o, rest[i])))
 			return ret;
+	if (o.gl)
+		return bench_gl_suite(ctl, &o);
 	if (o.micro) {
 		if (o.nw)
 			return gemctl_error(ctl, GEMCTL_USAGE,
