@@ -344,12 +344,14 @@ static bool line_columns(float a, float b, float bias, bool last, float *lo,
 {
 	int32_t c0, c1;
 
+	if (!(fabsf(a) < R3D_MAX_COORD && fabsf(b) < R3D_MAX_COORD))
+		return false;
 	if (a < b) {
-		c0 = (int32_t)ceilf(a - bias);
-		c1 = (int32_t)ceilf(b - bias) - (last ? 0 : 1);
+		c0 = -r3d_ifloor(bias - a);
+		c1 = -r3d_ifloor(bias - b) - (last ? 0 : 1);
 	} else {
-		c0 = (int32_t)floorf(b - bias) + (last ? 0 : 1);
-		c1 = (int32_t)floorf(a - bias);
+		c0 = r3d_ifloor(b - bias) + (last ? 0 : 1);
+		c1 = r3d_ifloor(a - bias);
 	}
 	*lo = (float)c0 + bias - 0.5f;
 	*hi = (float)c1 + bias + 0.5f;
@@ -501,10 +503,10 @@ static enum cs_status clear_prim(struct r3d *r, const uint32_t *dw, uint32_t len
 	    x2 > R3D_MAX_COORD || y2 > R3D_MAX_COORD)
 		return CS_OK;
 	/* Pixel centres inside [x1, x2) x [y1, y2). */
-	r3d_clear_rect(r, (int32_t)ceilf(x1 - r->draw.bias_x),
-		       (int32_t)ceilf(y1 - r->draw.bias_y),
-		       (int32_t)ceilf(x2 - r->draw.bias_x) - 1,
-		       (int32_t)ceilf(y2 - r->draw.bias_y) - 1, zone_init);
+	r3d_clear_rect(r, -r3d_ifloor(r->draw.bias_x - x1),
+		       -r3d_ifloor(r->draw.bias_y - y1),
+		       -r3d_ifloor(r->draw.bias_x - x2) - 1,
+		       -r3d_ifloor(r->draw.bias_y - y2) - 1, zone_init);
 	return r->status;
 }
 

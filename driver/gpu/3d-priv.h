@@ -19,6 +19,7 @@
 #ifndef GEMKIT_GPU_3D_PRIV_H
 #define GEMKIT_GPU_3D_PRIV_H
 
+#include <math.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -313,9 +314,22 @@ static inline uint32_t r3d_round_d(double v)	/* 0 <= v < 2^31 */
 	return (uint32_t)((v + 6755399441055744.0) - 6755399441055744.0);
 }
 
+/* Clamp to [0, 1]; NaN becomes 0 (what the conversions after it need). */
 static inline float r3d_clamp01(float v)
 {
-	return v < 0.0f ? 0.0f : v > 1.0f ? 1.0f : v;
+	return v >= 0.0f ? (v <= 1.0f ? v : 1.0f) : 0.0f;
+}
+
+/* floor() as an int, for coordinates: NaN is 0 and the range is clamped
+ * to +-2^24, far outside any surface (a float-to-int conversion out of
+ * range is undefined). */
+static inline int r3d_ifloor(float v)
+{
+	if (!(v > -16777216.0f))
+		return v != v ? 0 : -16777216;
+	if (v > 16777216.0f)
+		return 16777216;
+	return (int)floorf(v);
 }
 
 /* COMPAREFUNC_*: does a pass against b (depth, stencil, alpha, shadow)? */

@@ -436,16 +436,16 @@ static void filter_level(struct r3d *r, const struct r3d_tex *t,
 	bool vol = t->kind == D0_SAMPLE_TYPE_VOLUME;
 
 	if (filter == FILTER_NEAREST) {
-		texel(r, t, sp, (int)floorf(sp->u), (int)floorf(sp->v),
-		      (int)floorf(sp->w), rgba);
+		texel(r, t, sp, r3d_ifloor(sp->u), r3d_ifloor(sp->v),
+		      r3d_ifloor(sp->w), rgba);
 		return;
 	}
 	u = sp->u - 0.5f;
 	v = sp->v - 0.5f;
 	w = vol ? sp->w - 0.5f : 0.0f;
-	x0 = (int)floorf(u);
-	y0 = (int)floorf(v);
-	z0 = (int)floorf(w);
+	x0 = r3d_ifloor(u);
+	y0 = r3d_ifloor(v);
+	z0 = r3d_ifloor(w);
 	fu = u - (float)x0;
 	fv = v - (float)y0;
 	fw = vol ? w - (float)z0 : 0.0f;
@@ -537,16 +537,18 @@ static void sample_lane(struct r3d *r, const struct r3d_tex *t, const float uvw[
 	float other[4], f;
 	int c;
 
-	lod = lod < t->min_lod ? t->min_lod : lod;
+	lod = lod >= t->min_lod ? lod : t->min_lod;	/* NaN too */
 	lod = lod > t->max_lod ? t->max_lod : lod;
 	filter = lod > 0.0f ? t->min : t->mag;
 	filter = filter == FILTER_NEAREST ? FILTER_NEAREST : FILTER_LINEAR;
 	if (t->mip == MIPFILTER_NONE || lod <= 0.0f) {
 		lvl = 0;
 	} else if (t->mip == MIPFILTER_NEAREST) {
-		lvl = (unsigned int)ceilf(lod + 0.5f) - 1;
+		lvl = (unsigned int)r3d_ifloor(lod + 0.5f);	/* ties down */
+		if (lod + 0.5f == floorf(lod + 0.5f))
+			lvl--;
 	} else {
-		lvl = (unsigned int)floorf(lod);
+		lvl = (unsigned int)r3d_ifloor(lod);
 	}
 	if (lvl > t->max_level)
 		lvl = t->max_level;
