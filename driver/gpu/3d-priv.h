@@ -216,6 +216,7 @@ struct r3d {
 	uint32_t depth;			/* LOAD_INDIRECT nesting */
 	enum cs_status status;		/* first error while drawing */
 	uint64_t pixels;		/* fragments written (statistics) */
+	uint64_t batches;		/* batches of quads shaded */
 };
 
 /* 3d-state.c */

@@ -117,13 +117,27 @@ void r3d_setup_constant(struct r3d *r, struct r3d_setup *su,
 	}
 }
 
+/*
+ * One primitive can keep the command streamer for a long time.  Between
+ * batches it lets go when reset or destroy ask it to, and it shows
+ * progress as the chip does, in INSTDONE (two unit bits standing for the
+ * 3D units, cleared by turns): hangcheck, which sees ACTHD stand still on
+ * the command, must not mistake a long draw for a hang.
+ */
+#define R3D_INSTDONE_UNITS	(3u << 6)
+
 void r3d_flush_batch(struct r3d *r)
 {
 	if (!r->batch.nquads)
 		return;
+	if (r->status == CS_OK && gpu_cs_aborted(r->gpu))
+		r->status = CS_ABORT;
 	if (r->status == CS_OK) {
 		r3d_shade_batch(r);
 		r3d_fragment_batch(r);
+		r->batches++;
+		reg_set(r->gpu, INSTDONE, (INSTDONE_IDLE & ~IP_DONE & ~R3D_INSTDONE_UNITS) |
+			(r->batches & 1 ? 1u << 6 : 1u << 7));
 	}
 	r->batch.nquads = 0;
 }
