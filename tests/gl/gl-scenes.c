@@ -565,6 +565,38 @@ static void scene_tex_mipmap_linear(void)
 	mip_texture(GL_LINEAR_MIPMAP_LINEAR);
 }
 
+/* glGenerateMipmap: Mesa renders each level from the one above through
+ * the 3D pipeline, into a render target at an offset in the texture (the
+ * drawing rectangle's origin).  How a level is filtered down is up to
+ * the implementation (llvmpipe filters some from level 0), so the image
+ * is made of gradients, which every box filter reduces alike. */
+static void scene_tex_generate_mipmap(void)
+{
+	static uint32_t data[64 * 64];
+	GLuint tex;
+	int i, l, size, x = 0;
+
+	for (i = 0; i < 64 * 64; i++)
+		data[i] = 0xff000000u | (uint32_t)((i % 64) * 4) |
+			  (uint32_t)((i / 64) * 4) << 8 |
+			  (uint32_t)((i % 64 + i / 64) * 2) << 16;
+	gl_program(vs_basic, fs_tex);
+	glClearColor(0, 0, 0, 0);
+	glClear(GL_COLOR_BUFFER_BIT);
+	glGenTextures(1, &tex);
+	glBindTexture(GL_TEXTURE_2D, tex);
+	glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 64, 64, 0, GL_RGBA, GL_UNSIGNED_BYTE, data);
+	glGenerateMipmap(GL_TEXTURE_2D);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST_MIPMAP_NEAREST);
+	glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
+	for (l = 1; l < 7; l++) {
+		size = 64 >> l;
+		px_rect((float)x, 0, (float)(x + size), (float)size, 0, NULL, quad_tc);
+		x += size + 1;
+	}
+	glDeleteTextures(1, &tex);
+}
+
 static void scene_tex_wrap(void)
 {
 	static const struct texfmt f = { GL_RGBA, GL_UNSIGNED_BYTE, 4 };
@@ -781,6 +813,7 @@ static const struct scene scenes[] = {
 	  "GL_EXT_texture_format_BGRA8888" },
 	{ "tex-mipmap", scene_tex_mipmap, GL_RGBA8_OES, 0, 1 },
 	{ "tex-mipmap-linear", scene_tex_mipmap_linear, GL_RGBA8_OES, 0, 2 },
+	{ "tex-generate-mipmap", scene_tex_generate_mipmap, GL_RGBA8_OES, 0, 2 },
 	{ "tex-wrap", scene_tex_wrap, GL_RGBA8_OES, 0, 1 },
 	{ "tex-npot", scene_tex_npot, GL_RGBA8_OES, 0, 1 },
 	{ "tex-cube", scene_tex_cube, GL_RGBA8_OES, 0, 1 },

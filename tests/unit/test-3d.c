@@ -2228,6 +2228,43 @@ static void test_volume(void)
 	t3d_fini(&t);
 }
 
+/* YUV 4:2:2 maps: UYVY byte order, converted to RGB by the sampler. */
+static void test_yuv(void)
+{
+	/* two pixels: Y 0x80 and 0xeb, U 0x60, V 0xa0 */
+	static const uint8_t uyvy[4] = { 0x60, 0x80, 0xa0, 0xeb };
+	struct target tg = argb_256;
+	unsigned int x, c;
+	struct t3d t;
+
+	t3d_init(&t);
+	memcpy(t.tex, uyvy, 4);
+	emit_setup(&t, &tg, ~0u << 4 | TEXCOORDFMT_2D, S4_VFMT_XY << S4_VFMT_XYZW_SHIFT,
+		   0, 0);
+	emit_map(&t, TEX_GTT, 2, 1, 64, GPU_TILING_NONE, MAPSURF_422,
+		 MT_422_YCRCB_SWAPY, 0);
+	emit_sampler(&t, SS2_COLORSPACE_CONVERSION, clamp_ss3, 0);
+	program_texture(&t, D0_SAMPLE_TYPE_2D);
+	textured_rect(&t, 0, 0, 2, 1, 0, 0, 2, 1);
+	run(&t);
+	for (x = 0; x < 2; x++) {
+		double y = 1.164 * ((x ? 0xeb : 0x80) - 16) / 255.0;
+		double u = 0x60 / 255.0 - 0.5, v = 0xa0 / 255.0 - 0.5;
+		double rgb[3] = { y + 1.596 * v, y - 0.813 * v - 0.391 * u, y + 2.018 * u };
+		uint32_t px = cbuf_px(&t, &tg, x, 0);
+
+		gt_assert_eq(px >> 24, 0xff);
+		for (c = 0; c < 3; c++) {
+			double want = rgb[c] < 0 ? 0 : rgb[c] > 1 ? 255 : rgb[c] * 255;
+			int got = (int)((px >> (16 - 8 * c)) & 0xff);
+
+			gt_assert_f(fabs(got - want) <= 0.5001, "x %u channel %u: %d want %.2f",
+				    x, c, got, want);
+		}
+	}
+	t3d_fini(&t);
+}
+
 int main(int argc, char **argv)
 {
 	gemtest_init(argc, argv);
@@ -2262,5 +2299,6 @@ int main(int argc, char **argv)
 	gemtest_subtest("stipple") test_stipple();
 	gemtest_subtest("load-indirect") test_load_indirect();
 	gemtest_subtest("texture-volume") test_volume();
+	gemtest_subtest("texture-yuv") test_yuv();
 	return gemtest_exit();
 }
