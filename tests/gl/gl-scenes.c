@@ -96,6 +96,16 @@ static const float quad_tc[16] = {
 	0, 0, 0, 1, 1, 0, 0, 1, 0, 1, 0, 1, 1, 1, 0, 1,
 };
 
+/* A scene's program, and the framebuffer cleared to a colour. */
+static GLuint begin(const char *fs, float r, float g, float b, float a)
+{
+	GLuint p = gl_program(vs_basic, fs);
+
+	glClearColor(r, g, b, a);
+	glClear(GL_COLOR_BUFFER_BIT);
+	return p;
+}
+
 /* ---- clears and primitives ------------------------------------------------- */
 
 static void scene_clear(void)
@@ -155,9 +165,7 @@ static void scene_triangles_smooth(void)
 {
 	float pos[18 * 4];
 
-	gl_program(vs_basic, fs_color);
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_color, 0, 0, 0, 1);
 	px_pos(pos, tris_xy, 18, 0);
 	gl_draw(GL_TRIANGLES, 18, pos, tris_col, NULL);
 }
@@ -173,9 +181,7 @@ static void scene_strip_fan(void)
 	};
 	float pos[9 * 4];
 
-	gl_program(vs_basic, fs_color);
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_color, 0, 0, 0, 1);
 	px_pos(pos, strip, 6, 0);
 	gl_draw(GL_TRIANGLE_STRIP, 6, pos, tris_col, NULL);
 	px_pos(pos, fan, 9, 0);
@@ -204,9 +210,7 @@ static void scene_lines(void)
 
 	for (i = 0; i < 12 * 4; i++)
 		col[i] = tris_col[i % (sizeof(tris_col) / sizeof(float))];
-	gl_program(vs_basic, fs_color);
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_color, 0, 0, 0, 1);
 	px_pos(pos, lines, 12, 0);
 	gl_draw(GL_LINES, 12, pos, col, NULL);
 	px_pos(pos, strip, 4, 0);
@@ -221,9 +225,7 @@ static void scene_points(void)
 	GLuint p;
 	float pos[5 * 4];
 
-	p = gl_program(vs_basic, fs_color);
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	p = begin(fs_color, 0, 0, 0, 1);
 	glUniform1f(glGetUniformLocation(p, "psize"), 1.0f);
 	px_pos(pos, pts, 5, 0);
 	gl_draw(GL_POINTS, 5, pos, tris_col, NULL);
@@ -297,9 +299,7 @@ static void blend_background(void)
 		1, 0, 0, 1, 0, 1, 0, 0.5f, 0, 0, 1, 0.25f, 1, 1, 1, 0.75f,
 	};
 
-	gl_program(vs_basic, fs_color);
-	glClearColor(0, 0, 0, 0);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_color, 0, 0, 0, 0);
 	px_rect(0, 0, 64, 64, 0, col, NULL);
 }
 
@@ -355,9 +355,7 @@ static void scene_colormask_scissor(void)
 		1, 0.5f, 0.25f, 1, 0, 1, 0.5f, 0.5f, 0.5f, 0, 1, 0.75f, 1, 1, 0, 0.25f,
 	};
 
-	gl_program(vs_basic, fs_color);
-	glClearColor(0.5f, 0.5f, 0.5f, 0.5f);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_color, 0.5f, 0.5f, 0.5f, 0.5f);
 	glColorMask(GL_TRUE, GL_FALSE, GL_TRUE, GL_FALSE);
 	px_rect(0, 0, 32, 64, 0, col, NULL);
 	glColorMask(GL_FALSE, GL_TRUE, GL_FALSE, GL_TRUE);
@@ -382,9 +380,7 @@ static void scene_cull(void)
 	float pos[6 * 4];
 	int i, k;
 
-	gl_program(vs_basic, fs_color);
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_color, 0, 0, 0, 1);
 	glEnable(GL_CULL_FACE);
 	for (i = 0; i < 4; i++) {
 		glCullFace(modes[i][0]);
@@ -410,9 +406,7 @@ static void scene_perspective(void)
 		1, 0, 0, 1, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 1,
 	};
 
-	gl_program(vs_basic, fs_color);
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_color, 0, 0, 0, 1);
 	gl_draw(GL_TRIANGLE_STRIP, 4, pos, col, NULL);
 }
 
@@ -429,9 +423,7 @@ static void scene_discard(void)
 		1, 0, 0, 0, 0, 1, 0, 1, 0, 0, 1, 1, 1, 1, 1, 0,
 	};
 
-	gl_program(vs_basic, fs);
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs, 0, 0, 0, 1);
 	px_rect(0, 0, 64, 64, 0, col, NULL);
 }
 
@@ -444,9 +436,7 @@ static void scene_fragcoord(void)
 		"			    gl_FragCoord.y / 64.0, gl_FragCoord.z, 1.0);\n"
 		"}\n";
 
-	gl_program(vs_basic, fs);
-	glClearColor(0, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs, 0, 0, 0, 1);
 	px_rect(0, 0, 64, 64, 0.5f, NULL, NULL);
 }
 
@@ -485,9 +475,7 @@ static void textured(const struct texfmt *f, GLenum filter)
 {
 	GLuint tex;
 
-	gl_program(vs_basic, fs_tex);
-	glClearColor(0.5f, 0.5f, 0.5f, 0.5f);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_tex, 0.5f, 0.5f, 0.5f, 0.5f);
 	tex = make_texture(f, filter, GL_CLAMP_TO_EDGE);
 	/* magnified 3x, off the pixel grid by a third */
 	px_rect(4.0f / 3.0f, 2.0f / 3.0f, 4.0f / 3.0f + 48, 2.0f / 3.0f + 48, 0,
@@ -531,9 +519,7 @@ static void mip_texture(GLenum min_filter)
 	GLuint tex;
 	int l, i, size, x = 0;
 
-	gl_program(vs_basic, fs_tex);
-	glClearColor(0, 0, 0, 0);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_tex, 0, 0, 0, 0);
 	glGenTextures(1, &tex);
 	glBindTexture(GL_TEXTURE_2D, tex);
 	for (l = 0; l < 7; l++) {
@@ -580,9 +566,7 @@ static void scene_tex_generate_mipmap(void)
 		data[i] = 0xff000000u | (uint32_t)((i % 64) * 4) |
 			  (uint32_t)((i / 64) * 4) << 8 |
 			  (uint32_t)((i % 64 + i / 64) * 2) << 16;
-	gl_program(vs_basic, fs_tex);
-	glClearColor(0, 0, 0, 0);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_tex, 0, 0, 0, 0);
 	glGenTextures(1, &tex);
 	glBindTexture(GL_TEXTURE_2D, tex);
 	glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 64, 64, 0, GL_RGBA, GL_UNSIGNED_BYTE, data);
@@ -611,9 +595,7 @@ static void scene_tex_wrap(void)
 	GLuint tex;
 	int i;
 
-	gl_program(vs_basic, fs_tex);
-	glClearColor(0, 0, 0, 0);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_tex, 0, 0, 0, 0);
 	for (i = 0; i < 3; i++) {
 		tex = make_texture(&f, GL_NEAREST, wraps[i]);
 		px_rect(0, 21.0f * i, 64, 21.0f * i + 20, 0, NULL, tc);
@@ -629,9 +611,7 @@ static void scene_tex_npot(void)
 
 	for (i = 0; i < (int)sizeof(data); i++)
 		data[i] = (uint8_t)(i * 37 + (i >> 5));
-	gl_program(vs_basic, fs_tex);
-	glClearColor(0, 0, 0, 0);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_tex, 0, 0, 0, 0);
 	glGenTextures(1, &tex);
 	glBindTexture(GL_TEXTURE_2D, tex);
 	glTexImage2D(GL_TEXTURE_2D, 0, GL_RGBA, 20, 12, 0, GL_RGBA, GL_UNSIGNED_BYTE,
@@ -658,9 +638,7 @@ static void scene_tex_cube(void)
 	GLuint tex;
 	int f, i;
 
-	gl_program(vs_basic, fs);
-	glClearColor(0, 0, 0, 0);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs, 0, 0, 0, 0);
 	glGenTextures(1, &tex);
 	glBindTexture(GL_TEXTURE_CUBE_MAP, tex);
 	for (f = 0; f < 6; f++) {
@@ -703,9 +681,7 @@ static void scene_copytexsubimage(void)
 	glCopyTexSubImage2D(GL_TEXTURE_2D, 0, 4, 2, 10, 20, 28, 30);
 	glBindFramebuffer(GL_FRAMEBUFFER, fb);
 	glViewport(0, 0, W, H);
-	gl_program(vs_basic, fs_tex);
-	glClearColor(0.25f, 0, 0, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_tex, 0.25f, 0, 0, 1);
 	px_rect(0, 0, 64, 64, 0, NULL, quad_tc);
 	glDeleteTextures(1, &tex);
 	gl_fbo_fini(&src);
@@ -744,9 +720,7 @@ static void scene_fbo_wide(void)
 
 	glGetIntegerv(GL_FRAMEBUFFER_BINDING, &prev);
 	gl_fbo_init(&big, 256, 64, 0, 0, true);
-	gl_program(vs_basic, fs_color);
-	glClearColor(0.2f, 0.2f, 0.2f, 1);
-	glClear(GL_COLOR_BUFFER_BIT);
+	begin(fs_color, 0.2f, 0.2f, 0.2f, 1);
 	gl_draw(GL_TRIANGLE_STRIP, 4, pos, tris_col, NULL);
 	glBindFramebuffer(GL_FRAMEBUFFER, (GLuint)prev);
 	glViewport(0, 0, W, H);
