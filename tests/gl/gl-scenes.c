@@ -291,6 +291,45 @@ static void scene_stencil(void)
 	glDisable(GL_STENCIL_TEST);
 }
 
+/* Two-sided stencil: front and back faces of each winding write their
+ * own reference, then a pass per reference shows where each landed. */
+static void scene_stencil_two_sided(void)
+{
+	static const float xy[] = {
+		2, 2, 30, 2, 2, 30,		/* counter-clockwise (GL) */
+		34, 2, 34, 30, 62, 2,		/* clockwise */
+	};
+	float pos[6 * 4];
+	GLuint p = gl_program(vs_basic, fs_uniform);
+	int pass;
+
+	glClearColor(0, 0, 0, 1);
+	glClearStencil(0);
+	glClear(GL_COLOR_BUFFER_BIT | GL_STENCIL_BUFFER_BIT);
+	glEnable(GL_STENCIL_TEST);
+	for (pass = 0; pass < 2; pass++) {
+		glFrontFace(pass ? GL_CW : GL_CCW);
+		glStencilFuncSeparate(GL_FRONT, GL_ALWAYS, 1 + 4 * pass, 0xff);
+		glStencilFuncSeparate(GL_BACK, GL_ALWAYS, 2 + 4 * pass, 0xff);
+		glStencilOp(GL_KEEP, GL_KEEP, GL_REPLACE);
+		glColorMask(GL_FALSE, GL_FALSE, GL_FALSE, GL_FALSE);
+		px_pos(pos, xy, 6, 0);
+		for (int k = 0; k < 6; k++)
+			pos[4 * k + 1] = ny(xy[2 * k + 1] + 32 * pass);
+		gl_draw(GL_TRIANGLES, 6, pos, NULL, NULL);
+	}
+	glFrontFace(GL_CCW);
+	glColorMask(GL_TRUE, GL_TRUE, GL_TRUE, GL_TRUE);
+	glStencilOp(GL_KEEP, GL_KEEP, GL_KEEP);
+	for (pass = 1; pass <= 6; pass++) {
+		glStencilFunc(GL_EQUAL, pass, 0xff);
+		set_color(p, pass & 1 ? 1.0f : 0.0f, pass & 2 ? 1.0f : 0.0f,
+			  pass & 4 ? 1.0f : 0.0f, 1);
+		px_rect(0, 0, 64, 64, 0, NULL, NULL);
+	}
+	glDisable(GL_STENCIL_TEST);
+}
+
 /* ---- blending, masks, culling ---------------------------------------------- */
 
 static void blend_background(void)
@@ -754,6 +793,8 @@ static const struct scene scenes[] = {
 	  "GL_OES_packed_depth_stencil" },
 	{ "stencil", scene_stencil, GL_RGBA8_OES, GL_DEPTH24_STENCIL8_OES, 1,
 	  "GL_OES_packed_depth_stencil" },
+	{ "stencil-two-sided", scene_stencil_two_sided, GL_RGBA8_OES,
+	  GL_DEPTH24_STENCIL8_OES, 1, "GL_OES_packed_depth_stencil" },
 	{ "blend-alpha", scene_blend_alpha, GL_RGBA8_OES, 0, 1 },
 	{ "blend-add", scene_blend_add, GL_RGBA8_OES, 0, 1 },
 	/* dst * (1 - src) - src * dst doubles a source's one-step
