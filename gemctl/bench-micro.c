@@ -161,7 +161,7 @@ static bool gem_bench_rows(struct micro_out *o, struct strbuf *sb)
 
 /* Where the micro benchmarks are: $GEMCTL_BENCH_DIR, else the build tree
  * around this gemctl. */
-static int bench_dir(char *dir, size_t len, char *self, size_t selflen)
+int bench_dir(char *dir, size_t len, char *self, size_t selflen)
 {
 	const char *env = getenv("GEMCTL_BENCH_DIR");
 	char exe[PATH_MAX];

@@ -3,6 +3,7 @@
  *       [--placement same|cross|any] [--json] [-o FILE]
  * bench --compare A.json B.json
  * bench micro [--json] [-o FILE]
+ * bench gl [--repeat N] [--duration DUR] [--json] [-o FILE]
  *
  * Every workload under every strategy that applies, each run --repeat
  * times, the repeats interleaved (run 1 of everything, then run 2, ...)
@@ -44,6 +45,7 @@ struct bench_opts {
 	const struct workload *w[32];
 	unsigned int nw;
 	bool micro;
+	bool gl;
 };
 
 static int add_strategies(struct gemctl *ctl, struct bench_opts *o, const char *list)
@@ -80,7 +82,7 @@ static int add_workload(struct gemctl *ctl, struct bench_opts *o, const char *na
 
 	if (!w) {
 		gemctl_error(ctl, GEMCTL_USAGE, "unknown workload or suite '%s'; "
-			     "suites: all, seed, micro; workloads:", name);
+			     "suites: all, seed, micro, gl; workloads:", name);
 		for (i = 0; i < nworkloads; i++)
 			fprintf(stderr, "  %-17s %s\n", workloads[i]->name,
 				workloads[i]->summary);
@@ -101,6 +103,10 @@ static int add_target(struct gemctl *ctl, struct bench_opts *o, const char *name
 
 	if (!strcmp(name, "micro")) {
 		o->micro = true;
+		return 0;
+	}
+	if (!strcmp(name, "gl")) {
+		o->gl = true;
 		return 0;
 	}
 	if (!strcmp(name, "all")) {
@@ -369,6 +375,32 @@ out_free:
 	return code;
 }
 
+/* bench gl: Mesa's i915 driver on this gemd against llvmpipe. */
+static int bench_gl_suite(struct gemctl *ctl, const struct bench_opts *o)
+{
+	int pid, ret;
+	FILE *out;
+
+	if (o->nw || o->micro)
+		return gemctl_error(ctl, GEMCTL_USAGE,
+				    "gl runs on its own, without workloads");
+	pid = bench_gemd_pid(gemctl_device(ctl));
+	if (pid < 0)
+		return gemctl_error(ctl, GEMCTL_NODEV, "cannot connect to %s",
+				    gemctl_device(ctl));
+	out = open_output(ctl, o);
+	if (!out)
+		return GEMCTL_FAILED;
+	ret = bench_gl(gemctl_device(ctl), pid, o->json, out, o->duration_ns, o->repeat);
+	if (ret) {
+		if (out != stdout)
+			fclose(out);
+		return gemctl_error(ctl, GEMCTL_FAILED, "bench gl: %s%s", strerror(-ret),
+				    ret == -ENOENT ? " (gl-bench is not built)" : "");
+	}
+	return close_output(ctl, o, out);
+}
+
 static const struct tool_opt bench_opts[] = {
 	{ "strategy", 0, 's', TOOL_ARG_VALUE, "LIST",
 	  "the buffer strategies, comma separated (default: all)" },
@@ -415,6 +447,8 @@ static int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 	for (i = 0; i < nrest; i++)
 		if ((ret = add_target(ctl, &o, rest[i])))
 			return ret;
+	if (o.gl)
+		return bench_gl_suite(ctl, &o);
 	if (o.micro) {
 		if (o.nw)
 			return gemctl_error(ctl, GEMCTL_USAGE,
@@ -448,7 +482,7 @@ static int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 
 const struct gemctl_cmd cmd_bench_entry = {
 	.name = "bench",
-	.args = "[all|seed|micro|WORKLOAD]... [--strategy LIST] [--repeat N] [--duration DUR] [--placement same|cross|any] [--json] [-o FILE] | --compare A.json B.json",
+	.args = "[all|seed|micro|gl|WORKLOAD]... [--strategy LIST] [--repeat N] [--duration DUR] [--placement same|cross|any] [--json] [-o FILE] | --compare A.json B.json",
 	.summary = "benchmark workloads x buffer strategies against same-run floors",
 	.opts = bench_opts,
 	.complete = GEMCTL_COMPLETE_WORKLOAD | GEMCTL_COMPLETE_FILE,

@@ -183,13 +183,14 @@ static unsigned int complete_verb_args(struct gemctl *ctl, const struct gemctl_c
 		return 0;
 	}
 	if ((cmd->complete & GEMCTL_COMPLETE_WORKLOAD) && pos == 1) {
-		/* bench has workloads of its own (and suites, and micro). */
+		/* bench has workloads of its own (and suites, micro, gl). */
 		if (!strcmp(cmd->name, "bench")) {
 			for (i = 0; i < (int)nworkloads; i++)
 				offer(e, workloads[i]->name);
 			offer(e, "seed");
 			offer(e, "all");
 			offer(e, "micro");
+			offer(e, "gl");
 			return 0;
 		}
 		for (i = 0; i < (int)nworkloads; i++)

@@ -11,10 +11,13 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "3d.h"
 #include "batch.h"
 #include "capture.h"
 #include "gemdebugfs.h"
 #include "gemdump.h"
+#include "ps.h"
+#include "regs.h"
 #include "util.h"
 
 #define DEFAULT_WINDOW 5	/* instructions shown each side of ACTHD */
@@ -199,9 +202,46 @@ static uint32_t *object_dwords(const struct gd_capture *c, const struct gd_rec_o
 	return v;
 }
 
-/* Decode dw[from, to) at base, marking the line of the instruction at mark. */
+/*
+ * A pixel shader program that stopped the parser: the instruction the
+ * model refused (lib/gen3/ps.c, the same decoder gemd runs) and why, so
+ * the decode can mark its "PSnnn:" line.  Zeroed when ACTHD is not on a
+ * program or the program decodes.
+ */
+struct ps_fault {
+	char tag[16];		/* "PS003: ", on the instruction's first line */
+	const char *why;
+};
+
+static void find_ps_fault(const uint32_t *dw, size_t n, const struct gd_rec_ring *r,
+			  struct ps_fault *pf)
+{
+	struct gen3_ps_program *prog;
+	struct gen3_ps_error err;
+	uint32_t len;
+
+	memset(pf, 0, sizeof(*pf));
+	if (!n || !(r->eir & I915_ERROR_INSTRUCTION) || dw[0] >> 29 != 3 ||
+	    OPC_3D(dw[0]) != OP3D_1D || OPC_3D_1D(dw[0]) != OP1D_PIXEL_SHADER_PROGRAM)
+		return;
+	len = (dw[0] & 0xff) + 2;
+	if (len > n || (len - 1) % 3)
+		return;
+	prog = malloc(sizeof(*prog));
+	if (!prog)
+		return;
+	if (gen3_ps_decode(dw + 1, (len - 1) / 3, prog, &err) && err.insn >= 0) {
+		snprintf(pf->tag, sizeof(pf->tag), "PS%03d: ", err.insn);
+		pf->why = err.why;
+	}
+	free(prog);
+}
+
+/* Decode dw[from, to) at base, marking the line of the instruction at mark
+ * (and a refused shader instruction, when pf names one). */
 static void decode_marked(const struct gd_ctx *ctx, const uint32_t *dw, size_t from,
-			  size_t to, uint64_t base, uint64_t mark)
+			  size_t to, uint64_t base, uint64_t mark,
+			  const struct ps_fault *pf)
 {
 	char *text = NULL, *p, *eol;
 	size_t len = 0;
@@ -227,6 +267,9 @@ static void decode_marked(const struct gd_ctx *ctx, const uint32_t *dw, size_t f
 			*eol = '\0';
 		if (hit)
 			printf("%s> %s  <- ACTHD%s\n", red(ctx), p, reset(ctx));
+		else if (pf->why && strstr(p, pf->tag))
+			printf("%s> %s  <- refused: %s%s\n", red(ctx), p, pf->why,
+			       reset(ctx));
 		else
 			printf("  %s\n", p);
 	}
@@ -244,6 +287,7 @@ static void print_window(const struct gd_ctx *ctx, const struct gd_capture *c,
 	uint32_t *dw = object_dwords(c, o, &n);
 	size_t *starts;
 	struct gd_cmdinfo ci;
+	struct ps_fault pf;
 
 	if (!dw) {
 		printf("  (obj %u was captured without its contents)\n", o->id);
@@ -279,7 +323,9 @@ static void print_window(const struct gd_ctx *ctx, const struct gd_capture *c,
 		from = starts[k];
 		to = starts[MIN(at + ho->window + 1, nstarts)];
 	}
-	decode_marked(ctx, dw, from, to, o->gtt_offset, acthd);
+	find_ps_fault(at == SIZE_MAX ? dw : dw + starts[at],
+		      at == SIZE_MAX ? 0 : n - starts[at], r, &pf);
+	decode_marked(ctx, dw, from, to, o->gtt_offset, acthd, &pf);
 	free(starts);
 	free(dw);
 }

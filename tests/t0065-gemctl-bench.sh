@@ -187,6 +187,29 @@ test_expect_success 'micro gathers the micro benchmarks'"'"' lines' '
 	json_check "len(d[\"micro\"]) == 5 and d[\"micro\"][0][\"status\"] == \"PASS\"" <micro.json
 '
 
+test_expect_success 'gl runs gl-bench on gemd and on llvmpipe, and compares' '
+	mkdir -p fakegl &&
+	cat >fakegl/gl-bench <<-\EOF &&
+	#!/bin/sh
+	# 10 frames a second on the device, 40 on llvmpipe; a thread of
+	# gemd serves this client only in the device run.
+	f=10; test "$1" = --sw && f=40
+	echo ready
+	echo "done frames=$f ns=1000000000 user_ns=5000000 sys_ns=0 pixels=$((f * 1048576))"
+	cat >/dev/null
+	EOF
+	chmod +x fakegl/gl-bench &&
+	GEMCTL_BENCH_DIR=$PWD/fakegl gemctl bench gl --repeat 1 --duration 10ms >gl 2>err &&
+	grep "^fill-flat  *i915  *10.00  *10.5  *0.50 .* 0.250x$" gl &&
+	grep "^fill-flat  *llvmpipe  *40.00  *41.9  *0.12 *$" gl &&
+	grep "^ipers  *i915  *10.00  *0.50 .*0.250x$" gl &&
+	test $(grep -c "^[a-z-]*  *i915 " gl) -eq 8 &&
+	GEMCTL_BENCH_DIR=$PWD/fakegl gemctl bench gl --repeat 1 --duration 10ms --json >gl.json &&
+	json_check "len(d[\"gl\"]) == 16 and d[\"gl\"][0][\"x_llvmpipe_permille\"] == 250" <gl.json &&
+	test_expect_code 2 gemctl bench gl exec-nop 2>err &&
+	stderr_has "gl runs on its own"
+'
+
 test_expect_success 'usage errors exit 2, a missing device 3' '
 	test_expect_code 2 gemctl bench frobnicate 2>err &&
 	stderr_has "unknown workload or suite '\''frobnicate'\''" &&

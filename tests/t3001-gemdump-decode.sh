@@ -41,7 +41,7 @@ test_expect_success 'usage errors exit 2' '
 	test_expect_code 2 "$GEMDUMP" decode --no-such-option
 '
 
-for b in mi blit 3d; do
+for b in mi blit 3d mesa-gears; do
 	test_expect_success "decode $b: the golden text" '
 		"$GEMDUMP" decode "$GOLDEN/$b.txt" >actual &&
 		test_cmp "$GOLDEN/$b.ref" actual
@@ -141,5 +141,12 @@ if command -v bash >/dev/null; then
 		test_cmp expect actual
 	'
 fi
+
+test_expect_success 'a batch of Mesa'"'"'s i915 driver: every command named' '
+	"$GEMDUMP" decode --summary "$GOLDEN/mesa-gears.txt" >summary &&
+	! grep UNKNOWN summary &&
+	grep "^3DSTATE_PIXEL_SHADER_PROGRAM  *1$" summary &&
+	grep "^3DPRIMITIVE  *1$" summary
+'
 
 test_done

@@ -97,7 +97,21 @@ if test -x "$POPULATE"; then
 		"$GEMDUMP" -D "$GEMD_SOCK" capture -q -o hang.core &&
 		"$GEMDUMP" hang hang.core >core.out &&
 		grep -q "HEAD 0x1f800000: MI UNKNOWN  <- ACTHD" core.out &&
-		grep -q "^  IPEHR     0x1f800000" core.out
+		grep -q "^  IPEHR     0x1f800000" core.out &&
+		stop_gemd
+	'
+	test_expect_success 'live: a bad pixel shader instruction is marked' '
+		start_gemd &&
+		{ "$POPULATE" "$GEMD_SOCK" hang-shader >shader.out 2>&1 & } &&
+		test_register_pid $! &&
+		test_wait_for 10 grep -q "^ready" shader.out &&
+		test_wait_for 10 sh -c "\"$GEMDUMP\" -D \"$GEMD_SOCK\" hang >ps.out 2>/dev/null" &&
+		grep -q "^  IPEHR     0x7d050008 (3DSTATE_PIXEL_SHADER_PROGRAM)" ps.out &&
+		grep -q "^  EIR       0x00000001 (instruction error)" ps.out &&
+		grep "^> " ps.out >marked &&
+		test $(wc -l <marked) -eq 2 &&
+		grep -q "HEAD 0x7d050008: 3DSTATE_PIXEL_SHADER_PROGRAM  <- ACTHD" marked &&
+		grep -q "PS002: unknown  <- refused: unknown opcode" marked
 	'
 fi
 

@@ -90,6 +90,7 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 		.cmd_cost_ns = cfg->cmd_cost_ns,
 	};
 	struct gem_device *dev;
+	pthread_condattr_t attr;
 	int i, ret;
 
 	dev = gem_calloc(1, sizeof(*dev));
@@ -97,7 +98,12 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 		return -ENOMEM;
 	pthread_mutex_init(&dev->lock, NULL);
 	pthread_mutex_init(&dev->irq_lock, NULL);
-	pthread_cond_init(&dev->irq_cond, NULL);
+	/* gem_wait_seqno's deadlines are CLOCK_MONOTONIC: on the default
+	 * clock they would all lie in the past and every wait would spin. */
+	pthread_condattr_init(&attr);
+	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
+	pthread_cond_init(&dev->irq_cond, &attr);
+	pthread_condattr_destroy(&attr);
 	pthread_cond_init(&dev->retire_cond, NULL);
 	for (i = 0; i < GEM_LIST_COUNT; i++)
 		INIT_LIST_HEAD(&dev->lists[i]);

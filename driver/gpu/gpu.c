@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "3d-priv.h"
 #include "gpu_priv.h"
 
 /* Registers that exist; anything else reads 0 and ignores writes. */
@@ -212,6 +213,7 @@ static void reset_locked(struct gpu *gpu)
 	reg_set(gpu, INSTDONE, INSTDONE_IDLE);
 	gpu->waiting = false;
 	memset(&gpu->cs, 0, sizeof(gpu->cs));
+	r3d_reset(gpu->r3d);
 	atomic_store(&gpu->partial_tail, GPU_NO_TAIL);
 	atomic_store(&gpu->stopped, false);
 }
@@ -289,6 +291,7 @@ static int config_check(struct gpu_config *cfg)
 
 static void gpu_free(struct gpu *gpu)
 {
+	r3d_destroy(gpu->r3d);
 	free(gpu->scratch);
 	free(gpu->hws);
 	free(gpu->pte);
@@ -334,7 +337,8 @@ struct gpu *gpu_create(const struct gpu_config *cfg, const struct gpu_ops *ops,
 	gpu->pte = calloc(gpu->npages, sizeof(*gpu->pte));
 	gpu->hws = aligned_alloc(GTT_PAGE_SIZE, GTT_PAGE_SIZE);
 	gpu->scratch = malloc(BLIT_SCRATCH_SIZE);
-	if (!gpu->pte || !gpu->hws || !gpu->scratch)
+	gpu->r3d = r3d_create(gpu);
+	if (!gpu->pte || !gpu->hws || !gpu->scratch || !gpu->r3d)
 		goto out_free;
 	memset(gpu->hws, 0, GTT_PAGE_SIZE);
 

@@ -1,4 +1,5 @@
-/* Private state of the 945G model, shared by gpu.c, cs.c, blit.c and cmd3d.c. */
+/* Private state of the 945G model, shared by gpu.c, cs.c, blit.c, cmd3d.c
+ * and the 3D pipeline (3d-*.c). */
 #ifndef GEMKIT_GPU_PRIV_H
 #define GEMKIT_GPU_PRIV_H
 
@@ -10,6 +11,8 @@
 
 #include "cmdtab.h"
 #include "gpu.h"
+
+struct r3d;
 
 #define GPU_MMIO_SIZE		0x4000u		/* every register we model is below */
 #define GPU_DEFAULT_APERTURE	(256ull << 20)
@@ -86,6 +89,7 @@ struct gpu {
 	_Atomic uint32_t partial_tail;	/* TAIL seen with an incomplete command */
 
 	struct cs_state cs;
+	struct r3d *r3d;		/* the 3D pipeline's state, CS thread only */
 
 	_Atomic uint64_t st_commands;
 	_Atomic uint64_t st_batches;
@@ -206,7 +210,7 @@ enum cs_status cs_decode_length(const struct gen3_cmd *cmd, uint32_t hdr,
 enum cs_status blit_exec(struct gpu *gpu, const struct gen3_cmd *cmd,
 			 const uint32_t *dw, uint32_t len);
 
-/* cmd3d.c: client 3, parsed and skipped. */
+/* cmd3d.c: client 3, run by the 3D pipeline (3d-*.c). */
 enum cs_status cmd3d_exec(struct gpu *gpu, const struct gen3_cmd *cmd,
 			  uint32_t len);
 

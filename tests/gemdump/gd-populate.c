@@ -3,9 +3,10 @@
  * 64 KiB pattern object with a flink name, a blit target filled by a
  * batch, an X-tiled object, then it waits (keeping its handles, so the
  * objects live) until killed.  With "hang", the last batch it submits
- * runs into an invalid command.  Prints "ready" when done.
+ * runs into an invalid command; with "hang-shader", into a pixel shader
+ * program whose third instruction is invalid.  Prints "ready" when done.
  *
- *   gd-populate SOCKET [hang]
+ *   gd-populate SOCKET [hang|hang-shader]
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -126,6 +127,18 @@ int main(int argc, char **argv)
 
 		pwrite_(hb, bad, sizeof(bad));
 		exec(hb, dst, 40, 16);
+	}
+	if (argc > 2 && !strcmp(argv[2], "hang-shader")) {
+		/* 3DSTATE_PIXEL_SHADER_PROGRAM: DCL t0.xyzw, DCL s0 2D, then
+		 * opcode 0x1a, which the 915 does not have. */
+		uint32_t bad[16] = {
+			0x7d050008, 0x19083c00, 0, 0, 0x19180000, 0, 0,
+			0x1a000000, 0, 0, 0x05000000, 0,
+		};
+		uint32_t hb = create(4096);
+
+		pwrite_(hb, bad, sizeof(bad));
+		exec(hb, dst, 48, 44);	/* the reloc lands in the padding */
 	}
 	printf("ready %u\n", fl.name);
 	fflush(stdout);
