@@ -60,6 +60,9 @@ static void channel_free(struct gem_channel *ch)
 	if (ch->next)
 		ch->next->prev = ch->prev;
 	pthread_mutex_unlock(&state_lock);
+	/* What the thread left unanswered is done before it is gone. */
+	channel_shm_flush(ch);
+	channel_shm_detach(ch);
 	if (ch->sock >= 0)
 		close(ch->sock);
 	strbuf_release(&ch->extra);
@@ -81,9 +84,11 @@ static void thread_channels_free(void *p)
 
 void channel_reset(struct gem_channel *ch)
 {
+	channel_shm_detach(ch);
 	if (ch->sock >= 0)
 		close(ch->sock);
 	ch->sock = -1;
+	ch->notices = false;
 }
 
 /* No lock may be held by a thread that fork() leaves behind. */
@@ -106,10 +111,12 @@ static void atfork_parent(void)
 }
 
 /*
- * The child holds copies of every channel socket of the parent.  Reading
- * replies on them would steal the parent's, and keeping them open would
- * keep gemd's side of them alive, so the child closes them all; the one
- * thread it has opens a channel of its own on first use.
+ * The child holds copies of every channel socket of the parent, and the
+ * parent's rings mapped.  Reading replies on them would steal the
+ * parent's, writing to a ring would corrupt it, and keeping them open
+ * would keep gemd's side of them alive, so the child drops them all
+ * untouched; the one thread it has opens a channel of its own on first
+ * use.
  */
 static void atfork_child(void)
 {
@@ -174,9 +181,14 @@ int channel_call(struct gem_channel *ch, struct wire_call *call)
 
 	strbuf_reset(&ch->rbuf);
 	call->reply = &ch->rbuf;
-	ret = wire_call(ch->sock, call);
-	if (!ret)
+	ret = ch->shm_base ? channel_shm_call(ch, call) : wire_call(ch->sock, call);
+	if (!ret) {
+		if (call->flags & GEM_MSG_F_NOREPLY)
+			ch->notices = true;
+		else
+			ch->notices = false;
 		return 0;
+	}
 	channel_reset(ch);
 	if (wire_call_bad_reply(ret))
 		return -EIO;
@@ -238,6 +250,10 @@ int channel_get(struct gem_dev *dev, struct gem_channel **out)
 	if (sock < 0)
 		return sock == -EPROTO ? -EPROTO : -ENODEV;
 	ch->sock = sock;
+	if (channel_shm_attach(ch)) {
+		channel_reset(ch);
+		return -ENODEV;
+	}
 	*out = ch;
 	return 0;
 }

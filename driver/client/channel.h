@@ -9,6 +9,7 @@
 
 #include "connect.h"
 #include "protocol.h"
+#include "shmring.h"
 #include "strbuf.h"
 #include "wire.h"
 
@@ -38,6 +39,10 @@ int libgem_dev_arena(struct gem_dev *dev, uint64_t token, uint32_t id,
  * (which opens its own: replies on a shared socket would interleave).
  * The buffers are reused by every request, so the hot path allocates
  * nothing.
+ *
+ * Its transport ($GEMKIT_TRANSPORT, read when the channel connects) is
+ * the socket, or by default a ring in memory shared with gemd
+ * (channel-shm.c), with the socket kept for what the ring cannot carry.
  */
 struct gem_channel {
 	int sock;			/* -1: connect on next use */
@@ -45,6 +50,9 @@ struct gem_channel {
 	struct gem_dev *dev;
 	struct strbuf extra;	/* request deep copies (wire_client_pack) */
 	struct strbuf rbuf;	/* reply payload */
+	void *shm_base;		/* the shared memory, NULL: socket only */
+	struct shm_client shm;
+	bool notices;		/* NOREPLY messages sent since the last reply */
 };
 
 /* This thread's channel to dev: 0, -ENODEV (no gemd) or -EPROTO. */
@@ -60,5 +68,29 @@ int channel_get(struct gem_dev *dev, struct gem_channel **out);
 int channel_call(struct gem_channel *ch, struct wire_call *call);
 /* Drop ch's connection (after a reply that made no sense). */
 void channel_reset(struct gem_channel *ch);
+
+/*
+ * A message that needs no reply (call->flags has GEM_MSG_F_NOREPLY): the
+ * bookkeeping of an ioctl libgem completed itself.  gemd handles it
+ * before anything ch sends next; until a reply has come since,
+ * ch->notices is set.  0, or as channel_call.
+ */
+static inline bool channel_quiet(const struct gem_channel *ch)
+{
+	return !ch->notices;
+}
+
+/* channel-shm.c: the shared-memory transport. */
+/* Ask gemd for shared memory if $GEMKIT_TRANSPORT wants it: 0 (on the
+ * ring, or left on the socket where gemd has none), or -errno when the
+ * socket broke. */
+int channel_shm_attach(struct gem_channel *ch);
+/* Unmap it (the socket is the caller's). */
+void channel_shm_detach(struct gem_channel *ch);
+/* One call through the ring, or announced in it and made on the socket;
+ * returns as wire_call. */
+int channel_shm_call(struct gem_channel *ch, struct wire_call *call);
+/* Wait until gemd has handled everything ch sent: 0 or -ECONNRESET. */
+int channel_shm_flush(struct gem_channel *ch);
 
 #endif

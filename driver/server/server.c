@@ -23,6 +23,8 @@
 #include "log.h"
 #include "protocol.h"
 #include "server.h"
+#include "shm.h"
+#include "shmring.h"
 #include "strbuf.h"
 #include "util.h"
 #include "wire.h"
@@ -73,6 +75,12 @@ struct conn {
 	size_t rlen, ralloc;
 	struct strbuf out;		/* reply payload */
 	struct strbuf mem;		/* the driver's argument */
+	/* a channel that asked for shared memory (shm.c): where the
+	 * message being handled came from and how it is answered */
+	struct shm_chan *shm;
+	bool from_ring;			/* its reply goes into the ring */
+	bool ring_pending;		/* a ring entry awaits shm_chan_done */
+	bool noreply;			/* GEM_MSG_F_NOREPLY: no reply at all */
 };
 
 struct server {
@@ -93,6 +101,7 @@ struct server {
 	unsigned int nconns;
 	bool stopping;
 	struct file_entry *files[FILE_HASH_SIZE];
+	struct shm_watch *shm_watch;	/* fixed: the shared channels' watcher */
 };
 
 /* --- files ------------------------------------------------------------ */
@@ -230,6 +239,20 @@ static void conn_consume(struct conn *c, size_t n)
 	}
 }
 
+/* Only ioctls may go unanswered. */
+static int conn_check_flags(struct conn *c, const struct gem_msg_hdr *hdr)
+{
+	if (hdr->flags & ~GEM_MSG_F_KNOWN) {
+		conn_error(c, "unknown flags 0x%x", hdr->flags);
+		return -EPROTO;
+	}
+	if ((hdr->flags & GEM_MSG_F_NOREPLY) && hdr->type != GEM_MSG_IOCTL) {
+		conn_error(c, "NOREPLY on a message of type %u", hdr->type);
+		return -EPROTO;
+	}
+	return 0;
+}
+
 /*
  * The next message, with its payload in c->rbuf.  Returns 1, 0 when the
  * peer closed between messages (the normal end), or -errno after logging
@@ -259,10 +282,9 @@ static int conn_read_msg(struct conn *c, struct gem_msg_hdr *hdr, uint8_t **payl
 			   hdr->len, GEM_MSG_MAX_PAYLOAD);
 		return -EPROTO;
 	}
-	if (hdr->flags) {
-		conn_error(c, "unknown flags 0x%x", hdr->flags);
-		return -EPROTO;
-	}
+	ret = conn_check_flags(c, hdr);
+	if (ret)
+		return ret;
 	ret = conn_fill(c, sizeof(*hdr) + hdr->len);
 	if (ret <= 0) {
 		/* A client that dies mid-request only loses its own request. */
@@ -287,8 +309,17 @@ static int conn_reply(struct conn *c, int result, const void *data, size_t len,
 		{ &rh, sizeof(rh) },
 		{ (void *)data, len },
 	};
-	ssize_t n = wire_send(c->fd, iov, 2, pass_fd);
+	ssize_t n;
 
+	if (c->noreply)
+		return 0;
+	/* A descriptor, or a reply too large for the ring, takes the socket. */
+	if (c->from_ring) {
+		if (pass_fd < 0 && !shm_chan_reply(c->shm, result, data, len))
+			return 0;
+		shm_chan_on_socket(c->shm);
+	}
+	n = wire_send(c->fd, iov, 2, pass_fd);
 	if (n < 0) {
 		log_debug("pid %d (%s): reply not delivered: %s", (int)c->pid,
 			  c->comm, strerror((int)-n));
@@ -385,6 +416,37 @@ static int handle_hello(struct conn *c, const struct gem_msg_hdr *hdr,
 		return ret;
 	c->kind = CONN_CHANNEL;
 	return conn_reply(c, 0, NULL, 0, -1);
+}
+
+/*
+ * GEM_MSG_SHM: from now on this channel's requests come through a ring in
+ * memory shared with the client (shm.c); the socket stays for what the
+ * ring cannot carry and for noticing the client's death.
+ */
+static int handle_shm(struct conn *c, const struct gem_msg_hdr *hdr,
+		      uint8_t *payload)
+{
+	struct gem_shm_reply rep = {
+		.size = GEM_SHM_SIZE,
+		.ring_size = GEM_SHM_RING_SIZE,
+		.reply_size = GEM_SHM_REPLY_SIZE,
+	};
+	int fd, ret;
+
+	(void)payload;
+	if (hdr->len || c->shm) {
+		conn_error(c, "SHM %s", c->shm ? "twice" : "with a payload");
+		return -EPROTO;
+	}
+	ret = shm_chan_create(c->srv->shm_watch, c->fd, &c->shm, &fd);
+	if (ret) {
+		log_warn("pid %d (%s): no shared channel: %s", (int)c->pid,
+			 c->comm, strerror(-ret));
+		return conn_reply(c, ret, NULL, 0, -1);
+	}
+	ret = conn_reply(c, 0, &rep, sizeof(rep), fd);
+	close(fd);
+	return ret;
 }
 
 /* The gem core's answers in the wire's structs (the core has its own). */
@@ -638,6 +700,7 @@ struct msg_handler {
 static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_OPEN,  "OPEN",  CONN_NEW,     handle_open },
 	{ GEM_MSG_HELLO, "HELLO", CONN_NEW,     handle_hello },
+	{ GEM_MSG_SHM,   "SHM",   CONN_CHANNEL, handle_shm },
 	{ GEM_MSG_IOCTL, "IOCTL", CONN_CHANNEL, handle_ioctl },
 	{ GEM_MSG_ARENA, "ARENA", CONN_CHANNEL, handle_arena },
 	{ GEM_MSG_MMAP,  "MMAP",  CONN_CHANNEL, handle_mmap },
@@ -680,6 +743,7 @@ static void conn_destroy(struct conn *c)
 			  (unsigned long long)c->file->token);
 		file_put(srv, c->file);
 	}
+	shm_chan_destroy(c->shm);
 	close(c->fd);
 	free(c->rbuf);
 	strbuf_release(&c->out);
@@ -693,6 +757,44 @@ static void conn_destroy(struct conn *c)
 	pthread_mutex_unlock(&srv->lock);
 }
 
+/*
+ * The next message of a channel with shared memory: from the ring, or,
+ * where the ring says so, from the socket.  As conn_read_msg.
+ */
+static int conn_read_ring(struct conn *c, struct gem_msg_hdr *hdr,
+			  uint8_t **payload)
+{
+	int ret = shm_chan_next(c->shm, hdr, payload);
+
+	if (ret < 0)
+		conn_error(c, "its shared ring holds garbage");
+	if (ret <= 0)
+		return ret;
+	c->ring_pending = true;
+	if (hdr->type == GEM_MSG_SOCKET) {
+		if (hdr->len || hdr->flags) {
+			conn_error(c, "SOCKET with a payload or flags");
+			return -EPROTO;
+		}
+		return conn_read_msg(c, hdr, payload);
+	}
+	c->from_ring = true;
+	return conn_check_flags(c, hdr) ? -EPROTO : 1;
+}
+
+static int conn_next_msg(struct conn *c, struct gem_msg_hdr *hdr,
+			 uint8_t **payload)
+{
+	int ret;
+
+	c->from_ring = false;
+	c->ring_pending = false;
+	ret = c->shm ? conn_read_ring(c, hdr, payload) :
+		       conn_read_msg(c, hdr, payload);
+	c->noreply = ret > 0 && (hdr->flags & GEM_MSG_F_NOREPLY);
+	return ret;
+}
+
 static void *conn_main(void *arg)
 {
 	struct conn *c = arg;
@@ -700,7 +802,7 @@ static void *conn_main(void *arg)
 	struct gem_msg_hdr hdr;
 	uint8_t *payload;
 
-	while (conn_read_msg(c, &hdr, &payload) > 0) {
+	while (conn_next_msg(c, &hdr, &payload) > 0) {
 		h = msg_handler_find(hdr.type);
 		if (!h) {
 			conn_error(c, "unknown message type %u", hdr.type);
@@ -713,7 +815,10 @@ static void *conn_main(void *arg)
 		}
 		if (h->fn(c, &hdr, payload))
 			break;
-		conn_consume(c, sizeof(hdr) + hdr.len);
+		if (!c->from_ring)
+			conn_consume(c, sizeof(hdr) + hdr.len);
+		if (c->ring_pending)
+			shm_chan_done(c->shm);
 	}
 	conn_destroy(c);
 	return NULL;
@@ -1010,9 +1115,15 @@ int server_start(const struct server_config *cfg, struct server **out,
 	ret = take_over_stale(srv->path, err, errlen);
 	if (ret)
 		goto out_free;
+	ret = shm_watch_start(&srv->shm_watch);
+	if (ret) {
+		snprintf(err, errlen, "cannot watch shared channels: %s",
+			 strerror(-ret));
+		goto out_free;
+	}
 	ret = server_listen(srv, err, errlen);
 	if (ret)
-		goto out_free;
+		goto out_watch;
 
 	pthread_mutex_init(&srv->lock, NULL);
 	/* server_stop's deadline must not move with the wall clock. */
@@ -1040,6 +1151,8 @@ out_destroy:
 	pthread_mutex_destroy(&srv->lock);
 	close(srv->listen_fd);
 	unlink(srv->path);
+out_watch:
+	shm_watch_stop(srv->shm_watch);
 out_free:
 	free(srv);
 	return ret;
@@ -1105,6 +1218,7 @@ int server_stop(struct server *srv)
 		return -EBUSY;
 	}
 
+	shm_watch_stop(srv->shm_watch);
 	pthread_attr_destroy(&srv->conn_attr);
 	pthread_cond_destroy(&srv->idle);
 	pthread_mutex_destroy(&srv->lock);

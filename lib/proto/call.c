@@ -158,6 +158,29 @@ static ssize_t recv_some(int sock, const struct wire_call *c, struct iovec *iov,
 	return n;
 }
 
+size_t wire_call_reply_max(const struct wire_call *c)
+{
+	if (!c->reply)
+		return 0;
+	return c->max_len ? MIN(c->max_len, (size_t)GEM_MSG_MAX_PAYLOAD) :
+	       GEM_MSG_MAX_PAYLOAD;
+}
+
+int wire_call_judge(const struct wire_call *c, const struct gem_reply_hdr *rh,
+		    size_t have)
+{
+	if (rh->magic != GEM_PROTOCOL_MAGIC)
+		return -EPROTO;
+	if (rh->len > wire_call_reply_max(c))
+		return -EMSGSIZE;
+	/* Exactly one reply per request: more bytes mean we are lost. */
+	if (have > rh->len)
+		return -EPROTO;
+	if (rh->result >= 0 && rh->len < c->min_len)
+		return -EBADMSG;
+	return 0;
+}
+
 /*
  * Read one reply: the header and, in the same recvmsg, as much payload as
  * there is room for (gemd writes a reply at once, so that is nearly always
@@ -165,12 +188,13 @@ static ssize_t recv_some(int sock, const struct wire_call *c, struct iovec *iov,
  * which the caller commits with strbuf_setlen once it is judged.
  */
 static int recv_reply(int sock, struct wire_call *c, struct gem_reply_hdr *rh,
-		      size_t max, struct fd_catch *fc)
+		      struct fd_catch *fc)
 {
 	struct strbuf *reply = c->reply;
-	size_t got = 0, have, room = 0;
+	size_t got = 0, have, room = 0, max = wire_call_reply_max(c);
 	struct iovec iov[2];
 	ssize_t n;
+	int ret;
 
 	if (reply) {
 		if (strbuf_grow(reply, MIN(max, (size_t)RECV_HINT)))
@@ -186,15 +210,9 @@ static int recv_reply(int sock, struct wire_call *c, struct gem_reply_hdr *rh,
 		got += (size_t)n;
 	}
 	have = got - sizeof(*rh);
-	if (rh->magic != GEM_PROTOCOL_MAGIC)
-		return -EPROTO;
-	if (rh->len > max)
-		return -EMSGSIZE;
-	/* Exactly one reply per request: more bytes mean we are lost. */
-	if (have > rh->len)
-		return -EPROTO;
-	if (rh->result >= 0 && rh->len < c->min_len)
-		return -EBADMSG;
+	ret = wire_call_judge(c, rh, have);
+	if (ret)
+		return ret;
 	if (have == rh->len)
 		return 0;
 	/* reply is set: rh->len <= max, which is 0 without one. */
@@ -210,21 +228,19 @@ static int recv_reply(int sock, struct wire_call *c, struct gem_reply_hdr *rh,
 	return 0;
 }
 
-int wire_call(int sock, struct wire_call *c)
+int wire_call_send(int sock, struct wire_call *c)
 {
 	struct gem_msg_hdr hdr = {
 		.magic = GEM_PROTOCOL_MAGIC,
 		.type = c->type,
+		.flags = c->flags,
 		.request = c->request,
 		.file = c->file,
 	};
 	struct iovec iov[1 + WIRE_CALL_MAX_IOV];
-	size_t len = 0, max = 0, start = c->reply ? c->reply->len : 0;
-	struct fd_catch fc = { .n = 0 };
-	struct gem_reply_hdr rh;
-	unsigned int want_fds;
+	size_t len = 0;
 	ssize_t n;
-	int i, ret;
+	int i;
 
 	c->result = 0;
 	c->fd = -1;
@@ -239,13 +255,20 @@ int wire_call(int sock, struct wire_call *c)
 		return -EMSGSIZE;
 	hdr.len = (uint32_t)len;
 	n = wire_send(sock, iov, 1 + c->iovcnt, c->pass_fd ? *c->pass_fd : -1);
-	if (n < 0)
-		return (int)n;
+	return n < 0 ? (int)n : 0;
+}
 
-	if (c->reply)
-		max = c->max_len ? MIN(c->max_len, (size_t)GEM_MSG_MAX_PAYLOAD) :
-		      GEM_MSG_MAX_PAYLOAD;
-	ret = recv_reply(sock, c, &rh, max, &fc);
+int wire_call_recv(int sock, struct wire_call *c)
+{
+	size_t start = c->reply ? c->reply->len : 0;
+	struct fd_catch fc = { .n = 0 };
+	struct gem_reply_hdr rh;
+	unsigned int want_fds;
+	int ret;
+
+	c->result = 0;
+	c->fd = -1;
+	ret = recv_reply(sock, c, &rh, &fc);
 	if (ret)
 		goto out_fail;
 	/* Descriptors only as promised: the header's count, and one with a
@@ -267,4 +290,16 @@ out_fail:
 	if (c->reply)
 		strbuf_setlen(c->reply, start);
 	return ret;
+}
+
+int wire_call(int sock, struct wire_call *c)
+{
+	int ret = wire_call_send(sock, c);
+
+	if (ret)
+		return ret;
+	/* A NOREPLY message is answered by nothing. */
+	if (c->flags & GEM_MSG_F_NOREPLY)
+		return 0;
+	return wire_call_recv(sock, c);
 }

@@ -21,9 +21,30 @@
  *    sending the next.  Any thread of any process that holds the device fd
  *    can thus issue ioctls on it concurrently.
  *
+ *  - a channel may then ask for *shared memory* (GEM_MSG_SHM): gemd
+ *    answers with a memfd holding a request ring and a reply area
+ *    (shmring.h), and from then on the channel's requests travel through
+ *    it, with a futex doorbell instead of a system call per message.  The
+ *    socket stays: it carries what the ring cannot (descriptors, messages
+ *    or replies too large for it), announced in the ring by
+ *    GEM_MSG_SOCKET, and its EOF is how either side learns that the other
+ *    died.  The memory holds one channel's requests only, and gemd
+ *    believes nothing in it: every index and length is checked once
+ *    copied, and a client that scribbles over its ring loses its channel.
+ *
  * Every message is a header followed by len payload bytes.  Object memory
  * never travels on the socket: objects live in memfd "arenas" that clients
  * map (GEM_MSG_ARENA passes the memfd with SCM_RIGHTS).
+ *
+ * A message with GEM_MSG_F_NOREPLY gets no reply: libgem sends an ioctl
+ * it has already completed on its side that way (a pread or pwrite of an
+ * idle object, copied directly), so that gemd still does the
+ * bookkeeping (domains, counters); it happens before anything the same
+ * channel sends next.  Such ioctls are answered in the client from the
+ * status pages (GEM_MSG_STATUS): the hardware status page, whose seqno
+ * says which requests the GPU has finished, and the file's handle table,
+ * which gemd keeps up to date with each handle's last seqnos and where
+ * its memory is.  Both are mapped read-only.
  *
  * Rules: bump GEM_PROTOCOL_VERSION whenever a payload changes; never
  * renumber a message type (retire it with a comment); a peer that sends a
@@ -34,7 +55,7 @@
 
 #include <stdint.h>
 
-#define GEM_PROTOCOL_VERSION	2
+#define GEM_PROTOCOL_VERSION	3
 #define GEM_PROTOCOL_MAGIC	0x474d4431u	/* "GMD1" */
 #define GEM_MSG_MAX_PAYLOAD	(64u << 20)	/* sanity bound on len */
 
@@ -42,10 +63,17 @@ enum gem_msg_type {
 	/* 1-15: connection set-up */
 	GEM_MSG_OPEN = 1,	/* file conn: struct gem_msg_hello; reply: struct gem_open_reply */
 	GEM_MSG_HELLO = 2,	/* channel: struct gem_msg_hello; reply empty */
+	GEM_MSG_SHM = 3,	/* channel: no payload; reply struct gem_shm_reply
+				 * + 1 fd; then requests go through the ring */
+	GEM_MSG_SKIP = 4,	/* ring only: filler up to the ring's end */
+	GEM_MSG_SOCKET = 5,	/* ring only: the next request, and its reply,
+				 * travel on the socket */
 	/* 16-63: the device */
 	GEM_MSG_IOCTL = 16,	/* request = ioctl code, payload = marshalled arg (wire.c) */
 	GEM_MSG_ARENA = 17,	/* request = arena id; reply: struct gem_arena_reply + 1 fd */
 	GEM_MSG_MMAP = 18,	/* payload struct gem_mmap_req; reply struct gem_location */
+	GEM_MSG_STATUS = 19,	/* request = enum gem_status_page; reply
+				 * struct gem_status_reply + 1 read-only fd */
 	/* 64-127: debugfs, events, hang notification and driver control;
 	 * valid on a channel without a file (hdr.file 0): tools that only
 	 * look at the driver need not open a drm_file. */
@@ -78,10 +106,14 @@ struct gem_debugfs_range {
 	uint32_t pad;
 };
 
+/* gem_msg_hdr.flags */
+#define GEM_MSG_F_NOREPLY	(1u << 0)	/* GEM_MSG_IOCTL: send no reply */
+#define GEM_MSG_F_KNOWN		GEM_MSG_F_NOREPLY
+
 struct gem_msg_hdr {
 	uint32_t magic;
 	uint16_t type;		/* enum gem_msg_type */
-	uint16_t flags;		/* 0 */
+	uint16_t flags;		/* GEM_MSG_F_* */
 	uint32_t len;		/* payload bytes following the header */
 	uint32_t request;	/* GEM_MSG_IOCTL: the ioctl code; ARENA: arena id */
 	uint64_t file;		/* file token (0 for OPEN/HELLO) */
@@ -124,6 +156,65 @@ struct gem_mmap_req {
 	uint64_t offset;	/* fake offset from MMAP_GTT / MMAP_OFFSET */
 	uint64_t length;
 };
+
+/* GEM_MSG_SHM's answer; the sizes are shmring.h's, checked by the client. */
+struct gem_shm_reply {
+	uint32_t size;		/* bytes to map */
+	uint32_t ring_size;	/* GEM_SHM_RING_SIZE */
+	uint32_t reply_size;	/* GEM_SHM_REPLY_SIZE */
+	uint32_t pad;
+};
+
+/*
+ * GEM_MSG_STATUS: the pages a client maps read-only to answer some ioctls
+ * without asking (libgem's fast paths).
+ *
+ *  - GEM_STATUS_HWS: the hardware status page, 4 KiB; the GPU stores the
+ *    seqno of each request it finishes at dword GEM_STATUS_SEQNO_DWORD.
+ *    No drm_file is needed.
+ *  - GEM_STATUS_HANDLES: the drm_file's handle table (hdr.file), an array
+ *    of struct gem_handle_status indexed by handle, GEM_STATUS_HANDLES_MAX
+ *    entries.  gemd writes an entry under its lock whenever the handle's
+ *    facts change and before the ioctl that changed them returns.
+ */
+enum gem_status_page {
+	GEM_STATUS_HWS = 1,
+	GEM_STATUS_HANDLES = 2,
+};
+
+#define GEM_STATUS_SEQNO_DWORD	0x20	/* I915_GEM_HWS_INDEX */
+#define GEM_STATUS_HANDLES_MAX	(1u << 16)
+
+struct gem_status_reply {
+	uint64_t size;		/* bytes to map */
+};
+
+/*
+ * One handle as the client may use it without asking.  seq is a seqlock:
+ * odd while gemd rewrites the entry, so a reader copies the entry and
+ * keeps the copy only if seq was even and unchanged around it.  Entry 0 is
+ * the table's own: its flags hold GEM_HS_ALIVE until the file is released.
+ */
+struct gem_handle_status {
+	uint32_t seq;
+	uint32_t flags;		/* GEM_HS_* */
+	uint32_t read_seqno;	/* last request that reads the object, 0: none */
+	uint32_t write_seqno;	/* last request that writes it, 0: none */
+	uint32_t arena;		/* where its pages are, as struct gem_location */
+	uint32_t pad;
+	uint64_t offset;
+	uint64_t size;
+	uint64_t reserved;
+};
+
+/*
+ * GEM_HS_DIRECT: the handle is the object's only one, of this file, and
+ * its pages are there to keep (madvise WILLNEED, not purged), so a client
+ * that finds its seqnos passed may copy to and from it directly and tell
+ * gemd afterwards (GEM_MSG_F_NOREPLY).
+ */
+#define GEM_HS_DIRECT		(1u << 0)
+#define GEM_HS_ALIVE		(1u << 31)	/* entry 0: the file is open */
 
 /*
  * GEM_MSG_HANG_WAIT: block until a hang capture with sequence number

@@ -137,6 +137,7 @@ int wire_server_pack(const struct wire_server_call *c, int result,
 struct wire_call {
 	/* the request (wire_call adds the magic and the length) */
 	uint16_t type;			/* enum gem_msg_type */
+	uint16_t flags;			/* GEM_MSG_F_*: NOREPLY reads nothing */
 	uint32_t request;
 	uint64_t file;			/* file token, 0 without a drm_file */
 	struct iovec *iov;		/* the payload's pieces, consumed */
@@ -181,6 +182,21 @@ struct wire_call {
  * deadline set, the wait polls in 100 ms slices to look at them.
  */
 int wire_call(int sock, struct wire_call *c);
+/*
+ * wire_call in its two halves, for a transport that sends the request
+ * another way (the shared ring) and has gemd answer on the socket.
+ */
+int wire_call_send(int sock, struct wire_call *c);
+int wire_call_recv(int sock, struct wire_call *c);
+/* The largest reply payload c accepts (0 without c->reply). */
+size_t wire_call_reply_max(const struct wire_call *c);
+/*
+ * Judge a reply header as wire_call does, have being the payload bytes
+ * that came with it (more than rh->len is -EPROTO): 0, -EPROTO,
+ * -EMSGSIZE or -EBADMSG.  Descriptors are the caller's to judge.
+ */
+int wire_call_judge(const struct wire_call *c, const struct gem_reply_hdr *rh,
+		    size_t have);
 /* wire_call's verdicts that say gemd's reply broke the protocol (rather
  * than that gemd went away), which callers usually report as one. */
 static inline bool wire_call_bad_reply(int err)
