@@ -17,7 +17,6 @@
 #include "util.h"
 #include "wire.h"
 
-#define GEM_MAX_DEVS	16
 #define RBUF_INITIAL	(16u << 10)
 
 struct arena_map {
@@ -61,7 +60,7 @@ static void channel_free(struct gem_channel *ch)
 		ch->next->prev = ch->prev;
 	pthread_mutex_unlock(&state_lock);
 	/* What the thread left unanswered is done before it is gone. */
-	channel_shm_flush(ch);
+	channel_flush(ch);
 	channel_shm_detach(ch);
 	if (ch->sock >= 0)
 		close(ch->sock);
@@ -173,6 +172,11 @@ const char *libgem_dev_path(const struct gem_dev *dev)
 	return dev->path;
 }
 
+unsigned int libgem_dev_index(const struct gem_dev *dev)
+{
+	return dev->index;
+}
+
 /* --- one request and its reply ---------------------------------------- */
 
 int channel_call(struct gem_channel *ch, struct wire_call *call)
@@ -215,6 +219,44 @@ static struct thread_channels *thread_channels(void)
 	}
 	tls_channels = tc;
 	return tc;
+}
+
+/* This thread's channel to dev if it has one. */
+struct gem_channel *channel_peek(struct gem_dev *dev)
+{
+	struct thread_channels *tc = tls_channels;
+
+	return tc ? tc->ch[dev->index] : NULL;
+}
+
+int channel_flush(struct gem_channel *ch)
+{
+	struct wire_call call = { .type = GEM_MSG_SYNC };
+	int ret;
+
+	if (!ch->notices || ch->sock < 0)
+		return 0;
+	if (ch->shm_base) {
+		ret = channel_shm_flush(ch);
+		if (ret) {
+			channel_reset(ch);
+			return -ENODEV;
+		}
+		ch->notices = false;
+		return 0;
+	}
+	ret = channel_call(ch, &call);
+	return ret ? ret : call.result;
+}
+
+void channel_flush_all(void)
+{
+	struct thread_channels *tc = tls_channels;
+	size_t i;
+
+	for (i = 0; tc && i < ARRAY_SIZE(tc->ch); i++)
+		if (tc->ch[i])
+			channel_flush(tc->ch[i]);
 }
 
 int channel_get(struct gem_dev *dev, struct gem_channel **out)

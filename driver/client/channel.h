@@ -21,8 +21,12 @@
  */
 struct gem_dev;
 
+#define GEM_MAX_DEVS	16
+
 struct gem_dev *libgem_dev_get(const char *path);	/* NULL, errno ENOMEM/ENOSPC */
 const char *libgem_dev_path(const struct gem_dev *dev);
+/* 0 .. GEM_MAX_DEVS - 1, for tables kept per gemd. */
+unsigned int libgem_dev_index(const struct gem_dev *dev);
 
 /*
  * The arena id of dev, mapped whole (read/write, shared) on first use
@@ -57,6 +61,11 @@ struct gem_channel {
 
 /* This thread's channel to dev: 0, -ENODEV (no gemd) or -EPROTO. */
 int channel_get(struct gem_dev *dev, struct gem_channel **out);
+/* This thread's channel to dev, NULL if it has none (no connecting). */
+struct gem_channel *channel_peek(struct gem_dev *dev);
+/* Wait until gemd has handled the unanswered messages of this thread's
+ * channels (before a close, at exit). */
+void channel_flush_all(void);
 
 /*
  * One request (wire_call, with the reply going to ch->rbuf): one sendmsg
@@ -92,5 +101,8 @@ void channel_shm_detach(struct gem_channel *ch);
 int channel_shm_call(struct gem_channel *ch, struct wire_call *call);
 /* Wait until gemd has handled everything ch sent: 0 or -ECONNRESET. */
 int channel_shm_flush(struct gem_channel *ch);
+/* Wait until gemd has handled ch's unanswered messages (a GEM_MSG_SYNC
+ * round trip on the socket): 0 or as channel_call. */
+int channel_flush(struct gem_channel *ch);
 
 #endif

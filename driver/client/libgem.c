@@ -19,6 +19,7 @@
 #include <i915_drm.h>
 
 #include "channel.h"
+#include "fastpath.h"
 #include "libgem.h"
 #include "util.h"
 #include "wire.h"
@@ -201,8 +202,21 @@ out_close:
 
 int gem_close(int fd)
 {
+	struct gem_channel *ch;
+	struct fd_entry e;
+
+	/* What this thread left unanswered is done before the file may go. */
+	if (fd_lookup(fd, &e) == 0 && (ch = channel_peek(e.dev)))
+		channel_flush(ch);
 	fd_forget(fd);
 	return close(fd);
+}
+
+/* At exit, the main thread's unanswered messages (thread exits flush
+ * their own channels). */
+__attribute__((destructor)) static void libgem_exit_flush(void)
+{
+	channel_flush_all();
 }
 
 bool gem_is_device_fd(int fd)
@@ -309,6 +323,11 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 	ret = channel_get(e.dev, &ch);
 	if (ret)
 		goto out_err;
+	ret = libgem_fast_ioctl(e.dev, e.token, ch, request, arg);
+	if (ret == 0)
+		return 0;
+	if (ret == LIBGEM_NOTIFY)
+		wc.flags = GEM_MSG_F_NOREPLY;
 	strbuf_reset(&ch->extra);
 	ret = wire_client_pack(&call, wc.request, arg, &ch->extra);
 	if (ret)
@@ -325,6 +344,9 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 	ret = channel_call(ch, &wc);
 	if (ret)
 		goto out_err;
+	/* Completed here already: gemd only keeps its books. */
+	if (wc.flags & GEM_MSG_F_NOREPLY)
+		return 0;
 	ret = wire_client_unpack(&call, wc.result, ch->rbuf.buf, ch->rbuf.len);
 	if (ret) {
 		channel_reset(ch);

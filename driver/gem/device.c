@@ -126,6 +126,12 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	/* Without memory for the log, run without one (debugfs shows none). */
 	(void)gem_event_log_init(&dev->events, GEM_EVENT_LOG_SIZE);
 
+	/* In a memfd so that clients can map it (status.c). */
+	dev->hws_fd = -1;
+	ret = gem_status_hws_init(dev);
+	if (ret)
+		goto out_free;
+	gcfg.hws = dev->hws;
 	dev->gpu = gpu_create(&gcfg, &gem_gpu_ops, dev);
 	if (!dev->gpu) {
 		ret = -errno;
@@ -161,6 +167,7 @@ out_ring:
 out_gpu:
 	gpu_destroy(dev->gpu);
 out_free:
+	gem_status_hws_fini(dev);
 	gem_backing_fini(dev);
 	gem_event_log_release(&dev->events);
 	free(dev);
@@ -224,6 +231,7 @@ void gem_device_destroy(struct gem_device *dev)
 		log_warn("%llu objects still alive at shutdown",
 			 (unsigned long long)dev->object_count);
 	gpu_destroy(dev->gpu);
+	gem_status_hws_fini(dev);
 	gem_backing_fini(dev);
 	idmap_release(&dev->objects);
 	idmap_release(&dev->names);

@@ -326,6 +326,7 @@ static void eb_move_to_active(struct eb *eb, uint32_t seqno)
 			obj->dirty = true;
 		}
 		gem_object_move_to_list(obj, GEM_LIST_ACTIVE);
+		gem_status_object_changed(obj);
 	}
 }
 

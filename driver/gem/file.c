@@ -19,6 +19,7 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 	file->pid = pid;
 	snprintf(file->comm, sizeof(file->comm), "%s", comm ? comm : "");
 	file->lowest_free = 1;
+	file->status_fd = -1;
 	INIT_LIST_HEAD(&file->requests);
 	gem_lock(dev);
 	file->id = dev->next_file_id++;
@@ -30,10 +31,12 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 }
 
 /* Drop one handle's hold on obj (drm_gem_object_handle_unreference). */
-static void gem_handle_unref(struct gem_file *file, struct gem_object *obj)
+static void gem_handle_unref(struct gem_file *file, uint32_t handle,
+			     struct gem_object *obj)
 {
 	struct gem_device *dev = file->dev;
 
+	gem_status_handle_removed(file, handle, obj);
 	if (obj->pin_file == file && obj->user_pin_count) {
 		/* Legacy pins die with the file that made them. */
 		obj->user_pin_count = 0;
@@ -53,12 +56,13 @@ void gem_file_release(struct gem_file *file)
 	uint32_t h;
 
 	gem_lock(dev);
+	gem_status_file_release(file);
 	for (h = 1; h < file->handles_alloc; h++) {
 		struct gem_object *obj = file->handles[h];
 
 		if (obj) {
 			file->handles[h] = NULL;
-			gem_handle_unref(file, obj);
+			gem_handle_unref(file, h, obj);
 		}
 	}
 	gem_request_file_release(file);
@@ -114,6 +118,7 @@ int gem_handle_create(struct gem_file *file, struct gem_object *obj,
 	file->handle_count++;
 	obj->handle_count++;
 	gem_object_get(obj);
+	gem_status_handle_added(file, h, obj);
 	*handle = h;
 	return 0;
 }
@@ -129,6 +134,6 @@ int gem_handle_delete(struct gem_file *file, uint32_t handle)
 	if (handle < file->lowest_free)
 		file->lowest_free = handle;
 	file->handle_count--;
-	gem_handle_unref(file, obj);
+	gem_handle_unref(file, handle, obj);
 	return 0;
 }

@@ -104,6 +104,33 @@ int gem_device_resume(struct gem_device *dev);
  * size, or -ENOENT (-EMFILE ...). */
 int gem_arena_fd(struct gem_device *dev, uint32_t arena, uint64_t *size);
 
+/*
+ * The status pages (status.c), as new descriptors the caller closes, to be
+ * mapped read-only by clients: the hardware status page (the GPU's seqno
+ * at dword I915_GEM_HWS_INDEX) and a file's handle table, an array of
+ * GEM_HANDLE_STATE_MAX struct gem_handle_state indexed by handle (entry 0
+ * has GEM_HANDLE_ALIVE while the file is open).  -errno on failure.
+ */
+int gem_status_hws_fd(struct gem_device *dev, uint64_t *size);
+int gem_status_handles_fd(struct gem_file *file, uint64_t *size);
+
+#define GEM_HANDLE_STATE_MAX	(1u << 16)
+#define GEM_HANDLE_DIRECT	(1u << 0)	/* copy directly once idle */
+#define GEM_HANDLE_ALIVE	(1u << 31)
+
+/* One handle table entry; seq is odd while gemd rewrites it. */
+struct gem_handle_state {
+	uint32_t seq;
+	uint32_t flags;
+	uint32_t read_seqno;
+	uint32_t write_seqno;
+	uint32_t arena;
+	uint32_t pad;
+	uint64_t offset;
+	uint64_t size;
+	uint64_t reserved;
+};
+
 /* Translate a fake mmap offset (MMAP_GTT / MMAP_OFFSET) of an object this
  * file can see into its location; offset may point inside the object. */
 int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,

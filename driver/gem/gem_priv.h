@@ -155,6 +155,10 @@ struct gem_object {
 	int fence_reg;			/* -1: none */
 
 	uint32_t madv;			/* I915_MADV_* or GEM_MADV_PURGED */
+	/* its only handle while handle_count is 1 (NULL: not known), whose
+	 * entry in the file's handle table says so (status.c) */
+	struct gem_file *solo_file;
+	uint32_t solo_handle;
 	uint32_t cache_level;		/* I915_CACHING_* */
 
 	uint64_t bind_count;
@@ -171,6 +175,7 @@ struct gem_object {
 
 	/* gem_verify_state's scratch */
 	uint32_t verify_epoch, verify_handles, verify_batches;
+	bool verify_solo;		/* solo_file's handle names it */
 };
 
 #define GEM_MADV_PURGED 2		/* __I915_MADV_PURGED */
@@ -217,6 +222,9 @@ struct gem_file {
 	uint32_t batch_pending;		/* innocent ones in flight at a reset */
 	uint64_t guilty_ns;		/* its last hang, 0: none */
 	bool banned;			/* execbuffer: -EIO */
+	/* the handle table its client maps (status.c), once asked for */
+	struct gem_handle_state *status;
+	int status_fd;
 };
 
 struct gem_fence {		/* dev->lock */
@@ -242,6 +250,8 @@ struct gem_device {
 	bool retire_running;
 	uint32_t verify;		/* verify.c: checks earned per ioctl,
 					 * 0: off, UINT32_MAX: every ioctl */
+	uint32_t *hws;			/* the hardware status page, in a memfd */
+	int hws_fd;			/* that clients map (status.c) */
 
 	pthread_mutex_t lock;		/* struct_mutex: everything below up to irq_lock */
 
@@ -324,6 +334,7 @@ struct gem_device {
 	X(REFCOUNT, "refcount", "a reference count differs from its holders") \
 	X(EXEC, "exec", "execbuffer marks are inconsistent or outlive their execbuffer") \
 	X(ARENA, "arena", "the backing store disagrees with its arenas") \
+	X(STATUS, "status", "a handle table entry clients read differs from its handle, or an object's only handle is not where it says") \
 	X(REQUESTS, "requests", "requests are out of order or linked to the wrong file")
 
 enum gem_verify_rule {
@@ -391,6 +402,22 @@ int gem_gpu_idle(struct gem_device *dev);
 void gem_request_file_release(struct gem_file *file);
 int gem_retire_worker_start(struct gem_device *dev);
 void gem_retire_worker_stop(struct gem_device *dev);
+
+/* status.c: the hardware status page and the handle tables (dev->lock) */
+int gem_status_hws_init(struct gem_device *dev);
+void gem_status_hws_fini(struct gem_device *dev);
+void gem_status_publish(struct gem_file *file, uint32_t handle,
+			struct gem_object *obj);
+/* What file's entry for a handle of obj (NULL: a free one) says. */
+void gem_status_entry(const struct gem_file *file, const struct gem_object *obj,
+		      struct gem_handle_state *val);
+void gem_status_handle_added(struct gem_file *file, uint32_t handle,
+			     struct gem_object *obj);
+void gem_status_handle_removed(struct gem_file *file, uint32_t handle,
+			       struct gem_object *obj);
+/* obj's seqnos or madvise changed: its only handle's entry follows. */
+void gem_status_object_changed(struct gem_object *obj);
+void gem_status_file_release(struct gem_file *file);
 
 /* gtt.c */
 int gem_object_bind(struct gem_object *obj, uint64_t alignment, bool map_and_fenceable);

@@ -272,6 +272,7 @@ int gem_madvise_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	if (obj->madv != GEM_MADV_PURGED)
 		obj->madv = args->madv;
 	args->retained = obj->madv != GEM_MADV_PURGED;
+	gem_status_object_changed(obj);
 out_put:
 	gem_object_put(obj);
 	return ret;

@@ -104,6 +104,7 @@ static void mark_live(struct verify *v)
 			obj->verify_epoch = v->epoch;
 			obj->verify_handles = 0;
 			obj->verify_batches = 0;
+			obj->verify_solo = false;
 		}
 	list_for_each_entry(arena, &dev->arenas, link) {
 		arena->verify_epoch = v->epoch;
@@ -254,6 +255,27 @@ static void check_fences(struct verify *v, uint32_t fenced)
 		       "%u fence slots taken, %u objects hold one", slots, fenced);
 }
 
+/* A file's handle table says of handle h (obj, or NULL) what it should. */
+static void check_status_entry(struct verify *v, const struct gem_file *file,
+			       uint32_t h, const struct gem_object *obj)
+{
+	const struct gem_handle_state *e;
+	struct gem_handle_state want;
+
+	if (!file->status || h >= GEM_HANDLE_STATE_MAX)
+		return;
+	e = &file->status[h];
+	gem_status_entry(file, obj, &want);
+	want.seq = e->seq;
+	if ((e->seq & 1) || memcmp(e, &want, sizeof(want)))
+		broken(v, GEM_VERIFY_STATUS, NULL,
+		       "file %u: handle %u's entry says flags 0x%x seqnos "
+		       "%u/%u arena %u, the handle flags 0x%x seqnos %u/%u "
+		       "arena %u", file->id, h, e->flags, e->read_seqno,
+		       e->write_seqno, e->arena, want.flags, want.read_seqno,
+		       want.write_seqno, want.arena);
+}
+
 static void check_files(struct verify *v, uint32_t *file_requests)
 {
 	struct gem_device *dev = v->dev;
@@ -271,6 +293,7 @@ static void check_files(struct verify *v, uint32_t *file_requests)
 					broken(v, GEM_VERIFY_HANDLES, NULL,
 					       "file %u: handle %u free below the hint %u",
 					       file->id, h, file->lowest_free);
+				check_status_entry(v, file, h, NULL);
 				continue;
 			}
 			count++;
@@ -281,6 +304,9 @@ static void check_files(struct verify *v, uint32_t *file_requests)
 				continue;
 			}
 			obj->verify_handles++;
+			if (obj->solo_file == file && obj->solo_handle == h)
+				obj->verify_solo = true;
+			check_status_entry(v, file, h, obj);
 		}
 		if (count != file->handle_count ||
 		    (file->handles_alloc && file->handles[0]))
@@ -336,6 +362,10 @@ static void check_holders(struct verify *v, struct gem_object *obj)
 		broken(v, GEM_VERIFY_HANDLE_COUNT, obj,
 		       "handle_count %u, %u handles name it",
 		       obj->handle_count, obj->verify_handles);
+	if (obj->handle_count == 1 && obj->solo_file && !obj->verify_solo)
+		broken(v, GEM_VERIFY_STATUS, obj,
+		       "its only handle is not handle %u of the file it names",
+		       obj->solo_handle);
 	if (v->others ? obj->refcount < holders : obj->refcount != holders)
 		broken(v, GEM_VERIFY_REFCOUNT, obj,
 		       "refcount %u, holders %u (handles %u, active %d, "

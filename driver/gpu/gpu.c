@@ -293,7 +293,8 @@ static void gpu_free(struct gpu *gpu)
 {
 	r3d_destroy(gpu->r3d);
 	free(gpu->scratch);
-	free(gpu->hws);
+	if (!gpu->cfg.hws)
+		free(gpu->hws);
 	free(gpu->pte);
 	free(gpu);
 }
@@ -335,7 +336,8 @@ struct gpu *gpu_create(const struct gpu_config *cfg, const struct gpu_ops *ops,
 
 	ret = -ENOMEM;
 	gpu->pte = calloc(gpu->npages, sizeof(*gpu->pte));
-	gpu->hws = aligned_alloc(GTT_PAGE_SIZE, GTT_PAGE_SIZE);
+	gpu->hws = gpu->cfg.hws ? gpu->cfg.hws :
+		   aligned_alloc(GTT_PAGE_SIZE, GTT_PAGE_SIZE);
 	gpu->scratch = malloc(BLIT_SCRATCH_SIZE);
 	gpu->r3d = r3d_create(gpu);
 	if (!gpu->pte || !gpu->hws || !gpu->scratch || !gpu->r3d)

@@ -38,6 +38,9 @@ struct gpu_config {
 	 * each command cmd_cost_ns (paid in chunks of >= 50 us).  gpu.c. */
 	uint64_t blit_bytes_per_sec;
 	uint64_t cmd_cost_ns;
+	/* The hardware status page: 4 KiB of the driver's memory (which it
+	 * may share), or NULL for the model's own. */
+	uint32_t *hws;
 };
 
 /* Lifecycle.  gpu_create starts the CS thread idle; returns NULL + errno. */

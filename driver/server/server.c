@@ -4,6 +4,7 @@
 #endif
 #include <errno.h>
 #include <limits.h>
+#include <stddef.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -22,6 +23,7 @@
 #include "gem.h"
 #include "log.h"
 #include "protocol.h"
+#include "regs.h"
 #include "server.h"
 #include "shm.h"
 #include "shmring.h"
@@ -449,6 +451,18 @@ static int handle_shm(struct conn *c, const struct gem_msg_hdr *hdr,
 	return ret;
 }
 
+/* GEM_MSG_SYNC: the messages before it are handled, as this one is. */
+static int handle_sync(struct conn *c, const struct gem_msg_hdr *hdr,
+		       uint8_t *payload)
+{
+	(void)payload;
+	if (hdr->len) {
+		conn_error(c, "SYNC with a %u-byte payload", hdr->len);
+		return -EPROTO;
+	}
+	return conn_reply(c, 0, NULL, 0, -1);
+}
+
 /* The gem core's answers in the wire's structs (the core has its own). */
 static void loc_to_wire(const struct gem_backing_loc *in, struct gem_location *out)
 {
@@ -519,6 +533,66 @@ static int handle_arena(struct conn *c, const struct gem_msg_hdr *hdr,
 		return conn_reply(c, -EBADF, NULL, 0, -1);
 	fd = gem_arena_fd(c->srv->dev, hdr->request, &rep.size);
 	file_put(c->srv, fe);
+	if (fd < 0)
+		return conn_reply(c, fd, NULL, 0, -1);
+	ret = conn_reply(c, 0, &rep, sizeof(rep), fd);
+	close(fd);
+	return ret;
+}
+
+/*
+ * The handle table the core writes is the one clients read (protocol.h),
+ * byte for byte: the core keeps its own names, checked here.
+ */
+#define SAME_FIELD(f) \
+	_Static_assert(offsetof(struct gem_handle_state, f) == \
+		       offsetof(struct gem_handle_status, f), #f)
+SAME_FIELD(seq);
+SAME_FIELD(flags);
+SAME_FIELD(read_seqno);
+SAME_FIELD(write_seqno);
+SAME_FIELD(arena);
+SAME_FIELD(offset);
+SAME_FIELD(size);
+#undef SAME_FIELD
+_Static_assert(sizeof(struct gem_handle_state) == sizeof(struct gem_handle_status) &&
+	       GEM_HANDLE_STATE_MAX == GEM_STATUS_HANDLES_MAX &&
+	       GEM_HANDLE_DIRECT == GEM_HS_DIRECT && GEM_HANDLE_ALIVE == GEM_HS_ALIVE &&
+	       GEM_STATUS_SEQNO_DWORD == I915_GEM_HWS_INDEX,
+	       "the status pages as the protocol describes them");
+
+/*
+ * GEM_MSG_STATUS: a read-only descriptor of a status page: the hardware
+ * status page for anyone, a file's handle table for a client holding the
+ * file.
+ */
+static int handle_status(struct conn *c, const struct gem_msg_hdr *hdr,
+			 uint8_t *payload)
+{
+	struct gem_status_reply rep = { 0 };
+	struct file_entry *fe;
+	int fd, ret;
+
+	(void)payload;
+	if (hdr->len) {
+		conn_error(c, "STATUS with a %u-byte payload", hdr->len);
+		return -EPROTO;
+	}
+	switch (hdr->request) {
+	case GEM_STATUS_HWS:
+		fd = gem_status_hws_fd(c->srv->dev, &rep.size);
+		break;
+	case GEM_STATUS_HANDLES:
+		fe = file_get(c->srv, hdr->file, c->uid);
+		if (!fe)
+			return conn_reply(c, -EBADF, NULL, 0, -1);
+		fd = gem_status_handles_fd(fe->file, &rep.size);
+		file_put(c->srv, fe);
+		break;
+	default:
+		fd = -EINVAL;
+		break;
+	}
 	if (fd < 0)
 		return conn_reply(c, fd, NULL, 0, -1);
 	ret = conn_reply(c, 0, &rep, sizeof(rep), fd);
@@ -701,9 +775,11 @@ static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_OPEN,  "OPEN",  CONN_NEW,     handle_open },
 	{ GEM_MSG_HELLO, "HELLO", CONN_NEW,     handle_hello },
 	{ GEM_MSG_SHM,   "SHM",   CONN_CHANNEL, handle_shm },
+	{ GEM_MSG_SYNC,  "SYNC",  CONN_CHANNEL, handle_sync },
 	{ GEM_MSG_IOCTL, "IOCTL", CONN_CHANNEL, handle_ioctl },
 	{ GEM_MSG_ARENA, "ARENA", CONN_CHANNEL, handle_arena },
 	{ GEM_MSG_MMAP,  "MMAP",  CONN_CHANNEL, handle_mmap },
+	{ GEM_MSG_STATUS, "STATUS", CONN_CHANNEL, handle_status },
 	{ GEM_MSG_DEBUGFS, "DEBUGFS", CONN_CHANNEL, handle_debugfs },
 	{ GEM_MSG_HANG_WAIT, "HANG_WAIT", CONN_CHANNEL, handle_hang_wait },
 	{ GEM_MSG_CONTROL, "CONTROL", CONN_CHANNEL, handle_control },

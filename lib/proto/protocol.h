@@ -68,6 +68,8 @@ enum gem_msg_type {
 	GEM_MSG_SKIP = 4,	/* ring only: filler up to the ring's end */
 	GEM_MSG_SOCKET = 5,	/* ring only: the next request, and its reply,
 				 * travel on the socket */
+	GEM_MSG_SYNC = 6,	/* channel: empty; the empty reply says that
+				 * everything sent before it is handled */
 	/* 16-63: the device */
 	GEM_MSG_IOCTL = 16,	/* request = ioctl code, payload = marshalled arg (wire.c) */
 	GEM_MSG_ARENA = 17,	/* request = arena id; reply: struct gem_arena_reply + 1 fd */

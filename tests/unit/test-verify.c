@@ -265,6 +265,31 @@ int main(int argc, char **argv)
 		repaired_and_teardown();
 	}
 
+	gemtest_subtest("status") {
+		struct gem_handle_state *e;
+		uint64_t size;
+		int fd;
+
+		setup(&f);
+		/* The table exists once a client asks for it (dev->lock). */
+		gem_unlock(gti_dev);
+		fd = gem_status_handles_fd(gti_file, &size);
+		gt_assert(fd >= 0);
+		close(fd);
+		gem_lock(gti_dev);
+		gt_assert_eq(gem_verify_state(gti_dev), 0);
+		e = &gti_file->status[f.a];
+		gt_assert_eq(e->flags, GEM_HANDLE_DIRECT);
+		gt_assert_eq(e->read_seqno, f.oa->last_read_seqno);
+		e->read_seqno--;		/* a stale seqno clients would trust */
+		check_only(GEM_VERIFY_STATUS);
+		e->read_seqno++;
+		f.ob->solo_handle = f.a;	/* its only handle, misnamed */
+		check_only(GEM_VERIFY_STATUS);
+		f.ob->solo_handle = f.b;
+		repaired_and_teardown();
+	}
+
 	/* With verification on, the next ioctl finds the damage and aborts. */
 	gemtest_subtest("checked-after-ioctl") {
 		struct drm_i915_gem_get_aperture ap;

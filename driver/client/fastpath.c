@@ -1,0 +1,326 @@
+/*
+ * The ioctls libgem answers without waiting for gemd, as the kernel
+ * answers them without sleeping: BUSY and WAIT on an object whose last
+ * request has passed, and the copy of a CPU pread or pwrite of such an
+ * object, which goes straight between the caller's memory and the
+ * object's pages; gemd is then told with a message that needs no reply
+ * (GEM_MSG_F_NOREPLY) and keeps its books as if it had done the copy.
+ *
+ * What tells: the hardware status page (the GPU's last seqno) and the
+ * file's handle table, both mapped read-only from gemd (GEM_MSG_STATUS,
+ * protocol.h).  Only handles gemd marks GEM_HS_DIRECT qualify: the
+ * object's only handle, so no other file's request can make it busy
+ * without this file's entry saying so.  Anything else, or any doubt (an
+ * entry being rewritten, a table of a released file), goes to gemd.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <drm.h>
+#include <i915_drm.h>
+
+#include "channel.h"
+#include "fastpath.h"
+#include "util.h"
+
+#define MAX_TABLES	8	/* files per gemd whose tables stay mapped */
+#define SEQLOCK_TRIES	4
+
+struct table {
+	uint64_t token;
+	const struct gem_handle_status *tab;	/* NULL: free slot */
+	uint64_t size;
+};
+
+/* Per gemd; the pointers are published with release stores so that the
+ * hot path reads them without the lock. */
+struct dev_status {
+	const uint32_t *hws;
+	bool no_hws;			/* gemd would not give it */
+	struct table tables[MAX_TABLES];
+	unsigned int next_victim;
+};
+
+static struct dev_status status[GEM_MAX_DEVS];
+static pthread_mutex_t status_lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_once_t status_once = PTHREAD_ONCE_INIT;
+
+static void status_lock_take(void)
+{
+	pthread_mutex_lock(&status_lock);
+}
+
+static void status_lock_drop(void)
+{
+	pthread_mutex_unlock(&status_lock);
+}
+
+static void status_init_once(void)
+{
+	pthread_atfork(status_lock_take, status_lock_drop, status_lock_drop);
+}
+
+/* Map a status page of gemd read-only: 0 or -errno. */
+static int status_fetch(struct gem_dev *dev, uint64_t token, uint32_t which,
+			const void **base, uint64_t *size)
+{
+	struct wire_call call = {
+		.type = GEM_MSG_STATUS, .request = which, .file = token,
+		.min_len = sizeof(struct gem_status_reply),
+		.max_len = sizeof(struct gem_status_reply),
+		.want_fd = true,
+	};
+	struct gem_status_reply rep;
+	struct gem_channel *ch;
+	void *p;
+	int ret;
+
+	ret = channel_get(dev, &ch);
+	if (!ret)
+		ret = channel_call(ch, &call);
+	if (ret)
+		return ret;
+	if (call.result < 0)
+		return call.result;
+	memcpy(&rep, ch->rbuf.buf, sizeof(rep));
+	p = mmap(NULL, rep.size, PROT_READ, MAP_SHARED, call.fd, 0);
+	ret = p == MAP_FAILED ? -errno : 0;
+	close(call.fd);
+	if (ret)
+		return ret;
+	*base = p;
+	*size = rep.size;
+	return 0;
+}
+
+static const uint32_t *dev_hws(struct gem_dev *dev, struct dev_status *st)
+{
+	const uint32_t *hws = __atomic_load_n(&st->hws, __ATOMIC_ACQUIRE);
+	const void *p;
+	uint64_t size;
+
+	if (hws || st->no_hws)
+		return hws;
+	pthread_once(&status_once, status_init_once);
+	pthread_mutex_lock(&status_lock);
+	if (!st->hws && !st->no_hws) {
+		if (status_fetch(dev, 0, GEM_STATUS_HWS, &p, &size) ||
+		    size < (GEM_STATUS_SEQNO_DWORD + 1) * sizeof(uint32_t))
+			st->no_hws = true;
+		else
+			__atomic_store_n(&st->hws, p, __ATOMIC_RELEASE);
+	}
+	hws = st->hws;
+	pthread_mutex_unlock(&status_lock);
+	return hws;
+}
+
+static bool table_alive(const struct gem_handle_status *tab)
+{
+	return __atomic_load_n(&tab[0].flags, __ATOMIC_ACQUIRE) & GEM_HS_ALIVE;
+}
+
+/*
+ * token's handle table, mapped on first use.  A table whose file was
+ * released (the token may name a new file now) is dropped and fetched
+ * again, once.
+ */
+static const struct gem_handle_status *dev_table(struct gem_dev *dev,
+						 struct dev_status *st,
+						 uint64_t token)
+{
+	const struct gem_handle_status *tab = NULL;
+	struct table *t, *slot = NULL;
+	const void *p;
+	uint64_t size;
+	unsigned int i;
+
+	for (i = 0; i < MAX_TABLES; i++) {
+		t = &st->tables[i];
+		tab = __atomic_load_n(&t->tab, __ATOMIC_ACQUIRE);
+		if (tab && __atomic_load_n(&t->token, __ATOMIC_RELAXED) == token &&
+		    table_alive(tab))
+			return tab;
+	}
+	pthread_once(&status_once, status_init_once);
+	pthread_mutex_lock(&status_lock);
+	tab = NULL;
+	for (i = 0; i < MAX_TABLES; i++) {
+		t = &st->tables[i];
+		if (t->tab && (t->token == token || !table_alive(t->tab))) {
+			/* Other threads may be reading it: unmap nothing. */
+			if (t->token == token && table_alive(t->tab)) {
+				tab = t->tab;
+				goto out_unlock;
+			}
+			if (!slot)
+				slot = t;
+		} else if (!t->tab && !slot) {
+			slot = t;
+		}
+	}
+	if (!slot) {
+		slot = &st->tables[st->next_victim];
+		st->next_victim = (st->next_victim + 1) % MAX_TABLES;
+	}
+	if (status_fetch(dev, token, GEM_STATUS_HANDLES, &p, &size) ||
+	    size < GEM_STATUS_HANDLES_MAX * sizeof(struct gem_handle_status))
+		goto out_unlock;
+	/* A replaced mapping is left mapped: a reader may hold it. */
+	__atomic_store_n(&slot->tab, NULL, __ATOMIC_RELEASE);
+	__atomic_store_n(&slot->token, token, __ATOMIC_RELAXED);
+	slot->size = size;
+	__atomic_store_n(&slot->tab, p, __ATOMIC_RELEASE);
+	tab = p;
+out_unlock:
+	pthread_mutex_unlock(&status_lock);
+	return tab;
+}
+
+/* A consistent copy of entry h, if it allows direct access. */
+static bool entry_direct(const struct gem_handle_status *tab, uint32_t h,
+			 struct gem_handle_status *out)
+{
+	const struct gem_handle_status *e;
+	uint32_t seq;
+	int i;
+
+	if (h == 0 || h >= GEM_STATUS_HANDLES_MAX)
+		return false;
+	e = &tab[h];
+	for (i = 0; i < SEQLOCK_TRIES; i++) {
+		seq = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+		if (seq & 1)
+			continue;
+		out->flags = __atomic_load_n(&e->flags, __ATOMIC_RELAXED);
+		out->read_seqno = __atomic_load_n(&e->read_seqno, __ATOMIC_RELAXED);
+		out->write_seqno = __atomic_load_n(&e->write_seqno, __ATOMIC_RELAXED);
+		out->arena = __atomic_load_n(&e->arena, __ATOMIC_RELAXED);
+		out->offset = __atomic_load_n(&e->offset, __ATOMIC_RELAXED);
+		out->size = __atomic_load_n(&e->size, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&e->seq, __ATOMIC_RELAXED) == seq)
+			return out->flags & GEM_HS_DIRECT;
+	}
+	return false;
+}
+
+/* seqno has passed on the GPU (0: no request at all). */
+static bool passed(const uint32_t *hws, uint32_t seqno)
+{
+	uint32_t hw = __atomic_load_n(&hws[GEM_STATUS_SEQNO_DWORD], __ATOMIC_ACQUIRE);
+
+	return !seqno || (int32_t)(hw - seqno) >= 0;
+}
+
+struct fast_ctx {
+	struct gem_dev *dev;
+	struct dev_status *st;
+	uint64_t token;
+	const uint32_t *hws;
+	const struct gem_handle_status *tab;
+};
+
+/* Entry h if it is direct and its last request (write_only: its last
+ * write) has passed. */
+static bool idle_entry(struct fast_ctx *x, uint32_t h, bool write_only,
+		       struct gem_handle_status *e)
+{
+	if (!entry_direct(x->tab, h, e))
+		return false;
+	return passed(x->hws, write_only ? e->write_seqno : e->read_seqno);
+}
+
+static int fast_busy(struct fast_ctx *x, struct drm_i915_gem_busy *args)
+{
+	struct gem_handle_status e;
+
+	if (!idle_entry(x, args->handle, false, &e))
+		return LIBGEM_SLOW;
+	args->busy = 0;
+	return 0;
+}
+
+static int fast_wait(struct fast_ctx *x, struct drm_i915_gem_wait *args)
+{
+	struct gem_handle_status e;
+
+	/* Idle: gemd returns at once and leaves timeout_ns alone. */
+	if (args->flags || !idle_entry(x, args->bo_handle, false, &e))
+		return LIBGEM_SLOW;
+	return 0;
+}
+
+/*
+ * pread waits for the GPU's writes, pwrite for its reads too (domain.c);
+ * once they have passed, the copy is all the client needs.  The range
+ * and pointer checks that fail go to gemd for the kernel's errno.
+ */
+static int fast_rw(struct fast_ctx *x, struct drm_i915_gem_pread *args,
+		   bool write)
+{
+	void *user = (void *)(uintptr_t)args->data_ptr;
+	struct gem_handle_status e;
+	uint8_t *base;
+	uint64_t asize;
+	int afd;
+
+	_Static_assert(sizeof(struct drm_i915_gem_pread) ==
+		       sizeof(struct drm_i915_gem_pwrite), "same layout");
+	if (!args->size || !user || !idle_entry(x, args->handle, !write, &e))
+		return LIBGEM_SLOW;
+	if (args->offset > e.size || args->size > e.size - args->offset)
+		return LIBGEM_SLOW;
+	if (libgem_dev_arena(x->dev, x->token, e.arena, &base, &asize, &afd) ||
+	    e.offset > asize || e.size > asize - e.offset)
+		return LIBGEM_SLOW;
+	if (write)
+		memmove(base + e.offset + args->offset, user, args->size);
+	else
+		memmove(user, base + e.offset + args->offset, args->size);
+	return LIBGEM_NOTIFY;
+}
+
+int libgem_fast_ioctl(struct gem_dev *dev, uint64_t token,
+		      struct gem_channel *ch, unsigned long request, void *arg)
+{
+	struct fast_ctx x = { .dev = dev, .token = token };
+	bool answer;
+
+	switch (request) {
+	case DRM_IOCTL_I915_GEM_BUSY:
+	case DRM_IOCTL_I915_GEM_WAIT:
+		/* Answers that must not overtake bookkeeping still queued. */
+		answer = true;
+		break;
+	case DRM_IOCTL_I915_GEM_PREAD:
+	case DRM_IOCTL_I915_GEM_PWRITE:
+		answer = false;
+		break;
+	default:
+		return LIBGEM_SLOW;
+	}
+	if (!arg || (answer && !channel_quiet(ch)))
+		return LIBGEM_SLOW;
+	x.st = &status[libgem_dev_index(dev)];
+	x.hws = dev_hws(dev, x.st);
+	if (!x.hws)
+		return LIBGEM_SLOW;
+	x.tab = dev_table(dev, x.st, token);
+	if (!x.tab)
+		return LIBGEM_SLOW;
+	switch (request) {
+	case DRM_IOCTL_I915_GEM_BUSY:
+		return fast_busy(&x, arg);
+	case DRM_IOCTL_I915_GEM_WAIT:
+		return fast_wait(&x, arg);
+	case DRM_IOCTL_I915_GEM_PREAD:
+		return fast_rw(&x, arg, false);
+	default:
+		return fast_rw(&x, arg, true);
+	}
+}

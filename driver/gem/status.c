@@ -1,0 +1,222 @@
+/*
+ * The status pages clients map read-only, so that libgem can answer what
+ * the kernel answers without a system call, or copies without waiting:
+ *
+ *  - the hardware status page, where the GPU stores each finished
+ *    request's seqno: it lives in a memfd from the start, and the GPU
+ *    model writes into that memory;
+ *  - per drm_file, once its client asks, a table indexed by handle of
+ *    what the client may rely on (struct gem_handle_state, gem.h): the
+ *    object's last seqnos and where its pages are, and whether copying
+ *    to and from it directly is allowed: only for an object with no
+ *    other handle anywhere (so no other file's request can make it busy
+ *    behind the client's back) whose pages are to be kept (madvise).
+ *
+ * Entries are written under dev->lock before the ioctl that changed them
+ * returns, inside a seqlock (gem_handle_state.seq), so a client reading
+ * concurrently sees a whole entry or retries.  Both memfds are sealed:
+ * nobody can resize them under gemd, and after gemd's own mapping nobody
+ * can map them writable (F_SEAL_FUTURE_WRITE).
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* memfd_create, F_SEAL_FUTURE_WRITE */
+#endif
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include "gem_priv.h"
+#include "log.h"
+
+#define TABLE_BYTES	((size_t)GEM_HANDLE_STATE_MAX * sizeof(struct gem_handle_state))
+
+/* A memfd of size bytes mapped shared into gemd; then sealed so that only
+ * that mapping can write.  0 or -errno. */
+static int status_memory(const char *name, size_t size, void **base, int *fd)
+{
+	void *p;
+	int ret;
+
+	*fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	if (*fd < 0)
+		return -errno;
+	if (ftruncate(*fd, (off_t)size) < 0) {
+		ret = -errno;
+		goto out_close;
+	}
+	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
+	if (p == MAP_FAILED) {
+		ret = -errno;
+		goto out_close;
+	}
+	if (fcntl(*fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+		  F_SEAL_FUTURE_WRITE | F_SEAL_SEAL) < 0) {
+		ret = -errno;
+		munmap(p, size);
+		goto out_close;
+	}
+	*base = p;
+	return 0;
+
+out_close:
+	close(*fd);
+	*fd = -1;
+	return ret;
+}
+
+static int dup_fd(int fd)
+{
+	int copy = fcntl(fd, F_DUPFD_CLOEXEC, 0);
+
+	return copy < 0 ? -errno : copy;
+}
+
+int gem_status_hws_init(struct gem_device *dev)
+{
+	void *base;
+	int ret;
+
+	ret = status_memory("gemd-hws", GTT_PAGE_SIZE, &base, &dev->hws_fd);
+	if (ret)
+		return ret;
+	dev->hws = base;
+	return 0;
+}
+
+void gem_status_hws_fini(struct gem_device *dev)
+{
+	if (!dev->hws)
+		return;
+	munmap(dev->hws, GTT_PAGE_SIZE);
+	close(dev->hws_fd);
+	dev->hws = NULL;
+}
+
+int gem_status_hws_fd(struct gem_device *dev, uint64_t *size)
+{
+	*size = GTT_PAGE_SIZE;
+	return dup_fd(dev->hws_fd);
+}
+
+/* --- the handle tables ------------------------------------------------- */
+
+static void entry_write(struct gem_handle_state *e,
+			const struct gem_handle_state *val)
+{
+	uint32_t seq = e->seq;
+
+	/* Odd while the fields change; readers retry on odd or moved. */
+	__atomic_store_n(&e->seq, seq + 1, __ATOMIC_RELAXED);
+	__atomic_thread_fence(__ATOMIC_RELEASE);
+	e->flags = val->flags;
+	e->read_seqno = val->read_seqno;
+	e->write_seqno = val->write_seqno;
+	e->arena = val->arena;
+	e->offset = val->offset;
+	e->size = val->size;
+	__atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
+}
+
+void gem_status_entry(const struct gem_file *file, const struct gem_object *obj,
+		      struct gem_handle_state *val)
+{
+	struct gem_backing_loc loc;
+
+	/* Only a direct handle's facts are kept up to date: the others read
+	 * as zeros, which sends every question about them to gemd. */
+	memset(val, 0, sizeof(*val));
+	if (!obj || obj->handle_count != 1 || obj->solo_file != file ||
+	    obj->madv != I915_MADV_WILLNEED || !obj->arena)
+		return;
+	gem_object_location(obj, &loc);
+	val->flags = GEM_HANDLE_DIRECT;
+	val->read_seqno = obj->last_read_seqno;
+	val->write_seqno = obj->last_write_seqno;
+	val->arena = loc.arena;
+	val->offset = loc.offset;
+	val->size = loc.size;
+}
+
+void gem_status_publish(struct gem_file *file, uint32_t handle,
+			struct gem_object *obj)
+{
+	struct gem_handle_state val;
+
+	gem_assert_held(file->dev);
+	if (!file->status || handle == 0 || handle >= GEM_HANDLE_STATE_MAX)
+		return;
+	gem_status_entry(file, obj, &val);
+	entry_write(&file->status[handle], &val);
+}
+
+void gem_status_object_changed(struct gem_object *obj)
+{
+	if (obj->handle_count == 1 && obj->solo_file)
+		gem_status_publish(obj->solo_file, obj->solo_handle, obj);
+}
+
+void gem_status_handle_added(struct gem_file *file, uint32_t handle,
+			     struct gem_object *obj)
+{
+	if (obj->handle_count == 1) {
+		obj->solo_file = file;
+		obj->solo_handle = handle;
+	} else if (obj->solo_file) {
+		/* A second holder: the first may no longer go direct. */
+		struct gem_file *first = obj->solo_file;
+
+		obj->solo_file = NULL;
+		gem_status_publish(first, obj->solo_handle, obj);
+	}
+	gem_status_publish(file, handle, obj);
+}
+
+void gem_status_handle_removed(struct gem_file *file, uint32_t handle,
+			       struct gem_object *obj)
+{
+	/* The survivor of two handles is not known: it stays indirect. */
+	obj->solo_file = NULL;
+	gem_status_publish(file, handle, NULL);
+}
+
+int gem_status_handles_fd(struct gem_file *file, uint64_t *size)
+{
+	struct gem_device *dev = file->dev;
+	struct gem_handle_state alive = { .flags = GEM_HANDLE_ALIVE };
+	void *base;
+	uint32_t h;
+	int ret = 0;
+
+	*size = TABLE_BYTES;
+	gem_lock(dev);
+	if (!file->status) {
+		ret = status_memory("gemd-handles", TABLE_BYTES, &base,
+				    &file->status_fd);
+		if (ret)
+			goto out_unlock;
+		file->status = base;
+		entry_write(&file->status[0], &alive);
+		for (h = 1; h < file->handles_alloc; h++)
+			if (file->handles[h])
+				gem_status_publish(file, h, file->handles[h]);
+	}
+	ret = dup_fd(file->status_fd);
+out_unlock:
+	gem_unlock(dev);
+	return ret;
+}
+
+void gem_status_file_release(struct gem_file *file)
+{
+	struct gem_handle_state dead = { .flags = 0 };
+
+	if (!file->status)
+		return;
+	/* Clients that still map it must stop trusting it. */
+	entry_write(&file->status[0], &dead);
+	munmap(file->status, TABLE_BYTES);
+	close(file->status_fd);
+	file->status = NULL;
+}
