@@ -384,6 +384,9 @@ void gem_request_free(struct gem_device *dev, struct gem_request *rq);
 int gem_ring_begin(struct gem_device *dev, unsigned int dwords);
 void gem_ring_emit(struct gem_device *dev, uint32_t dw);
 void gem_ring_advance(struct gem_device *dev);
+/* Start what this thread submitted (gem_ring_advance), running it here if
+ * the GPU is idle; with dev->lock not held (gem_ioctl_dispatch). */
+void gem_gpu_kick(struct gem_device *dev);
 /*
  * Submitting: gem_request_alloc, then gem_ring_begin for the commands plus
  * GEM_REQUEST_DWORDS (either may fail, or wait with the lock dropped),

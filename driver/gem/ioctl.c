@@ -312,6 +312,7 @@ int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
 	gem_ioctl_enter(file);
 	ret = desc->handler(file, arg, call);
 	gem_ioctl_exit(file, desc->name);
+	gem_gpu_kick(file->dev);
 	if (ret && ret != -ETIME && ret != -ENOENT && ret != -EINVAL)
 		log_debug("file %u (%s): %s: %s", file->id, file->comm, desc->name,
 			  strerror(-ret));

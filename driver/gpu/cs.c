@@ -4,9 +4,15 @@
 #include "cmdtab.h"
 #include "gpu_priv.h"
 
-/* After finishing, poll this long before sleeping: the next request
- * usually follows at once and a futex wake-up costs more than that. */
-#define CS_SPIN_NS		30000ull
+/* After finishing, poll this long before sleeping.  Short batches run on
+ * the submitting thread (gpu_run), so the CS thread finishes only long
+ * work, after which a new request is no more likely than at any time: a
+ * long spin would only bill gemd's CPU for slow clients. */
+#define CS_SPIN_NS		5000ull
+/* An inline run stops at a batch that has jumped this often: a loop. */
+#define CS_INLINE_CHAIN		64u
+/* An inline run looks at the clock every this many commands. */
+#define CS_INLINE_CLOCK_EVERY	16u
 /* A batch that keeps jumping without returning is spinning (gem_busy's
  * self-loop); past this many jumps, re-read it only every CS_LOOP_NAP_NS
  * so that the CPU that will end it gets to run. */
@@ -316,6 +322,23 @@ enum cs_status cs_decode_length(const struct gen3_cmd *cmd, uint32_t hdr,
 	return CS_INVALID;
 }
 
+/*
+ * What an inline run leaves to the CS thread, before executing any of it:
+ * what may block (MI_WAIT_FOR_EVENT waits for a kick), what takes long (3D
+ * rendering), and a batch that loops.  Unknown commands stop the ring
+ * wherever they run.
+ */
+static bool cs_inline_refuses(const struct cs_state *cs, const struct gen3_cmd *cmd)
+{
+	if (!cmd)
+		return false;
+	if (cmd->client != GEN3_CLIENT_MI && cmd->client != GEN3_CLIENT_2D)
+		return true;
+	return cmd->id == GEN3_MI_WAIT_FOR_EVENT ||
+	       (cmd->id == GEN3_MI_BATCH_BUFFER_START && cs->in_batch &&
+		cs->chain >= CS_INLINE_CHAIN);
+}
+
 /* Fetch, decode and execute one command. */
 static enum cs_status cs_step(struct gpu *gpu)
 {
@@ -346,6 +369,8 @@ static enum cs_status cs_step(struct gpu *gpu)
 	reg_set(gpu, IPEHR, hdr);
 
 	cmd = gen3_cmd_lookup(hdr);
+	if (cs->inline_run && cs_inline_refuses(cs, cmd))
+		return CS_YIELD;
 	st = cs_decode_length(cmd, hdr, cs_fetch_for_length, gpu, &len);
 	if (st == CS_OK && !cs->in_batch && 4ull * len > cs->avail) {
 		if (4ull * len > cs->ring_size - 8)
@@ -387,19 +412,61 @@ static enum cs_status cs_step(struct gpu *gpu)
 	return CS_OK;
 }
 
-static void cs_run(struct gpu *gpu)
+/* Run until idle or an error; an inline run (deadline) also until the
+ * deadline or a command it leaves to the CS thread. */
+static void cs_run(struct gpu *gpu, uint64_t deadline)
 {
 	uint64_t start = gpu_now_ns();
 	enum cs_status st;
+	uint32_t n = 0;
 
 	atomic_store(&gpu->partial_tail, GPU_NO_TAIL);
 	reg_set(gpu, INSTDONE, GPU_INSTDONE_BUSY);
-	do
+	do {
 		st = cs_step(gpu);
-	while (st == CS_OK);
-	if (!atomic_load(&gpu->stopped))
+		if (deadline && st == CS_OK && !(++n % CS_INLINE_CLOCK_EVERY) &&
+		    gpu_now_ns() >= deadline)
+			st = CS_YIELD;
+	} while (st == CS_OK);
+	/* Yielded: the CS thread goes on, still busy. */
+	if (st != CS_YIELD && !atomic_load(&gpu->stopped))
 		reg_set(gpu, INSTDONE, INSTDONE_IDLE);
 	stat_add(&gpu->st_busy_ns, gpu_now_ns() - start);
+}
+
+/* The executing thread lets go (gpu->lock held). */
+static void cs_release(struct gpu *gpu)
+{
+	atomic_store(&gpu->executing, false);
+	atomic_store(&gpu->reset_in_cs, false);
+	pthread_cond_broadcast(&gpu->parked_cond);
+}
+
+void gpu_run(struct gpu *gpu, uint64_t budget_ns)
+{
+	pthread_mutex_lock(&gpu->lock);
+	/* A CS thread that is awake finds the work itself. */
+	if (!gpu->sleeping || atomic_load(&gpu->executing) || !cs_has_work(gpu))
+		goto out_unlock;
+	if (!budget_ns || gpu->cfg.cmd_cost_ns || gpu->cfg.blit_bytes_per_sec) {
+		pthread_cond_signal(&gpu->cs_cond);
+		goto out_unlock;
+	}
+	atomic_store(&gpu->executing, true);
+	gpu->runner = pthread_self();
+	gpu->cs.inline_run = true;
+	pthread_mutex_unlock(&gpu->lock);
+
+	stat_add(&gpu->st_inline_runs, 1);
+	cs_run(gpu, gpu_now_ns() + budget_ns);
+
+	pthread_mutex_lock(&gpu->lock);
+	gpu->cs.inline_run = false;
+	cs_release(gpu);
+	if (cs_has_work(gpu))
+		pthread_cond_signal(&gpu->cs_cond);
+out_unlock:
+	pthread_mutex_unlock(&gpu->lock);
 }
 
 static void cs_spin_for_work(struct gpu *gpu)
@@ -422,7 +489,8 @@ void *gpu_cs_thread(void *arg)
 		cs_spin_for_work(gpu);
 
 		pthread_mutex_lock(&gpu->lock);
-		while (!gpu->quit && !cs_has_work(gpu)) {
+		/* gpu_run's caller may be executing: wait for it too. */
+		while (!gpu->quit && (atomic_load(&gpu->executing) || !cs_has_work(gpu))) {
 			gpu->sleeping = true;
 			pthread_cond_wait(&gpu->cs_cond, &gpu->lock);
 			gpu->sleeping = false;
@@ -432,14 +500,13 @@ void *gpu_cs_thread(void *arg)
 			break;
 		}
 		atomic_store(&gpu->executing, true);
+		gpu->runner = pthread_self();
 		pthread_mutex_unlock(&gpu->lock);
 
-		cs_run(gpu);
+		cs_run(gpu, 0);
 
 		pthread_mutex_lock(&gpu->lock);
-		atomic_store(&gpu->executing, false);
-		atomic_store(&gpu->reset_in_cs, false);
-		pthread_cond_broadcast(&gpu->parked_cond);
+		cs_release(gpu);
 		pthread_mutex_unlock(&gpu->lock);
 	}
 	return NULL;

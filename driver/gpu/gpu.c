@@ -106,6 +106,11 @@ void gpu_write(struct gpu *gpu, uint32_t reg, uint32_t val)
 	reg_write(gpu, reg, val, false);
 }
 
+void gpu_submit(struct gpu *gpu, uint32_t tail)
+{
+	reg_set(gpu, PRB0_TAIL, tail & TAIL_ADDR);
+}
+
 void gpu_write_from_cs(struct gpu *gpu, uint32_t reg, uint32_t val)
 {
 	reg_write(gpu, reg, val, true);
@@ -188,6 +193,16 @@ bool gpu_idle(struct gpu *gpu)
 	       !(reg_get(gpu, PRB0_CTL) & RING_WAIT) && head == tail;
 }
 
+bool gpu_cs_asleep(struct gpu *gpu)
+{
+	bool asleep;
+
+	pthread_mutex_lock(&gpu->lock);
+	asleep = gpu->sleeping;
+	pthread_mutex_unlock(&gpu->lock);
+	return asleep;
+}
+
 bool gpu_stopped(struct gpu *gpu)
 {
 	return atomic_load(&gpu->stopped);
@@ -221,7 +236,8 @@ static void reset_locked(struct gpu *gpu)
 void gpu_reset(struct gpu *gpu)
 {
 	pthread_mutex_lock(&gpu->lock);
-	if (pthread_equal(pthread_self(), gpu->thread)) {
+	if (pthread_equal(pthread_self(), gpu->thread) ||
+	    (atomic_load(&gpu->executing) && pthread_equal(pthread_self(), gpu->runner))) {
 		/* From an interrupt callback: the CS is right here, so it
 		 * cannot be executing; tell it to drop the current command. */
 		reset_locked(gpu);
@@ -246,6 +262,7 @@ void gpu_get_stats(struct gpu *gpu, struct gpu_stats *st)
 	st->blit_bytes = atomic_load_explicit(&gpu->st_blit_bytes, memory_order_relaxed);
 	st->interrupts = atomic_load_explicit(&gpu->st_interrupts, memory_order_relaxed);
 	st->busy_ns = atomic_load_explicit(&gpu->st_busy_ns, memory_order_relaxed);
+	st->inline_runs = atomic_load_explicit(&gpu->st_inline_runs, memory_order_relaxed);
 }
 
 bool gpu_cs_nap(struct gpu *gpu, uint64_t ns)

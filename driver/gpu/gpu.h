@@ -59,6 +59,20 @@ uint64_t gpu_aperture_size(const struct gpu *gpu);
 uint32_t gpu_read(struct gpu *gpu, uint32_t reg);
 void gpu_write(struct gpu *gpu, uint32_t reg, uint32_t val);
 
+/*
+ * Submission without a hand-off.  gpu_submit writes PRB0_TAIL as gpu_write
+ * does but leaves a sleeping command streamer asleep; the caller then
+ * calls gpu_run once it holds no lock of its own.  gpu_run executes what
+ * is new on the calling thread for up to budget_ns if the CS thread
+ * sleeps, stopping before anything that could block or take long (3D
+ * rendering, MI_WAIT_FOR_EVENT, a batch that keeps jumping), and wakes
+ * the CS thread for whatever is left; with budget_ns 0, or the speed
+ * model on, it only wakes it.  Interrupt callbacks then run on the
+ * caller's thread.  A short batch thus costs no thread switch at all.
+ */
+void gpu_submit(struct gpu *gpu, uint32_t tail);
+void gpu_run(struct gpu *gpu, uint64_t budget_ns);
+
 /* The hardware status page (4 KiB, dword indexed), as the CPU sees it. */
 volatile uint32_t *gpu_hws(struct gpu *gpu);
 
@@ -79,6 +93,8 @@ void *gpu_gtt_host(struct gpu *gpu, uint32_t gtt_offset);
 /* True when the CS has nothing to do: HEAD == TAIL, no batch running, not
  * waiting in MI_WAIT_FOR_EVENT and not stopped. */
 bool gpu_idle(struct gpu *gpu);
+/* True when the command streamer thread sleeps for want of work. */
+bool gpu_cs_asleep(struct gpu *gpu);
 /* True when the CS stopped on an error and waits for a reset. */
 bool gpu_stopped(struct gpu *gpu);
 /* Break an MI_WAIT_FOR_EVENT (what kick_ring() does by rewriting CTL). */
@@ -95,6 +111,7 @@ struct gpu_stats {
 	uint64_t blit_bytes;		/* bytes written by the blitter */
 	uint64_t interrupts;		/* user interrupts */
 	uint64_t busy_ns;		/* time spent executing */
+	uint64_t inline_runs;		/* runs on a submitting thread (gpu_run) */
 };
 void gpu_get_stats(struct gpu *gpu, struct gpu_stats *st);
 

@@ -36,6 +36,8 @@ enum cs_status {
 	CS_PARTIAL,		/* ring command not complete before TAIL yet */
 	CS_IDLE,		/* nothing left in the ring */
 	CS_ABORT,		/* reset or destroy asked the CS to let go */
+	CS_YIELD,		/* an inline run stops before this command:
+				 * the CS thread takes over (gpu_run) */
 };
 
 /* State of the XY_SETUP_BLT family, kept between commands as the chip does. */
@@ -49,8 +51,9 @@ struct blit_setup {
 	int32_t clip_x1, clip_y1, clip_x2, clip_y2;
 };
 
-/* Where the command streamer fetches from; touched only by the CS thread
- * (and by gpu_reset while the CS is parked). */
+/* Where the command streamer fetches from; touched only by the thread
+ * that executes (the CS thread, or gpu_run's caller: gpu->executing says
+ * one does) and by gpu_reset while none does. */
 struct cs_state {
 	bool in_batch;
 	uint32_t batch_addr;		/* GTT address of the current batch command */
@@ -62,6 +65,7 @@ struct cs_state {
 	uint32_t chain;			/* batch-to-batch jumps since the last return */
 	uint64_t debt_ns;		/* speed model: time owed but not slept yet */
 	uint64_t fault_addr;		/* GTT address of the last page-table error */
+	bool inline_run;		/* executed by gpu_run's caller */
 	struct blit_setup setup;
 };
 
@@ -82,7 +86,9 @@ struct gpu {
 	bool quit;
 	bool sleeping;			/* CS waits for work: TAIL writes signal */
 	bool waiting;			/* CS in MI_WAIT_FOR_EVENT */
-	atomic_bool executing;		/* CS between wake-up and idle */
+	atomic_bool executing;		/* a thread runs the CS: the CS thread
+					 * between wake-up and idle, or gpu_run */
+	pthread_t runner;		/* which, while executing */
 	atomic_bool stopped;		/* error latched, waiting for gpu_reset */
 	atomic_bool abort;		/* gpu_reset wants the CS parked */
 	atomic_bool reset_in_cs;	/* gpu_reset ran on the CS thread itself */
@@ -97,6 +103,7 @@ struct gpu {
 	_Atomic uint64_t st_blit_bytes;
 	_Atomic uint64_t st_interrupts;
 	_Atomic uint64_t st_busy_ns;
+	_Atomic uint64_t st_inline_runs;
 };
 
 static inline uint64_t gpu_now_ns(void)

@@ -415,6 +415,114 @@ static void test_self_loop(void)
 	t_fini(&t);
 }
 
+/* ---- runs on the submitting thread (gpu_submit, gpu_run) ------------- */
+
+static _Thread_local bool irq_here;
+
+static void on_user_here(void *data)
+{
+	irq_here = true;
+	atomic_fetch_add(&user_irqs, 1);
+}
+
+static const struct gpu_ops here_ops = {
+	.user_interrupt = on_user_here,
+	.error_interrupt = on_error,
+};
+
+static void t_init_here(struct tgpu *t)
+{
+	memset(t, 0, sizeof(*t));
+	atomic_store(&user_irqs, 0);
+	atomic_store(&error_irqs, 0);
+	t->gpu = gpu_create(&(struct gpu_config){ .aperture_size = APERTURE },
+			    &here_ops, NULL);
+	gt_assert(t->gpu);
+	t->ring = t_bind(t, RING_GTT, RING_SIZE);
+	t_ring_program(t);
+}
+
+/* Submit what was emitted without waking the CS thread. */
+static void t_submit(struct tgpu *t)
+{
+	if (t->tail & 4)
+		t_emit(t, MI_NOOP);
+	gpu_submit(t->gpu, t->tail);
+}
+
+static void test_inline_run(void)
+{
+	static const uint32_t nop[] = { MI_NOOP };
+	struct gpu_stats st;
+	struct tgpu t;
+	int i;
+
+	t_init_here(&t);
+	gt_assert(t_wait(&t, gpu_cs_asleep, 5000));
+	for (i = 0; i < 3; i++) {
+		irq_here = false;
+		t_exec(&t, nop, 1, false);	/* advanced with gpu_write... */
+		t_sync(&t);			/* ...which wakes the CS thread */
+		gt_assert(!irq_here);
+		gt_assert(t_wait(&t, gpu_cs_asleep, 5000));
+
+		/* Submitted and run here: done when gpu_run returns. */
+		t_emit_seqno(&t, 1000 + (uint32_t)i);
+		t_submit(&t);
+		gt_assert_eq(gpu_hws(t.gpu)[SEQNO_INDEX], t.seqno);
+		gpu_run(t.gpu, 1000000000ull);
+		gt_assert_eq(gpu_hws(t.gpu)[SEQNO_INDEX], 1000 + i);
+		gt_assert(irq_here);
+		gt_assert(gpu_idle(t.gpu));
+		gt_assert(gpu_cs_asleep(t.gpu));
+		t.seqno = 1000 + (uint32_t)i;
+	}
+	gpu_get_stats(t.gpu, &st);
+	gt_assert_eq(st.inline_runs, 3);
+	gt_assert_eq(atomic_load(&user_irqs), 6);
+	t_fini(&t);
+}
+
+/* What may block or loop is left to the CS thread, unexecuted. */
+static void test_inline_leaves(void)
+{
+	struct gpu_stats st;
+	struct tgpu t;
+	uint32_t *batch;
+
+	t_init_here(&t);
+	gt_assert(t_wait(&t, gpu_cs_asleep, 5000));
+	t_emit(&t, MI_WAIT_FOR_PLANE_A);
+	t_emit_seqno(&t, 7);
+	t_submit(&t);
+	gpu_run(t.gpu, 1000000000ull);	/* returns: it did not wait here */
+	gt_assert(t_wait(&t, ring_waiting, 5000));
+	gpu_kick(t.gpu);
+	t_sync(&t);
+	gt_assert_eq(gpu_hws(t.gpu)[SEQNO_INDEX], 7);
+
+	/* gem_busy's spinner: a few laps here, the rest on the CS thread. */
+	gt_assert(t_wait(&t, gpu_cs_asleep, 5000));
+	batch = t_bind(&t, BATCH_GTT, 4096);
+	batch[0] = MI_BATCH_BUFFER_START_GTT;
+	batch[1] = BATCH_GTT | 1;
+	batch[2] = MI_BATCH_BUFFER_END;
+	t_emit(&t, MI_BATCH_BUFFER_START_GTT);
+	t_emit(&t, BATCH_GTT | 1);
+	t_emit_seqno(&t, 8);
+	t_submit(&t);
+	gpu_run(t.gpu, 1000000000ull);
+	gt_assert_eq(gpu_hws(t.gpu)[SEQNO_INDEX], 7);
+	gpu_get_stats(t.gpu, &st);
+	gt_assert(st.batches > 1);
+	__atomic_store_n(&batch[0], MI_BATCH_BUFFER_END, __ATOMIC_RELEASE);
+	t_sync(&t);
+	gt_assert_eq(gpu_hws(t.gpu)[SEQNO_INDEX], 8);
+	gpu_get_stats(t.gpu, &st);
+	gt_assert_eq(st.inline_runs, 2);
+	t_fini(&t);
+}
+
 static void test_wait_for_event(void)
 {
 	struct tgpu t;
@@ -1172,6 +1280,8 @@ int main(int argc, char **argv)
 	gemtest_subtest("batch-chain") test_batch_chain();
 	gemtest_subtest("self-loop-busy") test_self_loop();
 	gemtest_subtest("wait-for-event-kick") test_wait_for_event();
+	gemtest_subtest("inline-run") test_inline_run();
+	gemtest_subtest("inline-leaves-blocking-work") test_inline_leaves();
 	gemtest_subtest("unknown-opcode-reset") test_unknown_opcode();
 	gemtest_subtest("page-fault") test_page_fault();
 	gemtest_subtest("reset-from-error-callback") test_reset_from_callback();
