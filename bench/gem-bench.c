@@ -1,9 +1,14 @@
 /*
  * gem-bench: how far gemd is from the floors it cannot beat, measured in
- * the same run: an ioctl and a nop execbuffer against an AF_UNIX round
- * trip between two threads of this process, pwrite/pread against memcpy
- * of the same size.  It starts nothing: gemd must be running at the
- * device path (-D, else $GEM_DEVICE, else the default).
+ * the same run, for both transports (GEMKIT_TRANSPORT=socket and shm, each
+ * on a thread of its own): an ioctl and a nop execbuffer against an
+ * AF_UNIX round trip to another process (the socket's floor) and a futex
+ * ping-pong between two threads (the shared ring's), BUSY of an idle
+ * object against a system call, pwrite/pread against memcpy of the same
+ * size.  The floors' partners run where gemd runs (its CPU affinity), so
+ * `gemctl bench micro --placement same|cross` places both alike.  It
+ * starts nothing: gemd must be running at the device path (-D, else
+ * $GEM_DEVICE, else the default).
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -11,7 +16,10 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <limits.h>
+#include <linux/futex.h>
 #include <pthread.h>
+#include <sched.h>
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -19,6 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -53,7 +62,7 @@ struct result {
 	double goal;			/* highest acceptable ratio, 0 if none */
 };
 
-#define MAX_RESULTS 16
+#define MAX_RESULTS 48
 static struct result results[MAX_RESULTS];
 static int nresults;
 
@@ -94,12 +103,17 @@ static void show_help(void)
 	       "      --json             print the results as JSON\n"
 	       "  -h, --help             show this help and exit\n"
 	       "  -V, --version          show the version and exit\n\n"
-	       "Floors: an AF_UNIX SOCK_STREAM round trip of %d bytes between two\n"
-	       "threads of this process, and memcpy of the same size (warm buffers).\n"
-	       "Goals: ioctl <= 1.25x the round trip, nop execbuffer <= 1.5x,\n"
-	       "pwrite/pread of 1 MiB and more within 2x of memcpy.  Each goal is\n"
-	       "reported PASS or MISS; the exit status is 0 whenever the measurements\n"
-	       "ran, 1 on a runtime error, 2 on a usage error.\n"
+	       "Every figure is taken for both transports, [socket] and [shm], each\n"
+	       "on a thread of its own.  Floors: an AF_UNIX SOCK_STREAM round trip of\n"
+	       "%d bytes to another process, a futex ping-pong between two threads\n"
+	       "(their partners placed where gemd runs), a system call (getppid),\n"
+	       "and memcpy of each size (warm buffers).\n"
+	       "Goals: on the socket, ioctl <= 1.25x its round trip and nop\n"
+	       "execbuffer <= 1.5x; on the shared ring, ioctl <= 3x the futex\n"
+	       "ping-pong and nop execbuffer <= 4x; BUSY of an idle object <= 10x a\n"
+	       "system call; pwrite/pread of 1 MiB and more <= 1.25x memcpy.  Each\n"
+	       "goal is reported PASS or MISS; the exit status is 0 whenever the\n"
+	       "measurements ran, 1 on a runtime error, 2 on a usage error.\n"
 	       "The device path is -D, else $GEM_DEVICE, else $XDG_RUNTIME_DIR/gemkit/card0,\n"
 	       "else /run/gemkit/card0 for root and /tmp/gemkit-$UID/card0 for others.\n",
 	       MSG_SIZE);
@@ -225,6 +239,26 @@ struct sock_pair {
 	pid_t echo;
 };
 
+/* The CPUs gemd may run on, for the floors' partners; false if unknown. */
+static bool gemd_cpus(int fd, cpu_set_t *set)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
+	       cred.pid > 0 && sched_getaffinity(cred.pid, sizeof(*set), set) == 0;
+}
+
+static cpu_set_t partner_cpus;
+static bool partner_placed;
+
+/* Run the calling thread (a floor's partner) where gemd runs. */
+static void place_partner(void)
+{
+	if (partner_placed)
+		sched_setaffinity(0, sizeof(partner_cpus), &partner_cpus);
+}
+
 static void echo_main(int fd)
 {
 	char buf[MSG_SIZE];
@@ -246,6 +280,70 @@ static void bench_socket(void *arg, unsigned long iters)
 		    read_full(sp->fd[0], buf, sizeof(buf)) != (ssize_t)sizeof(buf))
 			die("socket round trip failed");
 	}
+}
+
+/*
+ * The shared ring's floor: a futex ping-pong between two threads, each
+ * sleeping until the other wakes it (shared futexes, as the ring's).
+ */
+struct pingpong {
+	uint32_t word;		/* odd: the partner's turn; even: ours */
+	pthread_t partner;
+};
+
+static void futex_wait(uint32_t *addr, uint32_t val)
+{
+	syscall(SYS_futex, addr, FUTEX_WAIT, val, NULL, NULL, 0);
+}
+
+static void futex_wake(uint32_t *addr)
+{
+	syscall(SYS_futex, addr, FUTEX_WAKE, INT_MAX, NULL, NULL, 0);
+}
+
+#define PINGPONG_STOP	UINT32_MAX
+
+static void *pingpong_main(void *arg)
+{
+	struct pingpong *pp = arg;
+	uint32_t v;
+
+	place_partner();
+	for (;;) {
+		v = __atomic_load_n(&pp->word, __ATOMIC_ACQUIRE);
+		if (v == PINGPONG_STOP)
+			return NULL;
+		if (!(v & 1)) {
+			futex_wait(&pp->word, v);
+			continue;
+		}
+		__atomic_store_n(&pp->word, v + 1, __ATOMIC_RELEASE);
+		futex_wake(&pp->word);
+	}
+}
+
+static void bench_futex(void *arg, unsigned long iters)
+{
+	struct pingpong *pp = arg;
+	unsigned long i;
+	uint32_t v;
+
+	for (i = 0; i < iters; i++) {
+		v = __atomic_load_n(&pp->word, __ATOMIC_ACQUIRE) + 1;
+		__atomic_store_n(&pp->word, v, __ATOMIC_RELEASE);
+		futex_wake(&pp->word);
+		while (__atomic_load_n(&pp->word, __ATOMIC_ACQUIRE) == v)
+			futex_wait(&pp->word, v);
+	}
+}
+
+static void bench_syscall(void *arg, unsigned long iters)
+{
+	unsigned long i;
+
+	(void)arg;
+	for (i = 0; i < iters; i++)
+		syscall(SYS_getppid);
 }
 
 struct copy {
@@ -304,6 +402,24 @@ static void bench_nop_exec(void *arg, unsigned long iters)
 		xioctl(n->fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb, "EXECBUFFER2");
 	/* The work submitted is part of the cost. */
 	xioctl(n->fd, DRM_IOCTL_I915_GEM_WAIT, &wait, "GEM_WAIT");
+}
+
+struct busy {
+	int fd;
+	uint32_t handle;
+};
+
+static void bench_busy(void *arg, unsigned long iters)
+{
+	struct busy *b = arg;
+	struct drm_i915_gem_busy busy = { .handle = b->handle };
+	unsigned long i;
+
+	for (i = 0; i < iters; i++) {
+		xioctl(b->fd, DRM_IOCTL_I915_GEM_BUSY, &busy, "GEM_BUSY");
+		if (busy.busy)
+			die("GEM_BUSY: the object is busy");
+	}
 }
 
 static void bench_create_close(void *arg, unsigned long iters)
@@ -375,14 +491,31 @@ static void *xmalloc_touched(size_t len, int c)
 	return p;
 }
 
-static void run_copies(const struct opts *o, int fd)
+/* A name for the results, kept for the whole run. */
+static const char *result_name(const char *what, const char *tag)
+{
+	static char names[MAX_RESULTS][48];
+	static int n;
+
+	if (n == MAX_RESULTS)
+		die("too many results");
+	snprintf(names[n], sizeof(names[n]), "%s [%s]", what, tag);
+	return names[n++];
+}
+
+static const struct result *memcpy_floor(const struct opts *o, size_t len,
+					 const char *name);
+
+/* Each size right after its memcpy floor, which a disturbance of the
+ * shared machine then more likely hits alike. */
+static void run_copies(const struct opts *o, int fd, const char *tag)
 {
 	static const struct { size_t len; const char *tag; bool goal; } sizes[] = {
 		{ 4096, "4 KiB", false },
 		{ MiB, "1 MiB", true },
 		{ 64 * MiB, "64 MiB", true },
 	};
-	static char names[3][3][32];
+	char what[32];
 	size_t i;
 
 	for (i = 0; i < 3; i++) {
@@ -390,10 +523,13 @@ static void run_copies(const struct opts *o, int fd)
 		unsigned long n = iters_for(o, len);
 		struct drm_i915_gem_create c = { .size = len };
 		struct drm_gem_close cl = { 0 };
+		const struct result *floor;
 		struct copy cp;
 		struct rw rw;
-		struct result *floor, *r;
+		struct result *r;
 
+		snprintf(what, sizeof(what), "memcpy %s", sizes[i].tag);
+		floor = memcpy_floor(o, len, result_name(what, tag));
 		xioctl(fd, DRM_IOCTL_I915_GEM_CREATE, &c, "GEM_CREATE");
 		cp.src = xmalloc_touched(len, 1);
 		cp.dst = xmalloc_touched(len, 2);
@@ -403,15 +539,13 @@ static void run_copies(const struct opts *o, int fd)
 		rw.buf = cp.src;
 		rw.len = len;
 
-		snprintf(names[i][0], sizeof(names[i][0]), "memcpy %s", sizes[i].tag);
-		snprintf(names[i][1], sizeof(names[i][1]), "pwrite %s", sizes[i].tag);
-		snprintf(names[i][2], sizeof(names[i][2]), "pread %s", sizes[i].tag);
-		floor = measure(names[i][0], bench_memcpy, &cp, n, o->repeat);
-		r = measure(names[i][1], bench_pwrite, &rw, n, o->repeat);
-		against(r, floor, names[i][0], sizes[i].goal ? 2.0 : 0);
+		snprintf(what, sizeof(what), "pwrite %s", sizes[i].tag);
+		r = measure(result_name(what, tag), bench_pwrite, &rw, n, o->repeat);
+		against(r, floor, floor->name, sizes[i].goal ? 1.25 : 0);
 		rw.buf = cp.dst;
-		r = measure(names[i][2], bench_pread, &rw, n, o->repeat);
-		against(r, floor, names[i][0], sizes[i].goal ? 2.0 : 0);
+		snprintf(what, sizeof(what), "pread %s", sizes[i].tag);
+		r = measure(result_name(what, tag), bench_pread, &rw, n, o->repeat);
+		against(r, floor, floor->name, sizes[i].goal ? 1.25 : 0);
 
 		cl.handle = c.handle;
 		xioctl(fd, DRM_IOCTL_GEM_CLOSE, &cl, "GEM_CLOSE");
@@ -420,17 +554,32 @@ static void run_copies(const struct opts *o, int fd)
 	}
 }
 
-static void run_all(const struct opts *o, int fd)
+static const struct result *memcpy_floor(const struct opts *o, size_t len,
+					 const char *name)
+{
+	struct copy cp = {
+		.src = xmalloc_touched(len, 1), .dst = xmalloc_touched(len, 2),
+		.len = len,
+	};
+	const struct result *r = measure(name, bench_memcpy, &cp,
+					 iters_for(o, len), o->repeat);
+
+	free(cp.src);
+	free(cp.dst);
+	return r;
+}
+
+/* The floors of the requests, measured once for both transports. */
+struct floors {
+	const struct result *sock, *futex, *syscall;
+};
+
+static void measure_floors(const struct opts *o, int fd, struct floors *f)
 {
 	struct sock_pair sp;
-	struct result *sock, *r;
-	struct nop nop = { .fd = fd };
-	struct drm_i915_gem_create c = { .size = 4096 };
-	uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
-	struct drm_i915_gem_pwrite pw = { .size = sizeof(bbe),
-					  .data_ptr = (uint64_t)(uintptr_t)bbe };
-	struct drm_gem_close cl = { 0 };
+	struct pingpong pp = { .word = 0 };
 
+	partner_placed = gemd_cpus(fd, &partner_cpus);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp.fd) < 0)
 		die("socketpair: %s", strerror(errno));
 	sp.echo = fork();
@@ -438,30 +587,104 @@ static void run_all(const struct opts *o, int fd)
 		die("cannot start the echo process: %s", strerror(errno));
 	if (sp.echo == 0) {
 		close(sp.fd[0]);
+		place_partner();
 		echo_main(sp.fd[1]);
 	}
 	close(sp.fd[1]);
-	sock = measure("socket round trip", bench_socket, &sp, o->iterations, o->repeat);
+	f->sock = measure("socket round trip", bench_socket, &sp, o->iterations,
+			  o->repeat);
+	close(sp.fd[0]);
+	waitpid(sp.echo, NULL, 0);
 
-	r = measure("ioctl (GETPARAM)", bench_getparam, &fd, o->iterations, o->repeat);
-	against(r, sock, "socket round trip", 1.25);
+	if (pthread_create(&pp.partner, NULL, pingpong_main, &pp))
+		die("cannot start the futex partner");
+	f->futex = measure("futex ping-pong", bench_futex, &pp, o->iterations,
+			   o->repeat);
+	__atomic_store_n(&pp.word, PINGPONG_STOP, __ATOMIC_RELEASE);
+	futex_wake(&pp.word);
+	pthread_join(pp.partner, NULL);
+
+	f->syscall = measure("system call", bench_syscall, NULL,
+			     o->iterations * 10, o->repeat);
+}
+
+/* Everything measured on one transport. */
+struct transport_run {
+	const struct opts *o;
+	int fd;
+	const char *tag;		/* $GEMKIT_TRANSPORT of its thread */
+	const struct floors *floors;
+};
+
+static void *run_transport(void *arg)
+{
+	const struct transport_run *t = arg;
+	const struct opts *o = t->o;
+	const struct floors *f = t->floors;
+	bool shm = !strcmp(t->tag, "shm");
+	const struct result *rtt = shm ? f->futex : f->sock;
+	struct nop nop = { .fd = t->fd };
+	struct busy busy = { .fd = t->fd };
+	struct drm_i915_gem_create c = { .size = 4096 };
+	uint32_t bbe[2] = { MI_BATCH_BUFFER_END, MI_NOOP };
+	struct drm_i915_gem_pwrite pw = { .size = sizeof(bbe),
+					  .data_ptr = (uint64_t)(uintptr_t)bbe };
+	struct drm_i915_gem_wait wait = { .timeout_ns = -1 };
+	struct drm_gem_close cl = { 0 };
+	struct result *r;
+	int fd = t->fd;
+
+	r = measure(result_name("ioctl (GETPARAM)", t->tag), bench_getparam, &fd,
+		    o->iterations, o->repeat);
+	against(r, rtt, rtt->name, shm ? 3 : 1.25);
 
 	xioctl(fd, DRM_IOCTL_I915_GEM_CREATE, &c, "GEM_CREATE");
 	nop.batch = c.handle;
 	pw.handle = c.handle;
 	xioctl(fd, DRM_IOCTL_I915_GEM_PWRITE, &pw, "GEM_PWRITE");
-	r = measure("nop execbuffer", bench_nop_exec, &nop, o->iterations, o->repeat);
-	against(r, sock, "socket round trip", 1.5);
+	r = measure(result_name("nop execbuffer", t->tag), bench_nop_exec, &nop,
+		    o->iterations, o->repeat);
+	against(r, rtt, rtt->name, shm ? 4 : 1.5);
+
+	/* The batch has run and retired: BUSY of an idle object. */
+	wait.bo_handle = c.handle;
+	xioctl(fd, DRM_IOCTL_I915_GEM_WAIT, &wait, "GEM_WAIT");
+	busy.handle = c.handle;
+	r = measure(result_name("BUSY, idle object", t->tag), bench_busy, &busy,
+		    o->iterations * 10, o->repeat);
+	against(r, f->syscall, f->syscall->name, 10);
 	cl.handle = c.handle;
 	xioctl(fd, DRM_IOCTL_GEM_CLOSE, &cl, "GEM_CLOSE");
 
-	r = measure("create+close 4 KiB", bench_create_close, &fd, o->iterations, o->repeat);
-	against(r, sock, "socket round trip", 0);
+	r = measure(result_name("create+close 4 KiB", t->tag), bench_create_close,
+		    &fd, o->iterations, o->repeat);
+	against(r, rtt, rtt->name, 0);
 
-	close(sp.fd[0]);
-	waitpid(sp.echo, NULL, 0);
+	run_copies(o, fd, t->tag);
+	return NULL;
+}
 
-	run_copies(o, fd);
+/*
+ * libgem picks a thread's transport when the thread first talks to gemd,
+ * from $GEMKIT_TRANSPORT: each transport gets a fresh thread.
+ */
+static void run_all(const struct opts *o, int fd)
+{
+	static const char *const tags[] = { "socket", "shm" };
+	struct floors f;
+	struct transport_run t = { .o = o, .fd = fd, .floors = &f };
+	pthread_t tid;
+	size_t i;
+
+	measure_floors(o, fd, &f);
+	for (i = 0; i < ARRAY_SIZE(tags); i++) {
+		t.tag = tags[i];
+		if (setenv("GEMKIT_TRANSPORT", tags[i], 1))
+			die("setenv: %s", strerror(errno));
+		if (pthread_create(&tid, NULL, run_transport, &t))
+			die("cannot start the %s thread", tags[i]);
+		pthread_join(tid, NULL);
+	}
 }
 
 /* --- output ---------------------------------------------------------------- */
@@ -497,7 +720,7 @@ static void print_table(const struct opts *o, const char *device)
 	printf("gem-bench %s: %s, %lu iterations (fewer for big copies), "
 	       "median of %lu runs\n\n", PACKAGE_VERSION, device, o->iterations,
 	       o->repeat);
-	printf("%-20s %11s %8s  %-20s %7s  %s\n", "operation", "median", "spread",
+	printf("%-28s %11s %8s  %-20s %7s  %s\n", "operation", "median", "spread",
 	       "floor", "ratio", "goal");
 	for (i = 0; i < nresults; i++) {
 		const struct result *r = &results[i];
@@ -514,7 +737,7 @@ static void print_table(const struct opts *o, const char *device)
 			else
 				miss++;
 		}
-		printf("%-20s %11s %7.1f%%  %-20s %7s  %s\n", r->name, t, spread_pct(r),
+		printf("%-28s %11s %7.1f%%  %-20s %7s  %s\n", r->name, t, spread_pct(r),
 		       r->floor ? r->floor : "-", ratio, goal);
 	}
 	printf("\nspread: (slowest - fastest run) / median.  goals: %d PASS, %d MISS\n",

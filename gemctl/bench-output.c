@@ -43,7 +43,10 @@ void bench_print_table(FILE *f, const struct bench_report *r)
 {
 	char buf[32];
 	unsigned int i, c, s;
+	int sw = 14;		/* the strategy column: strategy@transport is wider */
 
+	for (i = 0; i < r->nresults; i++)
+		sw = MAX(sw, (int)strlen(r->results[i].s.name));
 	fprintf(f, "gemctl bench: %s, %u cores, %s; placement %s; "
 		"%u run%s of %.2f s each\n", r->machine.cpu_model, r->machine.cores,
 		r->machine.kernel, bench_placement_names[r->placement], r->repeat,
@@ -67,7 +70,7 @@ void bench_print_table(FILE *f, const struct bench_report *r)
 				r->floors.dfs_floor_ns / 1e3);
 	}
 	fputc('\n', f);
-	fprintf(f, "%-17s %-14s", "workload", "strategy");
+	fprintf(f, "%-17s %-*s", "workload", sw, "strategy");
 	for (c = 0; c < ARRAY_SIZE(table_cols); c++) {
 		fprintf(f, " %10s", bench_metrics[table_cols[c]].head);
 		if (with_spread(table_cols[c]))
@@ -77,7 +80,7 @@ void bench_print_table(FILE *f, const struct bench_report *r)
 	for (i = 0; i < r->nresults; i++) {
 		const struct bench_result *res = &r->results[i];
 
-		fprintf(f, "%-17s %-14s", res->w->name, res->s.name);
+		fprintf(f, "%-17s %-*s", res->w->name, sw, res->s.name);
 		for (c = 0; c < ARRAY_SIZE(table_cols); c++) {
 			enum bench_metric m = table_cols[c];
 
@@ -188,6 +191,8 @@ int bench_write_json(FILE *f, const struct bench_report *r)
 		gj_str(res, "strategy", b->s.name);
 		gj_str(res, "alloc", bm_strategy_names[b->s.alloc]);
 		gj_str(res, "upload", bm_upload_names[b->s.upload]);
+		if (b->s.transport)
+			gj_str(res, "transport", b->s.transport);
 		gj_str(res, "op", b->w->op);
 		gj_bool(res, "consistent", b->consistent);
 		met = gj_object();

@@ -4,6 +4,7 @@
  * "gtt-map" (over the cache, as libdrm would) or "alloc+cpu-map".
  */
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "bench.h"
@@ -47,6 +48,17 @@ int bench_strategy_parse(const char *s, struct bench_strategy *out)
 	out->upload_named = plus || find_name(bm_strategy_names, BM_NSTRATEGIES,
 					      s, len) < 0;
 	memcpy(out->name, s, strlen(s) + 1);
+	return 0;
+}
+
+int bench_strategy_on(const struct bench_strategy *s, const char *t,
+		      struct bench_strategy *out)
+{
+	*out = *s;
+	out->transport = t;
+	if (snprintf(out->name, sizeof(out->name), "%s@%s", s->name, t) >=
+	    (int)sizeof(out->name))
+		return -EINVAL;
 	return 0;
 }
 

@@ -28,8 +28,16 @@ struct bench_strategy {
 	enum bm_strategy alloc;
 	enum bm_upload upload;
 	bool upload_named;		/* the name says the path */
-	char name[24];			/* "reuse", "gtt-map", "alloc+cpu-map" */
+	char name[32];			/* "reuse", "gtt-map", "alloc+cpu-map",
+					 * "alloc@shm" with a transport */
+	const char *transport;		/* $GEMKIT_TRANSPORT for its runs, or
+					 * NULL: as this process has it */
 };
+
+/* s under transport t ("socket", "shm"): out is named NAME@T.  -EINVAL if
+ * the name does not fit. */
+int bench_strategy_on(const struct bench_strategy *s, const char *t,
+		      struct bench_strategy *out);
 
 /* Parse "alloc" / "reuse" / "suballoc", an upload path alone (with
  * reuse, as libdrm would), or "ALLOC+UPLOAD".  0 or -EINVAL. */

@@ -1,12 +1,13 @@
 /*
- * bench [SUITE|WORKLOAD]... [--strategy LIST] [--repeat N] [--duration DUR]
- *       [--placement same|cross|any] [--json] [-o FILE]
+ * bench [SUITE|WORKLOAD]... [--strategy LIST] [--transport LIST] [--repeat N]
+ *       [--duration DUR] [--placement same|cross|any] [--json] [-o FILE]
  * bench --compare A.json B.json
  * bench micro [--json] [-o FILE]
  * bench gl [--repeat N] [--duration DUR] [--json] [-o FILE]
  *
- * Every workload under every strategy that applies, each run --repeat
- * times, the repeats interleaved (run 1 of everything, then run 2, ...)
+ * Every workload under every strategy that applies (under each transport
+ * of --transport, as strategy@transport), each run --repeat times, the
+ * repeats interleaved (run 1 of everything, then run 2, ...)
  * so that a disturbance on the shared machine spreads over all rows
  * instead of sinking one.  Floors are measured first, in the same run.
  * See bench.h for the parts.
@@ -46,6 +47,7 @@ struct bench_opts {
 	unsigned int nw;
 	bool micro;
 	bool gl;
+	const char *transports;		/* --transport, comma separated */
 };
 
 static int add_strategies(struct gemctl *ctl, struct bench_opts *o, const char *list)
@@ -72,6 +74,46 @@ static int add_strategies(struct gemctl *ctl, struct bench_opts *o, const char *
 	free(copy);
 	if (!ret && !o->nstrat)
 		ret = gemctl_error(ctl, GEMCTL_USAGE, "--strategy needs at least one");
+	return ret;
+}
+
+/* Each strategy once per transport of the list. */
+static int add_transports(struct gemctl *ctl, struct bench_opts *o)
+{
+	struct bench_strategy base[BENCH_MAX_STRATEGIES];
+	unsigned int nbase = o->nstrat, i;
+	char *copy, *tok, *save = NULL;
+	int ret = 0;
+
+	if (!o->transports)
+		return 0;
+	memcpy(base, o->strat, sizeof(base));
+	copy = strdup(o->transports);
+	if (!copy)
+		return gemctl_error(ctl, GEMCTL_FAILED, "out of memory");
+	o->nstrat = 0;
+	for (tok = strtok_r(copy, ",", &save); tok && !ret;
+	     tok = strtok_r(NULL, ",", &save)) {
+		const char *t = !strcmp(tok, "socket") ? "socket" :
+				!strcmp(tok, "shm") ? "shm" : NULL;
+
+		if (!t) {
+			ret = gemctl_error(ctl, GEMCTL_USAGE, "unknown transport "
+					   "'%s' (socket, shm)", tok);
+			break;
+		}
+		for (i = 0; i < nbase && !ret; i++) {
+			if (o->nstrat == BENCH_MAX_STRATEGIES)
+				ret = gemctl_error(ctl, GEMCTL_USAGE,
+						   "too many strategies");
+			else if (bench_strategy_on(&base[i], t, &o->strat[o->nstrat++]))
+				ret = gemctl_error(ctl, GEMCTL_USAGE, "strategy "
+						   "name too long: %s", base[i].name);
+		}
+	}
+	free(copy);
+	if (!ret && !o->nstrat)
+		ret = gemctl_error(ctl, GEMCTL_USAGE, "--transport needs at least one");
 	return ret;
 }
 
@@ -171,6 +213,9 @@ static int parse_args(struct gemctl *ctl, int argc, char **argv,
 			break;
 		case 'c':
 			o->compare = true;
+			break;
+		case 't':
+			o->transports = optarg;
 			break;
 		default:
 			return gemctl_usage(ctl);
@@ -404,6 +449,8 @@ static int bench_gl_suite(struct gemctl *ctl, const struct bench_opts *o)
 static const struct tool_opt bench_opts[] = {
 	{ "strategy", 0, 's', TOOL_ARG_VALUE, "LIST",
 	  "the buffer strategies, comma separated (default: all)" },
+	{ "transport", 0, 't', TOOL_ARG_VALUE, "LIST",
+	  "run each strategy under these transports (socket, shm)" },
 	{ "repeat", 0, 'r', TOOL_ARG_VALUE, "N",
 	  "runs of each workload and strategy" },
 	{ "duration", 0, 'd', TOOL_ARG_VALUE, "DUR",
@@ -437,6 +484,8 @@ static int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 	if ((ret = parse_args(ctl, argc, argv, &o, &rest, &nrest)))
 		return ret;
 	o.json |= ctl->json;
+	if ((ret = add_transports(ctl, &o)))
+		return ret;
 	if (o.compare) {
 		if (nrest != 2)
 			return gemctl_error(ctl, GEMCTL_USAGE,
@@ -482,7 +531,7 @@ static int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 
 const struct gemctl_cmd cmd_bench_entry = {
 	.name = "bench",
-	.args = "[all|seed|micro|gl|WORKLOAD]... [--strategy LIST] [--repeat N] [--duration DUR] [--placement same|cross|any] [--json] [-o FILE] | --compare A.json B.json",
+	.args = "[all|seed|micro|gl|WORKLOAD]... [--strategy LIST] [--transport LIST] [--repeat N] [--duration DUR] [--placement same|cross|any] [--json] [-o FILE] | --compare A.json B.json",
 	.summary = "benchmark workloads x buffer strategies against same-run floors",
 	.opts = bench_opts,
 	.complete = GEMCTL_COMPLETE_WORKLOAD | GEMCTL_COMPLETE_FILE,
