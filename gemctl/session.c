@@ -68,6 +68,10 @@ int gemctl_debugfs(struct gemctl *ctl, struct gdfs **out)
 {
 	int ret;
 
+	/* What this session did shows in what it reads: libgem may still
+	 * owe gemd the books of a pwrite it did itself. */
+	if (ctl->fd >= 0)
+		gem_sync(ctl->fd);
 	if (!ctl->gdfs) {
 		ret = gdfs_open_auto(ctl->device_arg, NULL, &ctl->gdfs);
 		if (ret < 0) {

@@ -212,6 +212,22 @@ int gem_close(int fd)
 	return close(fd);
 }
 
+int gem_sync(int fd)
+{
+	struct gem_channel *ch;
+	struct fd_entry e;
+	int ret;
+
+	ret = fd_lookup(fd, &e);
+	if (!ret && (ch = channel_peek(e.dev)))
+		ret = channel_flush(ch);
+	if (ret) {
+		errno = -ret;
+		return -1;
+	}
+	return 0;
+}
+
 /* At exit, the main thread's unanswered messages (thread exits flush
  * their own channels). */
 __attribute__((destructor)) static void libgem_exit_flush(void)

@@ -28,6 +28,13 @@ int gem_close(int fd);
 int gem_ioctl(int fd, unsigned long request, void *arg);
 void *gem_mmap(void *addr, size_t length, int prot, int flags, int fd,
 	       off_t offset);
+/*
+ * Return once gemd has handled everything this thread sent it on fd's
+ * device, including what libgem completed itself and told gemd without
+ * waiting (a pread or pwrite of an idle object): what gemd shows others,
+ * its debugfs files for one, then includes it.  0, or -1 with errno.
+ */
+int gem_sync(int fd);
 /* True if fd is a gemd device fd (works for inherited and dup'ed fds). */
 bool gem_is_device_fd(int fd);
 /* The socket path the default rule resolves to (static storage). */

@@ -294,6 +294,9 @@ int debugfs_snapshot_take(struct gem_device *dev, unsigned int want,
 	idmap_init(&map);
 
 	gem_lock(dev);
+	/* What the GPU has finished is shown retired, as after a wait:
+	 * libgem answers waits of idle objects without gemd. */
+	gem_retire_requests(dev);
 	snap->taken_ns = now_ns();
 	snap->object_count = dev->object_count;
 	snap->object_bytes = dev->object_bytes;
