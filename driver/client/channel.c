@@ -88,6 +88,7 @@ void channel_reset(struct gem_channel *ch)
 		close(ch->sock);
 	ch->sock = -1;
 	ch->notices = false;
+	ch->owed.request = 0;
 }
 
 /* No lock may be held by a thread that fork() leaves behind. */
@@ -183,6 +184,10 @@ int channel_call(struct gem_channel *ch, struct wire_call *call)
 {
 	int ret;
 
+	/* What is owed goes first: gemd keeps the order of a channel. */
+	ret = libgem_notice_send(ch);
+	if (ret)
+		return ret;
 	strbuf_reset(&ch->rbuf);
 	call->reply = &ch->rbuf;
 	ret = ch->shm_base ? channel_shm_call(ch, call) : wire_call(ch->sock, call);
@@ -234,7 +239,12 @@ int channel_flush(struct gem_channel *ch)
 	struct wire_call call = { .type = GEM_MSG_SYNC };
 	int ret;
 
-	if (!ch->notices || ch->sock < 0)
+	if (ch->sock < 0)
+		return 0;
+	ret = libgem_notice_send(ch);
+	if (ret)
+		return ret;
+	if (!ch->notices)
 		return 0;
 	if (ch->shm_base) {
 		ret = channel_shm_flush(ch);

@@ -57,6 +57,19 @@ struct gem_channel {
 	void *shm_base;		/* the shared memory, NULL: socket only */
 	struct shm_client shm;
 	bool notices;		/* NOREPLY messages sent since the last reply */
+	/*
+	 * The bookkeeping libgem owes gemd for preads or pwrites it did
+	 * itself (fastpath.c), not sent yet: consecutive ones of one handle
+	 * add up into one message, sent before anything else on the channel.
+	 */
+	struct gem_notice {
+		unsigned long request;	/* PREAD or PWRITE; 0: none owed */
+		uint64_t token;
+		uint32_t handle;
+		uint64_t bytes;		/* so far, at most limit */
+		uint64_t limit;		/* the object's size */
+		uint64_t data_ptr;
+	} owed;
 };
 
 /* This thread's channel to dev: 0, -ENODEV (no gemd) or -EPROTO. */
@@ -86,8 +99,12 @@ void channel_reset(struct gem_channel *ch);
  */
 static inline bool channel_quiet(const struct gem_channel *ch)
 {
-	return !ch->notices;
+	return !ch->notices && !ch->owed.request;
 }
+
+/* fastpath.c: send what ch owes (channel_call does it first). 0 or as
+ * channel_call. */
+int libgem_notice_send(struct gem_channel *ch);
 
 /* channel-shm.c: the shared-memory transport. */
 /* Ask gemd for shared memory if $GEMKIT_TRANSPORT wants it: 0 (on the

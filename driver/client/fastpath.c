@@ -5,6 +5,10 @@
  * object, which goes straight between the caller's memory and the
  * object's pages; gemd is then told with a message that needs no reply
  * (GEM_MSG_F_NOREPLY) and keeps its books as if it had done the copy.
+ * Consecutive copies into one object are told as one (as many bytes,
+ * moving the domains once), sent before anything else the thread sends
+ * (channel_call), so gemd's books are always up to date by the time it
+ * answers that thread again.
  *
  * What tells: the hardware status page (the GPU's last seqno) and the
  * file's handle table, both mapped read-only from gemd (GEM_MSG_STATUS,
@@ -26,6 +30,7 @@
 #include "channel.h"
 #include "fastpath.h"
 #include "util.h"
+#include "wire.h"
 
 #define MAX_TABLES	8	/* files per gemd whose tables stay mapped */
 #define SEQLOCK_TRIES	4
@@ -219,11 +224,67 @@ static bool passed(const uint32_t *hws, uint32_t seqno)
 
 struct fast_ctx {
 	struct gem_dev *dev;
+	struct gem_channel *ch;
 	struct dev_status *st;
 	uint64_t token;
 	const uint32_t *hws;
 	const struct gem_handle_status *tab;
 };
+
+int libgem_notice_send(struct gem_channel *ch)
+{
+	static const uint8_t zeros[WIRE_ALIGN];
+	struct gem_notice n = ch->owed;
+	struct drm_i915_gem_pwrite args = {
+		.handle = n.handle, .size = n.bytes, .data_ptr = n.data_ptr,
+	};
+	struct strbuf extra = STRBUF_INIT;
+	struct wire_client_call call;
+	struct iovec iov[2];
+	struct wire_call wc = {
+		.type = GEM_MSG_IOCTL, .flags = GEM_MSG_F_NOREPLY,
+		.request = (uint32_t)n.request, .file = n.token,
+		.iov = iov, .iovcnt = 2,
+	};
+	int ret;
+
+	if (!n.request)
+		return 0;
+	ch->owed.request = 0;
+	/* A plain struct: nothing goes to extra (and ch->extra may hold the
+	 * call this one precedes). */
+	ret = wire_client_pack(&call, wc.request, &args, &extra);
+	if (ret)
+		return ret;
+	iov[0] = (struct iovec){ &args, call.in_size };
+	iov[1] = (struct iovec){ (void *)zeros, call.in_pad };
+	ret = channel_call(ch, &wc);
+	strbuf_release(&extra);
+	return ret;
+}
+
+/* Note that gemd is owed the books of a copy, adding to what is owed for
+ * the same handle while the sum stays a valid range of the object. */
+static int owe(struct fast_ctx *x, unsigned long request,
+	       const struct drm_i915_gem_pread *args, uint64_t limit)
+{
+	struct gem_notice *n = &x->ch->owed;
+	int ret;
+
+	if (n->request == request && n->token == x->token &&
+	    n->handle == args->handle && n->bytes + args->size <= limit) {
+		n->bytes += args->size;
+		return 0;
+	}
+	ret = libgem_notice_send(x->ch);
+	if (ret)
+		return ret;
+	*n = (struct gem_notice){
+		.request = request, .token = x->token, .handle = args->handle,
+		.bytes = args->size, .limit = limit, .data_ptr = args->data_ptr,
+	};
+	return 0;
+}
 
 /* Entry h if it is direct and its last request (write_only: its last
  * write) has passed. */
@@ -260,8 +321,8 @@ static int fast_wait(struct fast_ctx *x, struct drm_i915_gem_wait *args)
  * once they have passed, the copy is all the client needs.  The range
  * and pointer checks that fail go to gemd for the kernel's errno.
  */
-static int fast_rw(struct fast_ctx *x, struct drm_i915_gem_pread *args,
-		   bool write)
+static int fast_rw(struct fast_ctx *x, unsigned long request,
+		   struct drm_i915_gem_pread *args, bool write)
 {
 	void *user = (void *)(uintptr_t)args->data_ptr;
 	struct gem_handle_status e;
@@ -282,13 +343,13 @@ static int fast_rw(struct fast_ctx *x, struct drm_i915_gem_pread *args,
 		memmove(base + e.offset + args->offset, user, args->size);
 	else
 		memmove(user, base + e.offset + args->offset, args->size);
-	return LIBGEM_NOTIFY;
+	return owe(x, request, args, e.size);
 }
 
 int libgem_fast_ioctl(struct gem_dev *dev, uint64_t token,
 		      struct gem_channel *ch, unsigned long request, void *arg)
 {
-	struct fast_ctx x = { .dev = dev, .token = token };
+	struct fast_ctx x = { .dev = dev, .ch = ch, .token = token };
 	bool answer;
 
 	switch (request) {
@@ -319,8 +380,8 @@ int libgem_fast_ioctl(struct gem_dev *dev, uint64_t token,
 	case DRM_IOCTL_I915_GEM_WAIT:
 		return fast_wait(&x, arg);
 	case DRM_IOCTL_I915_GEM_PREAD:
-		return fast_rw(&x, arg, false);
+		return fast_rw(&x, request, arg, false);
 	default:
-		return fast_rw(&x, arg, true);
+		return fast_rw(&x, request, arg, true);
 	}
 }

@@ -340,10 +340,8 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 	if (ret)
 		goto out_err;
 	ret = libgem_fast_ioctl(e.dev, e.token, ch, request, arg);
-	if (ret == 0)
-		return 0;
-	if (ret == LIBGEM_NOTIFY)
-		wc.flags = GEM_MSG_F_NOREPLY;
+	if (ret <= 0)
+		goto out_ret;
 	strbuf_reset(&ch->extra);
 	ret = wire_client_pack(&call, wc.request, arg, &ch->extra);
 	if (ret)
@@ -360,9 +358,6 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 	ret = channel_call(ch, &wc);
 	if (ret)
 		goto out_err;
-	/* Completed here already: gemd only keeps its books. */
-	if (wc.flags & GEM_MSG_F_NOREPLY)
-		return 0;
 	ret = wire_client_unpack(&call, wc.result, ch->rbuf.buf, ch->rbuf.len);
 	if (ret) {
 		channel_reset(ch);
@@ -378,6 +373,9 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 	}
 	return wc.result;
 
+out_ret:
+	if (!ret)
+		return 0;
 out_err:
 	errno = -ret;
 	return -1;

@@ -239,6 +239,39 @@ static void test_reuse(void)
 	}
 }
 
+/*
+ * Small copies into one object are told to gemd as one, never as more
+ * than the object: 100 writes of 100 bytes into 4 KiB, reads between
+ * them, and two objects in turn, all counted exactly.
+ */
+static void test_books_add_up(void)
+{
+	int fd = gt_open();
+	uint32_t a = gt_create(fd, 4096), b = gt_create(fd, 4096);
+	uint64_t pw0, pr0;
+	uint8_t buf[100];
+	int i;
+
+	gt_assert(!gt_busy(fd, a));
+	gt_getparam(fd, I915_PARAM_CHIPSET_ID);
+	pw0 = counter("pwrite_bytes");
+	pr0 = counter("pread_bytes");
+	for (i = 0; i < 100; i++) {
+		memset(buf, i, sizeof(buf));
+		gt_write(fd, a, (uint64_t)(i * 37) % 3996, buf, sizeof(buf));
+	}
+	for (i = 0; i < 10; i++) {
+		gt_write(fd, i & 1 ? b : a, 0, buf, 10);
+		gt_read(fd, a, 0, buf, 7);
+	}
+	gt_assert_eq(gem_sync(fd), 0);
+	gt_assert_eq(counter("pwrite_bytes") - pw0, 100 * 100 + 10 * 10);
+	gt_assert_eq(counter("pread_bytes") - pr0, 10 * 7);
+	gt_close(fd, a);
+	gt_close(fd, b);
+	gem_close(fd);
+}
+
 /* A process that copied directly and exited: gemd kept the books first. */
 static void test_exit_keeps_books(void)
 {
@@ -277,6 +310,8 @@ int main(int argc, char **argv)
 		test_shared_object();
 	gemtest_subtest("handle-and-file-reuse")
 		test_reuse();
+	gemtest_subtest("books-add-up")
+		test_books_add_up();
 	gemtest_subtest("exit-keeps-books")
 		test_exit_keeps_books();
 	return gemtest_exit();
