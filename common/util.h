@@ -18,6 +18,16 @@
 	((type *)((char *)(ptr) - offsetof(type, member)))
 #define UNUSED __attribute__((unused))
 
+/* In a spin: let the other hyperthread run (and save power). */
+static inline void cpu_relax(void)
+{
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#else
+	__asm__ __volatile__("" ::: "memory");
+#endif
+}
+
 /*
  * The one place interrupted system calls are retried (as libdrm's drmIoctl
  * does).  read_full/write_full loop until all bytes moved; they return the

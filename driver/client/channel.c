@@ -312,18 +312,21 @@ int channel_get(struct gem_dev *dev, struct gem_channel **out)
 
 /* --- arenas ------------------------------------------------------------ */
 
-static int arena_fetch(struct gem_dev *dev, uint64_t token, uint32_t id,
-		       struct arena_map *map)
+/* gem_arena_reply and gem_status_reply: what channel_map_fd reads. */
+_Static_assert(sizeof(struct gem_arena_reply) == sizeof(uint64_t) &&
+	       sizeof(struct gem_status_reply) == sizeof(uint64_t),
+	       "a descriptor's reply is its size");
+
+int channel_map_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
+		   uint64_t token, int prot, void **base, uint64_t *size, int *fd)
 {
 	struct wire_call call = {
-		.type = GEM_MSG_ARENA, .request = id, .file = token,
-		.min_len = sizeof(struct gem_arena_reply),
-		.max_len = sizeof(struct gem_arena_reply),
+		.type = type, .request = request, .file = token,
+		.min_len = sizeof(uint64_t), .max_len = sizeof(uint64_t),
 		.want_fd = true,
 	};
-	struct gem_arena_reply rep;
 	struct gem_channel *ch;
-	void *base;
+	void *p;
 	int ret;
 
 	ret = channel_get(dev, &ch);
@@ -334,17 +337,31 @@ static int arena_fetch(struct gem_dev *dev, uint64_t token, uint32_t id,
 		return ret;
 	if (call.result < 0)
 		return call.result;
-	memcpy(&rep, ch->rbuf.buf, sizeof(rep));
-	base = mmap(NULL, rep.size, PROT_READ | PROT_WRITE, MAP_SHARED, call.fd, 0);
-	if (base == MAP_FAILED) {
-		ret = -errno;
+	memcpy(size, ch->rbuf.buf, sizeof(*size));
+	p = mmap(NULL, *size, prot, MAP_SHARED, call.fd, 0);
+	ret = p == MAP_FAILED ? -errno : 0;
+	if (ret || !fd)
 		close(call.fd);
+	if (ret)
 		return ret;
-	}
+	*base = p;
+	if (fd)
+		*fd = call.fd;
+	return 0;
+}
+
+static int arena_fetch(struct gem_dev *dev, uint64_t token, uint32_t id,
+		       struct arena_map *map)
+{
+	void *base;
+	int ret;
+
+	ret = channel_map_fd(dev, GEM_MSG_ARENA, id, token, PROT_READ | PROT_WRITE,
+			     &base, &map->size, &map->fd);
+	if (ret)
+		return ret;
 	map->id = id;
-	map->fd = call.fd;
 	map->base = base;
-	map->size = rep.size;
 	return 0;
 }
 

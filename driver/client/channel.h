@@ -72,6 +72,15 @@ struct gem_channel {
 	} owed;
 };
 
+/*
+ * Ask dev, over this thread's channel, for a descriptor (GEM_MSG_ARENA,
+ * GEM_MSG_STATUS: request and token as those want) and map it whole,
+ * shared, with prot: its base and size, and the descriptor in *fd, or
+ * closed if fd is NULL.  0 or -errno (gemd's answer as it gave it).
+ */
+int channel_map_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
+		   uint64_t token, int prot, void **base, uint64_t *size, int *fd);
+
 /* This thread's channel to dev: 0, -ENODEV (no gemd) or -EPROTO. */
 int channel_get(struct gem_dev *dev, struct gem_channel **out);
 /* This thread's channel to dev, NULL if it has none (no connecting). */

@@ -73,33 +73,14 @@ static void status_init_once(void)
 static int status_fetch(struct gem_dev *dev, uint64_t token, uint32_t which,
 			const void **base, uint64_t *size)
 {
-	struct wire_call call = {
-		.type = GEM_MSG_STATUS, .request = which, .file = token,
-		.min_len = sizeof(struct gem_status_reply),
-		.max_len = sizeof(struct gem_status_reply),
-		.want_fd = true,
-	};
-	struct gem_status_reply rep;
-	struct gem_channel *ch;
 	void *p;
 	int ret;
 
-	ret = channel_get(dev, &ch);
+	ret = channel_map_fd(dev, GEM_MSG_STATUS, which, token, PROT_READ, &p,
+			     size, NULL);
 	if (!ret)
-		ret = channel_call(ch, &call);
-	if (ret)
-		return ret;
-	if (call.result < 0)
-		return call.result;
-	memcpy(&rep, ch->rbuf.buf, sizeof(rep));
-	p = mmap(NULL, rep.size, PROT_READ, MAP_SHARED, call.fd, 0);
-	ret = p == MAP_FAILED ? -errno : 0;
-	close(call.fd);
-	if (ret)
-		return ret;
-	*base = p;
-	*size = rep.size;
-	return 0;
+		*base = p;
+	return ret;
 }
 
 static const uint32_t *dev_hws(struct gem_dev *dev, struct dev_status *st)

@@ -3,6 +3,7 @@
 
 #include "cmdtab.h"
 #include "gpu_priv.h"
+#include "util.h"
 
 /* After finishing, poll this long before sleeping.  Short batches run on
  * the submitting thread (gpu_run), so the CS thread finishes only long
@@ -18,15 +19,6 @@
  * so that the CPU that will end it gets to run. */
 #define CS_LOOP_SPINS		2048u
 #define CS_LOOP_NAP_NS		50000ull
-
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#else
-	__asm__ __volatile__("" ::: "memory");
-#endif
-}
 
 static uint64_t cs_addr(struct gpu *gpu, uint32_t idx)
 {

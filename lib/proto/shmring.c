@@ -32,15 +32,6 @@ _Static_assert(GEM_SHM_RING_SIZE % 8 == 0 && HDR_SIZE % 8 == 0,
 	       "messages stay 8-aligned");
 _Static_assert(GEM_SHM_MSG_MAX <= GEM_SHM_RING_SIZE / 2, "room to wrap");
 
-static inline void cpu_relax(void)
-{
-#if defined(__x86_64__) || defined(__i386__)
-	__builtin_ia32_pause();
-#else
-	__asm__ __volatile__("" ::: "memory");
-#endif
-}
-
 /* The memory is shared between processes: no FUTEX_PRIVATE_FLAG. */
 static int futex_wait(uint32_t *addr, uint32_t val, const struct timespec *ts)
 {
