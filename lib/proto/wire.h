@@ -161,7 +161,7 @@ struct wire_call {
 /*
  * Send c's request on sock and read its reply.  Returns 0 when a reply
  * came and is valid: c->result is gemd's answer, the payload is appended
- * to c->reply.  Otherwise the connection is out of step and the caller
+ * to c->reply.  A request with GEM_MSG_F_NOREPLY has none: 0 once sent.  Otherwise the connection is out of step and the caller
  * must close it; the returned -errno says why, the same for every caller:
  *
  *   the send's errno	the request did not go (-EPIPE: gemd is gone);

@@ -130,7 +130,8 @@ static uint32_t raw_post(struct raw *r, uint16_t type, uint16_t flags,
 	p = shm_client_reserve(&r->c, len, r->sock, &err);
 	gt_assert(p);
 	memcpy(p, &hdr, sizeof(hdr));
-	memcpy(p + sizeof(hdr), payload, len);
+	if (len)
+		memcpy(p + sizeof(hdr), payload, len);
 	return shm_client_commit(&r->c, len);
 }
 
