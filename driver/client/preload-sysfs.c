@@ -252,6 +252,24 @@ static int fd_link(const char *path)
 	return (int)v;
 }
 
+/*
+ * /sys/module/i915/parameters is gemd's dri/0/i915_params: one device, one
+ * set of parameters, read and written where the kernel's debugfs copy is
+ * (in gemctl run's private mount, or under GEMKIT_DEBUGFS).
+ */
+static enum preload_path_kind module_params(const char *rest, char *buf,
+					    size_t len)
+{
+	char sub[PATH_MAX];
+	int n;
+
+	pthread_once(&shadow_once, shadow_create);
+	n = snprintf(sub, sizeof(sub), "/dri/0/i915_params%s", rest);
+	if (n < 0 || (size_t)n >= sizeof(sub))
+		return PRELOAD_PATH_REAL;
+	return redirect(debugfs[0] ? debugfs : "/sys/kernel/debug", sub, buf, len);
+}
+
 enum preload_path_kind preload_classify(int dirfd, const char *path,
 					char *buf, size_t len, int *out)
 {
@@ -290,6 +308,8 @@ enum preload_path_kind preload_classify(int dirfd, const char *path,
 				return PRELOAD_PATH_REAL;
 			return redirect(debugfs, rest, buf, len);
 		}
+		if (has_prefix(path, "/sys/module/i915/parameters", &rest))
+			return module_params(rest, buf, len);
 		if (has_prefix(path, "/sys/dev/char/226:0", &rest) ||
 		    has_prefix(path, "/sys/dev/char/226:128", &rest) ||
 		    has_prefix(path, "/sys/class/drm", &rest) ||

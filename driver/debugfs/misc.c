@@ -34,6 +34,21 @@ DEBUGFS_SHOW(debugfs_show_name)
 	return strbuf_addstr(sb, "i915 dev=0000:00:02.0 unique=0000:00:02.0\n");
 }
 
+/* i915_params/<name>: data is the parameter's name (params.c). */
+DEBUGFS_SHOW(debugfs_show_param)
+{
+	const struct gem_param_desc *p = gem_param_lookup(data);
+
+	return p ? gem_param_show(dev, p, sb) : -ENOENT;
+}
+
+DEBUGFS_WRITE(debugfs_write_param)
+{
+	const struct gem_param_desc *p = gem_param_lookup(data);
+
+	return p ? gem_param_store(dev, p, buf, len) : -ENOENT;
+}
+
 DEBUGFS_SHOW(debugfs_show_capabilities)
 {
 	/* intel_945g_info */

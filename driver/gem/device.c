@@ -119,11 +119,14 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	mm_init(&dev->gtt, 0, dev->aperture_size);
 	/* Without memory for the log, run without one (debugfs shows none). */
 	(void)gem_event_log_init(&dev->events, GEM_EVENT_LOG_SIZE);
+	ret = gem_params_init(&dev->params);
+	if (ret)
+		goto out_free;
 
 	dev->gpu = gpu_create(&gcfg, &gem_gpu_ops, dev);
 	if (!dev->gpu) {
 		ret = -errno;
-		goto out_free;
+		goto out_params;
 	}
 
 	gem_lock(dev);
@@ -154,6 +157,8 @@ out_ring:
 	gem_unlock(dev);
 out_gpu:
 	gpu_destroy(dev->gpu);
+out_params:
+	gem_params_release(&dev->params);
 out_free:
 	gem_backing_fini(dev);
 	gem_event_log_release(&dev->events);
@@ -223,6 +228,7 @@ void gem_device_destroy(struct gem_device *dev)
 	idmap_release(&dev->names);
 	idmap_release(&dev->arena_ids);
 	gem_event_log_release(&dev->events);
+	gem_params_release(&dev->params);
 	pthread_cond_destroy(&dev->retire_cond);
 	pthread_cond_destroy(&dev->irq_cond);
 	pthread_mutex_destroy(&dev->irq_lock);

@@ -71,6 +71,8 @@
 #include "lock.h"
 #include "mm.h"
 
+struct strbuf;
+
 #define GEM_RING_SIZE		(128u << 10)
 #define GEM_ARENA_SIZE		(1ull << 30)	/* shared arenas: 1 GiB, sparse */
 #define GEM_MAX_OBJECT_SIZE	(4ull << 30)
@@ -219,6 +221,28 @@ struct gem_file {
 	bool banned;			/* execbuffer: -EIO */
 };
 
+/* The device's copy of the i915 module parameters (params.def). */
+struct gem_params {		/* dev->lock */
+#define GEM_PARAM(T, name, def, mode) T name;
+#include "params.def"
+#undef GEM_PARAM
+};
+
+enum gem_param_type {
+	GEM_PARAM_BOOL,
+	GEM_PARAM_INT,
+	GEM_PARAM_UINT,
+	GEM_PARAM_CHARP,
+};
+
+/* One parameter that has a file: its name, type, mode and place. */
+struct gem_param_desc {
+	const char *name;
+	enum gem_param_type type;
+	unsigned int mode;		/* 0600 writable, 0400 read-only */
+	size_t offset;			/* in struct gem_params */
+};
+
 struct gem_fence {		/* dev->lock */
 	struct gem_object *obj;		/* NULL when free */
 	uint64_t lru;			/* last use, for stealing */
@@ -281,6 +305,7 @@ struct gem_device {
 	pthread_cond_t retire_cond;	/* signalled under lock when requests are queued */
 
 	struct gem_stats stats;
+	struct gem_params params;	/* i915_params (params.c) */
 
 	/* debugfs: i915_wedged, the seqno lines, gemkit_events */
 	bool wedged;			/* a reset failed (hangcheck.c): -EIO.
@@ -414,6 +439,24 @@ int gem_evict_everything(struct gem_device *dev, bool purgeable_only);
 int gem_object_set_to_gtt_domain(struct gem_object *obj, bool write);
 int gem_object_set_to_cpu_domain(struct gem_object *obj, bool write);
 void gem_object_flush_cpu_write_domain(struct gem_object *obj);
+
+/*
+ * params.c: the module parameters.  gem_param_at(i) is the i-th
+ * parameter with a file, counting from i (NULL past the last: iterate with
+ * gem_param_index(p) + 1); show formats its value as its file reads,
+ * store parses a write as the kernel's file does (0 or -errno: -EINVAL,
+ * -ERANGE, -EACCES for a read-only one).  Both take dev->lock.
+ */
+int gem_params_init(struct gem_params *params);
+void gem_params_release(struct gem_params *params);
+const struct gem_param_desc *gem_param_at(unsigned int i);
+unsigned int gem_param_index(const struct gem_param_desc *p);
+const struct gem_param_desc *gem_param_lookup(const char *name);
+int gem_param_show(struct gem_device *dev, const struct gem_param_desc *p,
+		   struct strbuf *sb);
+int gem_param_store(struct gem_device *dev, const struct gem_param_desc *p,
+		    const char *buf, size_t len);
+bool gem_has_gpu_reset(struct gem_device *dev);	/* dev->lock held */
 
 /* tiling.c */
 uint64_t gem_fence_size(struct gem_object *obj);

@@ -214,7 +214,15 @@ static int handle_error(struct gem_hang *h, const char *kind)
 			log_err("GPU hang: no memory for the error state");
 	}
 	gem_mutex_unlock(&h->error_lock, GEM_LOCK_ERROR);
-	ret = recover(h, guilty, now);
+	if (dev->params.reset) {
+		ret = recover(h, guilty, now);
+	} else {
+		/* i915.reset=0: no reset allowed, the GPU stays wedged
+		 * (intel_gt_handle_error without intel_has_gpu_reset). */
+		__atomic_store_n(&dev->wedged, true, __ATOMIC_RELEASE);
+		log_err("GPU hang with i915.reset=0: device wedged");
+		ret = -EIO;
+	}
 	ev.recovered = ret == 0;
 	if (!ret)
 		log_notice("render ring reset; %s",
@@ -293,7 +301,8 @@ static void *hangcheck_thread(void *arg)
 		} else if (gpu_stopped(dev->gpu)) {
 			handle_error(h, error_kind(dev->gpu));
 		} else if (h->period_ns && now_ns() >= next) {
-			sample(h);
+			if (dev->params.enable_hangcheck)
+				sample(h);
 			next = now_ns() + interval;
 		}
 		gem_unlock(dev);

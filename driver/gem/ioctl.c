@@ -89,7 +89,7 @@ int gem_set_client_cap_ioctl(struct gem_file *file, void *data,
 
 /* GETPARAM answers of a 945G on a modern kernel (i915_getparam.c),
  * advertising only what gemd implements. */
-static int getparam_value(int param, int *value)
+static int getparam_value(struct gem_device *dev, int param, int *value)
 {
 	switch (param) {
 	case I915_PARAM_CHIPSET_ID:
@@ -118,8 +118,11 @@ static int getparam_value(int param, int *value)
 	case I915_PARAM_HAS_EXEC_ASYNC:
 	case I915_PARAM_HAS_EXEC_CAPTURE:
 	case I915_PARAM_HAS_EXEC_BATCH_FIRST:
-	case I915_PARAM_HAS_GPU_RESET:
 		*value = 1;
+		return 0;
+	case I915_PARAM_HAS_GPU_RESET:
+		/* i915.enable_hangcheck and i915.reset (params.def) */
+		*value = gem_has_gpu_reset(dev);
 		return 0;
 	case I915_PARAM_HAS_PAGEFLIPPING:
 	case I915_PARAM_HAS_OVERLAY:
@@ -167,7 +170,7 @@ int gem_getparam_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	struct drm_i915_getparam *gp = data;
 	int value, ret;
 
-	ret = getparam_value(gp->param, &value);
+	ret = getparam_value(file->dev, gp->param, &value);
 	if (ret)
 		return ret;
 	if (!gp->value)
