@@ -9,6 +9,7 @@
 #include <drm.h>
 #include <i915_drm.h>
 
+#include "usercopy.h"
 #include "util.h"
 #include "wire.h"
 
@@ -98,12 +99,18 @@ static uint64_t ptr_to_u64(const void *p)
 }
 
 /* Append len bytes and the zero padding that keeps the next segment aligned. */
-static int add_seg(struct strbuf *sb, const void *data, size_t len)
+/* The zero padding after len bytes that keeps the next segment aligned. */
+static int add_pad(struct strbuf *sb, size_t len)
 {
 	static const uint8_t zeros[WIRE_ALIGN];
-	size_t pad = ALIGN_UP(len, (size_t)WIRE_ALIGN) - len;
 
-	if (strbuf_add(sb, data, len) || strbuf_add(sb, zeros, pad))
+	return strbuf_add(sb, zeros, ALIGN_UP(len, (size_t)WIRE_ALIGN) - len) ?
+	       -ENOMEM : 0;
+}
+
+static int add_seg(struct strbuf *sb, const void *data, size_t len)
+{
+	if (strbuf_add(sb, data, len) || add_pad(sb, len))
 		return -ENOMEM;
 	return 0;
 }
@@ -568,6 +575,175 @@ static int create_ext_unpack(const struct wire_codec *co, void *karg,
 	return 0;
 }
 
+/* --- QUERY: an item array, each item's data buffer --------------------- */
+
+/*
+ * The payload holds the item array, then for each item with a positive
+ * length and a data pointer min(length, WIRE_QUERY_DATA_MAX) bytes of its
+ * buffer (the driver writes at most a few hundred).  An item whose buffer
+ * the client could not read travels with a NULL data_ptr, which the
+ * driver answers with -EFAULT in its length, as copy_from_user would.
+ * The reply holds every item's resulting length, then, for each item
+ * that lent a buffer and succeeded, the result's length of bytes.
+ */
+#define QUERY_ITEMS	offsetof(struct drm_i915_query, items_ptr)
+#define QUERY_COUNT	offsetof(struct drm_i915_query, num_items)
+#define QUERY_ITEM	sizeof(struct drm_i915_query_item)
+
+static uint32_t query_seg(const struct drm_i915_query_item *item)
+{
+	if (item->length <= 0 || !item->data_ptr)
+		return 0;
+	return MIN((uint32_t)item->length, WIRE_QUERY_DATA_MAX);
+}
+
+/* Append n bytes of user memory at src as a segment: 0, -EFAULT. */
+static int add_user_seg(struct strbuf *sb, const void *src, size_t n)
+{
+	size_t at = sb->len;
+
+	if (strbuf_grow(sb, ALIGN_UP(n, (size_t)WIRE_ALIGN)))
+		return -ENOMEM;
+	if (copy_from_user(sb->buf + at, src, n))
+		return -EFAULT;
+	strbuf_setlen(sb, at + n);
+	return add_pad(sb, n);
+}
+
+static int query_pack(const struct wire_codec *co, const void *kx,
+		      struct strbuf *extra)
+{
+	const void *uitems = u64_to_ptr(rd64(kx, QUERY_ITEMS));
+	uint32_t count = rd32(kx, QUERY_COUNT), i;
+	size_t start = extra->len;
+	int ret;
+
+	if (count > WIRE_MAX_QUERY_ITEMS)
+		return -EINVAL;
+	if (!uitems || !count)
+		return 0;
+	ret = add_user_seg(extra, uitems, (size_t)count * QUERY_ITEM);
+	if (ret)
+		return ret;
+	for (i = 0; i < count; i++) {
+		struct drm_i915_query_item item;
+		uint32_t n;
+
+		memcpy(&item, extra->buf + start + i * QUERY_ITEM, sizeof(item));
+		n = query_seg(&item);
+		if (!n)
+			continue;
+		ret = add_user_seg(extra, u64_to_ptr(item.data_ptr), n);
+		if (ret == -EFAULT) {
+			/* Unreadable: the driver sees NULL and says -EFAULT. */
+			item.data_ptr = 0;
+			memcpy(extra->buf + start + i * QUERY_ITEM, &item, sizeof(item));
+		} else if (ret) {
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int query_unpack(const struct wire_codec *co, void *karg,
+			struct wire_cursor *cur, uint8_t *scratch)
+{
+	uint32_t count = rd32(karg, QUERY_COUNT), i;
+	struct drm_i915_query_item *items;
+	void *data;
+	int ret;
+
+	if (count > WIRE_MAX_QUERY_ITEMS)
+		return -EINVAL;
+	if (!rd64(karg, QUERY_ITEMS) || !count)
+		return 0;
+	ret = take_array(cur, count, QUERY_ITEM, (void **)&items);
+	if (ret)
+		return ret;
+	for (i = 0; i < count; i++) {
+		uint32_t n = query_seg(&items[i]);
+
+		/* No buffer lent: nothing the driver may touch. */
+		items[i].data_ptr = 0;
+		if (!n)
+			continue;
+		ret = take_array(cur, n, 1, &data);
+		if (ret)
+			return ret;
+		items[i].data_ptr = ptr_to_u64(data);
+		/* The driver writes no more than it was lent. */
+		if ((uint32_t)items[i].length > n)
+			items[i].length = (int32_t)n;
+	}
+	wr64(karg, QUERY_ITEMS, ptr_to_u64(items));
+	return 0;
+}
+
+static int query_reply(const struct wire_server_call *c, int result,
+		       const struct gem_location *loc, struct strbuf *out)
+{
+	struct wire_cursor cur = { c->extra, c->extra_len };
+	uint32_t count = rd32(c->korig, QUERY_COUNT), i;
+	const struct drm_i915_query_item *items;
+
+	/* A failed call (a query id of 0) hands nothing back. */
+	if (result < 0 || !rd64(c->korig, QUERY_ITEMS) || !count)
+		return 0;
+	items = cur_take(&cur, (uint64_t)count * QUERY_ITEM);
+	if (!items)
+		return -EIO;
+	for (i = 0; i < count; i++)
+		if (add_u64(out, (uint64_t)(int64_t)items[i].length))
+			return -ENOMEM;
+	for (i = 0; i < count; i++) {
+		const uint8_t *data = u64_to_ptr(items[i].data_ptr);
+		const uint8_t *end = c->extra + c->extra_len;
+
+		if (!data || items[i].length <= 0)
+			continue;
+		if (data < c->extra || data > end ||
+		    (size_t)items[i].length > (size_t)(end - data))
+			return -EIO;
+		if (add_seg(out, data, (size_t)items[i].length))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int query_client(struct wire_client_call *c, int result,
+			struct wire_cursor *cur)
+{
+	struct drm_i915_query_item *uitems = u64_to_ptr(rd64(c->kx, QUERY_ITEMS));
+	uint32_t count = rd32(c->kx, QUERY_COUNT), i;
+	const uint8_t *packed, *lengths;
+
+	if (result < 0 || !uitems || !count)
+		return 0;
+	packed = (const uint8_t *)c->extra->buf;
+	lengths = cur_take(cur, (uint64_t)count * sizeof(uint64_t));
+	if (!lengths || c->extra->len < (size_t)count * QUERY_ITEM)
+		return -EIO;
+	for (i = 0; i < count; i++) {
+		struct drm_i915_query_item item;
+		int32_t len = (int32_t)rd64(lengths, i * sizeof(uint64_t));
+		void *data;
+
+		memcpy(&item, packed + i * QUERY_ITEM, sizeof(item));
+		if (query_seg(&item) && len > 0) {
+			data = cur_take(cur, (uint64_t)len);
+			if (!data)
+				return -EIO;
+			if (copy_to_user(u64_to_ptr(item.data_ptr), data, (size_t)len))
+				len = -EFAULT;
+		}
+		/* Written back only when it changed, as i915_query_ioctl. */
+		if (len != item.length &&
+		    copy_to_user(&uitems[i].length, &len, sizeof(len)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
 /* --- PREAD, PWRITE, MMAP: the client copies or maps itself ------------ */
 
 static int loc_reply(const struct wire_server_call *c, int result,
@@ -633,6 +809,12 @@ static const struct wire_codec wire_codec_exec2 = {
 
 static const struct wire_codec wire_codec_location = {
 	.server_reply = loc_reply, .client_unpack = loc_client,
+};
+
+static const struct wire_codec wire_codec_query = {
+	.nptr = 1, .ptr_off = { QUERY_ITEMS },
+	.client_pack = query_pack, .server_unpack = query_unpack,
+	.server_reply = query_reply, .client_unpack = query_client,
 };
 
 static const struct wire_codec wire_codec_create_ext = {
@@ -711,6 +893,7 @@ int wire_client_pack(struct wire_client_call *c, unsigned int cmd, void *arg,
 	c->arg = arg;
 	c->in_size = c->in_pad = c->out_size = 0;
 	c->has_loc = false;
+	c->extra = extra;
 	if (!d)
 		return 0;	/* gemd answers -ENOTTY or -EINVAL */
 	c->in_size = payload_struct_size(cmd);

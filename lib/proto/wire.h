@@ -48,6 +48,8 @@
 #define WIRE_MAX_RELOCS		(1u << 20)	/* relocation_count per object */
 #define WIRE_MAX_EXTENSIONS	16		/* i915_user_extension chain */
 #define WIRE_MAX_REGIONS	64		/* CREATE_EXT memory regions */
+#define WIRE_MAX_QUERY_ITEMS	1024		/* QUERY num_items */
+#define WIRE_QUERY_DATA_MAX	(64u << 10)	/* QUERY item data lent to gemd */
 #define WIRE_STRING_MAX		1024		/* VERSION / GET_UNIQUE strings */
 #define WIRE_KARG_MAX		64		/* largest struct with pointers */
 
@@ -72,6 +74,8 @@ struct wire_client_call {
 	uint32_t out_size;	/* struct bytes the reply copies into arg */
 	/* arg as the kernel sees it (zero-extended), for ioctls with pointers */
 	uint64_t kx[WIRE_KARG_MAX / 8];
+	/* the deep copies as packed, for codecs that read them back */
+	const struct strbuf *extra;
 	bool has_loc;
 	struct gem_location loc;
 };

@@ -1,0 +1,116 @@
+/* User memory access that faults softly (see usercopy.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* process_vm_readv */
+#endif
+#include <errno.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+#include <sys/uio.h>
+#include <unistd.h>
+
+#include "usercopy.h"
+#include "util.h"
+
+#define IOV_BATCH	1024	/* UIO_MAXIOV */
+
+/* 1: the system calls work here, 0: not yet known, -1: memcpy only. */
+static int vm_calls;
+
+typedef ssize_t (*vm_fn)(pid_t, const struct iovec *, unsigned long,
+			 const struct iovec *, unsigned long, unsigned long);
+
+/* One batch; -1 with errno on a refusal of the call itself. */
+static ssize_t vm_copy(vm_fn fn, const struct iovec *local,
+		       const struct iovec *user, size_t n)
+{
+	ssize_t ret;
+
+	do {
+		ret = fn(getpid(), local, n, user, n, 0);
+	} while (ret < 0 && errno == EINTR);
+	return ret;
+}
+
+static bool vm_usable(ssize_t ret)
+{
+	int state = __atomic_load_n(&vm_calls, __ATOMIC_RELAXED);
+
+	if (state)
+		return state > 0;
+	/* EFAULT and success mean the call works; anything else means it
+	 * is refused (ENOSYS, EPERM) and will be every time. */
+	state = ret >= 0 || errno == EFAULT ? 1 : -1;
+	__atomic_store_n(&vm_calls, state, __ATOMIC_RELAXED);
+	return state > 0;
+}
+
+static size_t copy_iov(vm_fn fn, bool to_user, const struct iovec *local,
+		       const struct iovec *user, size_t n)
+{
+	size_t done = 0, i;
+
+	while (done < n) {
+		size_t batch = MIN(n - done, (size_t)IOV_BATCH), want = 0, got;
+		ssize_t ret;
+
+		if (__atomic_load_n(&vm_calls, __ATOMIC_RELAXED) < 0)
+			goto fallback;
+		for (i = 0; i < batch; i++)
+			want += user[done + i].iov_len;
+		ret = vm_copy(fn, local + done, user + done, batch);
+		if (!vm_usable(ret))
+			goto fallback;
+		if (ret == (ssize_t)want) {
+			done += batch;
+			continue;
+		}
+		/* Short: count the ranges that made it whole. */
+		got = ret < 0 ? 0 : (size_t)ret;
+		for (i = 0; i < batch && got >= user[done + i].iov_len; i++)
+			got -= user[done + i].iov_len;
+		return done + i;
+	}
+	return done;
+
+fallback:
+	for (; done < n; done++) {
+		if (to_user)
+			memcpy(user[done].iov_base, local[done].iov_base,
+			       user[done].iov_len);
+		else
+			memcpy(local[done].iov_base, user[done].iov_base,
+			       user[done].iov_len);
+	}
+	return n;
+}
+
+size_t copy_from_user_iov(const struct iovec *local, const struct iovec *user,
+			  size_t n)
+{
+	return copy_iov(process_vm_readv, false, local, user, n);
+}
+
+size_t copy_to_user_iov(const struct iovec *local, const struct iovec *user,
+			size_t n)
+{
+	return copy_iov(process_vm_writev, true, local, user, n);
+}
+
+int copy_from_user(void *to, const void *from, size_t n)
+{
+	struct iovec local = { to, n }, user = { (void *)from, n };
+
+	if (!n)
+		return 0;
+	return copy_from_user_iov(&local, &user, 1) == 1 ? 0 : -EFAULT;
+}
+
+int copy_to_user(void *to, const void *from, size_t n)
+{
+	struct iovec local = { (void *)from, n }, user = { to, n };
+
+	if (!n)
+		return 0;
+	return copy_to_user_iov(&local, &user, 1) == 1 ? 0 : -EFAULT;
+}
