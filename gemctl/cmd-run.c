@@ -180,6 +180,9 @@ static int start_gemd(struct run *r)
 		fprintf(stderr, "gemctl run: mkdtemp %s: %s\n", tmpl, strerror(errno));
 		return -errno;
 	}
+	/* Reachable by every user, as /dev/dri/card0 is: a program that
+	 * drops root (IGT's igt_drop_root) still opens the device. */
+	chmod(tmpl, 0755);
 	strbuf_addstr(&r->priv, tmpl);
 	strbuf_addf(&dev, "%s/card0", tmpl);
 	strbuf_addf(&dfs, "%s/debugfs", tmpl);

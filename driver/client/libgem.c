@@ -199,10 +199,29 @@ out_close:
 	return -1;
 }
 
+/*
+ * Close, then tell gemd (GEM_MSG_RELEASE): if this was the last copy of the
+ * fd, the drm_file is released before we return, as close(2) releases a
+ * kernel drm_file.  A failure of that message changes nothing for the
+ * caller: the file is released a moment later anyway.
+ */
 int gem_close(int fd)
 {
+	struct wire_call wc = { .type = GEM_MSG_RELEASE };
+	struct gem_channel *ch;
+	struct fd_entry e;
+	bool known = fd_lookup(fd, &e) == 0;
+	int ret, err;
+
 	fd_forget(fd);
-	return close(fd);
+	ret = close(fd);
+	err = errno;
+	if (ret == 0 && known && channel_get(e.dev, &ch) == 0) {
+		wc.file = e.token;
+		(void)channel_call(ch, &wc);
+	}
+	errno = err;
+	return ret;
 }
 
 bool gem_is_device_fd(int fd)

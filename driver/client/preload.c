@@ -279,12 +279,23 @@ EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
 	return hook_mmap(addr, len, prot, flags, fd, (off_t)off);
 }
 
+/* A device fd goes through libgem, whose close waits for drm_release. */
 EXPORT int close(int fd)
 {
+	int ret, err;
+
 	if (!preload_real.close)
 		preload_init();
+	if (preload_busy || fd < 0 || fd >= FD_TABLE_SIZE ||
+	    !__atomic_load_n(&fd_table[fd], __ATOMIC_RELAXED))
+		return preload_real.close(fd);
 	preload_fd_set(fd, -1);
-	return preload_real.close(fd);
+	preload_busy++;
+	ret = gem_close(fd);
+	err = errno;
+	preload_busy--;
+	errno = err;
+	return ret;
 }
 
 EXPORT int close_range(unsigned int first, unsigned int last, int flags)

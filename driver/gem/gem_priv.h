@@ -193,11 +193,25 @@ struct gem_request {
 	pid_t pid;
 	char comm[16];
 
+	/* DRM master and authentication (auth.c): dev->lock */
+	struct gem_master *master;	/* its own, or the current one at open */
+	bool is_master;			/* master is its own */
+	bool was_master;		/* has been the current master */
+	bool authenticated;
+	uint32_t magic;			/* 0: none asked for */
+
 	/* dev->lock */
 	struct gem_file *file;		/* NULL once the file is gone */
 	struct gem_object *batch;	/* a reference, for the error state */
 	struct list_head link;		/* dev->requests, oldest first */
 	struct list_head file_link;	/* file->requests */
+};
+
+/* A DRM master's state (auth.c, struct drm_master): its magic map. */
+struct gem_master {		/* dev->lock */
+	unsigned int refcount;		/* the device while current, its files */
+	struct idmap magics;		/* magic -> file (or spent) */
+	uint32_t next_magic;
 };
 
 struct gem_file {
@@ -293,6 +307,7 @@ struct gem_device {
 
 	/* files */
 	struct list_head files;
+	struct gem_master *master;	/* the current DRM master, or NULL */
 	uint32_t next_file_id;
 
 	/* ring and requests */
@@ -387,6 +402,11 @@ void gem_object_put(struct gem_object *obj);
 void gem_object_move_to_list(struct gem_object *obj, enum gem_list list);
 void gem_object_update_list(struct gem_object *obj);	/* by its state */
 enum gem_list gem_object_state_list(const struct gem_object *obj);
+
+/* auth.c: DRM master, under dev->lock */
+int gem_master_open(struct gem_file *file);	/* drm_master_open */
+void gem_master_release(struct gem_file *file);
+bool gem_file_is_master(const struct gem_file *file);	/* drm_is_current_master */
 
 /* file.c: handles */
 struct gem_object *gem_handle_lookup(struct gem_file *file, uint32_t handle);	/* +ref */

@@ -89,7 +89,8 @@ int gem_set_client_cap_ioctl(struct gem_file *file, void *data,
 
 /* GETPARAM answers of a 945G on a modern kernel (i915_getparam.c),
  * advertising only what gemd implements. */
-static int getparam_value(struct gem_device *dev, int param, int *value)
+static int getparam_value(struct gem_device *dev, const struct gem_call *call,
+			  int param, int *value)
 {
 	switch (param) {
 	case I915_PARAM_CHIPSET_ID:
@@ -120,6 +121,10 @@ static int getparam_value(struct gem_device *dev, int param, int *value)
 	case I915_PARAM_HAS_EXEC_BATCH_FIRST:
 		*value = 1;
 		return 0;
+	case I915_PARAM_HAS_SECURE_BATCHES:
+		/* HAS_SECURE_BATCHES (gen < 6) && capable(CAP_SYS_ADMIN) */
+		*value = call->caller_admin;
+		return 0;
 	case I915_PARAM_HAS_GPU_RESET:
 		/* i915.enable_hangcheck and i915.reset (params.def) */
 		*value = gem_has_gpu_reset(dev);
@@ -134,7 +139,6 @@ static int getparam_value(struct gem_device *dev, int param, int *value)
 	case I915_PARAM_HAS_WT:
 	case I915_PARAM_HAS_ALIASING_PPGTT:
 	case I915_PARAM_HAS_SEMAPHORES:
-	case I915_PARAM_HAS_SECURE_BATCHES:
 	case I915_PARAM_HAS_SCHEDULER:
 	case I915_PARAM_HAS_CONTEXT_ISOLATION:
 	case I915_PARAM_CMD_PARSER_VERSION:
@@ -170,7 +174,7 @@ int gem_getparam_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	struct drm_i915_getparam *gp = data;
 	int value, ret;
 
-	ret = getparam_value(file->dev, gp->param, &value);
+	ret = getparam_value(file->dev, call, gp->param, &value);
 	if (ret)
 		return ret;
 	if (!gp->value)

@@ -58,6 +58,7 @@ struct file_entry {
 	unsigned int refs;	/* srv->lock */
 	bool hashed;		/* srv->lock */
 	uid_t uid;
+	struct conn *conn;	/* its file connection: valid while hashed */
 };
 
 struct conn {
@@ -89,6 +90,7 @@ struct server {
 
 	pthread_mutex_t lock;
 	pthread_cond_t idle;		/* nconns dropped to 0 */
+	pthread_cond_t unhashed;	/* a file entry left the hash */
 	struct conn *conns;
 	unsigned int nconns;
 	bool stopping;
@@ -113,6 +115,7 @@ static void file_unhash_locked(struct server *srv, struct file_entry *fe)
 		}
 	}
 	fe->hashed = false;
+	pthread_cond_broadcast(&srv->unhashed);
 }
 
 /*
@@ -357,9 +360,11 @@ static int handle_open(struct conn *c, const struct gem_msg_hdr *hdr,
 	ret = gem_file_open(srv->dev, c->pid, c->comm, &fe->file);
 	if (ret)
 		goto out_free_entry;
+	gem_file_set_admin(fe->file, c->uid == 0);
 	fe->token = rep.file;
 	fe->refs = 1;		/* this connection's */
 	fe->uid = c->uid;
+	fe->conn = c;
 	file_hash(srv, fe);
 	c->file = fe;
 	c->kind = CONN_FILE;
@@ -410,7 +415,9 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 			uint8_t *payload)
 {
 	struct wire_server_call call;
-	struct gem_call gc = { .has_loc = false };
+	struct gem_call gc = {
+		.caller_pid = c->pid, .caller_admin = c->uid == 0,
+	};
 	struct gem_location loc;
 	struct file_entry *fe;
 	int ret, pret;
@@ -488,6 +495,47 @@ static int handle_mmap(struct conn *c, const struct gem_msg_hdr *hdr,
 		return conn_reply(c, ret, NULL, 0, -1);
 	loc_to_wire(&bl, &loc);
 	return conn_reply(c, 0, &loc, sizeof(loc), -1);
+}
+
+/*
+ * GEM_MSG_RELEASE: the client closed a device fd.  If that was the last
+ * copy, the file connection reads EOF: wait until its thread has taken the
+ * file out of the hash, then drop our reference, which releases the
+ * drm_file here and now unless a request of the same client is still
+ * running.  The kernel's drm_release is part of close(2); this makes
+ * gemd's as good as that for the closer.
+ */
+static int handle_release(struct conn *c, const struct gem_msg_hdr *hdr,
+			  uint8_t *payload)
+{
+	struct server *srv = c->srv;
+	struct file_entry *fe;
+	char byte;
+
+	(void)payload;
+	if (hdr->len) {
+		conn_error(c, "RELEASE with a %u-byte payload", hdr->len);
+		return -EPROTO;
+	}
+	pthread_mutex_lock(&srv->lock);
+	for (fe = *file_bucket(srv, hdr->file); fe; fe = fe->hnext)
+		if (fe->token == hdr->file)
+			break;
+	if (fe && c->uid != 0 && c->uid != fe->uid)
+		fe = NULL;
+	/* Still open somewhere (a dup, a child): nothing to wait for. */
+	if (fe && recv(fe->conn->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) != 0 &&
+	    errno != ECONNRESET)
+		fe = NULL;
+	if (fe) {
+		fe->refs++;
+		while (fe->hashed && !srv->stopping)
+			pthread_cond_wait(&srv->unhashed, &srv->lock);
+	}
+	pthread_mutex_unlock(&srv->lock);
+	if (fe)
+		file_put(srv, fe);
+	return conn_reply(c, 0, NULL, 0, -1);
 }
 
 /*
@@ -641,6 +689,7 @@ static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_IOCTL, "IOCTL", CONN_CHANNEL, handle_ioctl },
 	{ GEM_MSG_ARENA, "ARENA", CONN_CHANNEL, handle_arena },
 	{ GEM_MSG_MMAP,  "MMAP",  CONN_CHANNEL, handle_mmap },
+	{ GEM_MSG_RELEASE, "RELEASE", CONN_CHANNEL, handle_release },
 	{ GEM_MSG_DEBUGFS, "DEBUGFS", CONN_CHANNEL, handle_debugfs },
 	{ GEM_MSG_HANG_WAIT, "HANG_WAIT", CONN_CHANNEL, handle_hang_wait },
 	{ GEM_MSG_CONTROL, "CONTROL", CONN_CHANNEL, handle_control },
@@ -1020,6 +1069,7 @@ int server_start(const struct server_config *cfg, struct server **out,
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&srv->idle, &ca);
 	pthread_condattr_destroy(&ca);
+	pthread_cond_init(&srv->unhashed, NULL);
 	pthread_attr_init(&srv->conn_attr);
 	pthread_attr_setstacksize(&srv->conn_attr, CONN_STACK_SIZE);
 	pthread_attr_setdetachstate(&srv->conn_attr, PTHREAD_CREATE_DETACHED);
@@ -1036,6 +1086,7 @@ int server_start(const struct server_config *cfg, struct server **out,
 
 out_destroy:
 	pthread_attr_destroy(&srv->conn_attr);
+	pthread_cond_destroy(&srv->unhashed);
 	pthread_cond_destroy(&srv->idle);
 	pthread_mutex_destroy(&srv->lock);
 	close(srv->listen_fd);
@@ -1075,6 +1126,7 @@ int server_stop(struct server *srv)
 
 	pthread_mutex_lock(&srv->lock);
 	srv->stopping = true;
+	pthread_cond_broadcast(&srv->unhashed);	/* RELEASE waits end */
 	pthread_mutex_unlock(&srv->lock);
 
 	shutdown(srv->listen_fd, SHUT_RDWR);
@@ -1106,6 +1158,7 @@ int server_stop(struct server *srv)
 	}
 
 	pthread_attr_destroy(&srv->conn_attr);
+	pthread_cond_destroy(&srv->unhashed);
 	pthread_cond_destroy(&srv->idle);
 	pthread_mutex_destroy(&srv->lock);
 	free(srv);

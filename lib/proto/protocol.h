@@ -34,7 +34,7 @@
 
 #include <stdint.h>
 
-#define GEM_PROTOCOL_VERSION	2
+#define GEM_PROTOCOL_VERSION	3
 #define GEM_PROTOCOL_MAGIC	0x474d4431u	/* "GMD1" */
 #define GEM_MSG_MAX_PAYLOAD	(64u << 20)	/* sanity bound on len */
 
@@ -46,6 +46,7 @@ enum gem_msg_type {
 	GEM_MSG_IOCTL = 16,	/* request = ioctl code, payload = marshalled arg (wire.c) */
 	GEM_MSG_ARENA = 17,	/* request = arena id; reply: struct gem_arena_reply + 1 fd */
 	GEM_MSG_MMAP = 18,	/* payload struct gem_mmap_req; reply struct gem_location */
+	GEM_MSG_RELEASE = 19,	/* after closing a device fd: empty; see below */
 	/* 64-127: debugfs, events, hang notification and driver control;
 	 * valid on a channel without a file (hdr.file 0): tools that only
 	 * look at the driver need not open a drm_file. */
@@ -124,6 +125,16 @@ struct gem_mmap_req {
 	uint64_t offset;	/* fake offset from MMAP_GTT / MMAP_OFFSET */
 	uint64_t length;
 };
+
+/*
+ * GEM_MSG_RELEASE: sent by a client right after it closed a device fd,
+ * with hdr.file naming the file.  If that was the last reference to the
+ * file connection (gemd sees EOF on it), the reply comes once the
+ * drm_file is released, so that the close is as synchronous as the
+ * kernel's drm_release: a file opened next finds the device without the
+ * old one's DRM master.  Otherwise (a dup, a forked child still holds it)
+ * it comes at once.  The result is always 0.
+ */
 
 /*
  * GEM_MSG_HANG_WAIT: block until a hang capture with sequence number
