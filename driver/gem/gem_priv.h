@@ -169,6 +169,7 @@ struct gem_object {
 	uint32_t pending_write_domain;
 	bool in_exec;
 	bool exec_pinned;
+	bool exec_fence_pinned;		/* holds a pin on its fence register */
 	struct list_head evict_link;	/* eviction scan */
 
 	/* gem_verify_state's scratch */
@@ -193,13 +194,6 @@ struct gem_request {
 	pid_t pid;
 	char comm[16];
 
-	/* DRM master and authentication (auth.c): dev->lock */
-	struct gem_master *master;	/* its own, or the current one at open */
-	bool is_master;			/* master is its own */
-	bool was_master;		/* has been the current master */
-	bool authenticated;
-	uint32_t magic;			/* 0: none asked for */
-
 	/* dev->lock */
 	struct gem_file *file;		/* NULL once the file is gone */
 	struct gem_object *batch;	/* a reference, for the error state */
@@ -220,6 +214,13 @@ struct gem_file {
 	uint32_t id;
 	pid_t pid;
 	char comm[16];
+
+	/* DRM master and authentication (auth.c): dev->lock */
+	struct gem_master *master;	/* its own, or the current one at open */
+	bool is_master;			/* master is its own */
+	bool was_master;		/* has been the current master */
+	bool authenticated;
+	uint32_t magic;			/* 0: none asked for */
 
 	/* dev->lock */
 	struct gem_object **handles;	/* handles[h], h >= 1 */
@@ -260,6 +261,7 @@ struct gem_param_desc {
 struct gem_fence {		/* dev->lock */
 	struct gem_object *obj;		/* NULL when free */
 	uint64_t lru;			/* last use, for stealing */
+	unsigned int pin_count;		/* execbuffers that need it now */
 };
 
 struct gem_stats {		/* dev->lock */
@@ -438,9 +440,24 @@ int gem_retire_worker_start(struct gem_device *dev);
 void gem_retire_worker_stop(struct gem_device *dev);
 
 /* gtt.c */
-int gem_object_bind(struct gem_object *obj, uint64_t alignment, bool map_and_fenceable);
+/*
+ * Where and how an object is bound (gem_object_pin_args).  alignment 0
+ * is the object's own (a fence's, if fenceable); min_size pads the node
+ * (EXEC_OBJECT_PAD_TO_SIZE); fixed puts it at exactly offset
+ * (EXEC_OBJECT_PINNED), evicting what is in the way: -EINVAL for an
+ * offset that is misaligned or runs past the aperture, -ENOSPC when a
+ * pinned object is in the way.
+ */
+struct gem_pin_args {
+	uint64_t alignment;
+	uint64_t min_size;
+	uint64_t offset;
+	bool fixed;
+	bool fenceable;
+};
 int gem_object_unbind(struct gem_object *obj);
 int gem_object_pin(struct gem_object *obj, uint64_t alignment, bool map_and_fenceable);
+int gem_object_pin_args(struct gem_object *obj, const struct gem_pin_args *args);
 void gem_object_unpin(struct gem_object *obj);
 static inline bool gem_object_bound(const struct gem_object *obj)
 {
@@ -454,6 +471,7 @@ static inline uint32_t gem_object_gtt_offset(const struct gem_object *obj)
 /* evict.c */
 int gem_evict_something(struct gem_device *dev, uint64_t size, uint64_t align);
 int gem_evict_everything(struct gem_device *dev, bool purgeable_only);
+int gem_evict_for_node(struct gem_device *dev, uint64_t start, uint64_t size);
 
 /* domain.c */
 int gem_object_set_to_gtt_domain(struct gem_object *obj, bool write);

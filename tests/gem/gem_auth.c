@@ -1,6 +1,7 @@
 /*
  * gem_auth: DRM master and authentication as drm_auth.c (Linux 5.10 to
- * 6.1) keeps them per device.
+ * 6.1) keeps them per device, and I915_EXEC_SECURE, which a 945G kernel
+ * grants the master when it runs as root (IGT's gen < 6 tests use it).
  * The test runs as root; the unprivileged cases run in a child that
  * drops to nobody and opens files of its own.
  */
@@ -13,6 +14,7 @@
 #include <i915_drm.h>
 
 #include "gemtest.h"
+#include "gemtest-batch.h"
 #include "libgem.h"
 
 #define NOBODY	65534
@@ -147,6 +149,32 @@ static void test_get_client(int fd)
 	gt_assert_eq(stats.count, 0);
 }
 
+static void run_batch_flags(int fd, uint64_t flags, int expect)
+{
+	struct gen3_batch b;
+	uint32_t batch = gt_create(fd, 4096);
+
+	gen3_batch_reset(&b);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, NULL, NULL, 0, flags, NULL), expect);
+	gt_close(fd, batch);
+}
+
+/* I915_EXEC_SECURE: the current master, as root (HAS_SECURE_BATCHES). */
+static void test_secure_root(void)
+{
+	int master = gt_open(), other = gt_open();
+
+	gt_assert_eq(gt_getparam(master, I915_PARAM_HAS_SECURE_BATCHES), 1);
+	run_batch_flags(master, I915_EXEC_SECURE, 0);
+	run_batch_flags(other, I915_EXEC_SECURE, -EPERM);
+	gt_assert_eq(drop_master(master), 0);
+	run_batch_flags(master, I915_EXEC_SECURE, -EPERM);
+	run_batch_flags(master, 0, 0);
+	gem_close(other);
+	gem_close(master);
+}
+
 /* Run fn in a child that has dropped to nobody; it exits 0 if fine. */
 static void as_nobody(void (*fn)(void))
 {
@@ -209,6 +237,21 @@ static void nobody_master(void)
 	gem_close(master);
 }
 
+static void nobody_secure(void)
+{
+	int master = child_open();
+	struct drm_i915_gem_create create = { .size = 4096 };
+	struct gen3_batch b;
+
+	child_check(gem_ioctl(master, DRM_IOCTL_I915_GEM_CREATE, &create) == 0);
+	gen3_batch_reset(&b);
+	gen3_batch_end(&b);
+	child_check(is_master(master));
+	child_check(gt_execbuf(master, &b, create.handle, NULL, NULL, 0,
+			       I915_EXEC_SECURE, NULL) == -EPERM);
+	gem_close(master);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -232,9 +275,13 @@ int main(int argc, char **argv)
 		test_get_client(fd);
 		gem_close(fd);
 	}
+	gemtest_subtest("secure-root-master")
+		test_secure_root();
 	if (geteuid() == 0) {
 		gemtest_subtest("master-nobody")
 			as_nobody(nobody_master);
+		gemtest_subtest("secure-nobody")
+			as_nobody(nobody_secure);
 	}
 	return gemtest_exit();
 }
