@@ -45,6 +45,8 @@ struct gem_channel {
 	struct gem_dev *dev;
 	struct strbuf extra;	/* request deep copies (wire_client_pack) */
 	struct strbuf rbuf;	/* reply payload */
+	struct strbuf arg;	/* the caller's ioctl struct, copied in */
+	bool in_call;		/* a request sent, its reply not read yet */
 };
 
 /* This thread's channel to dev: 0, -ENODEV (no gemd) or -EPROTO. */
@@ -60,5 +62,13 @@ int channel_get(struct gem_dev *dev, struct gem_channel **out);
 int channel_call(struct gem_channel *ch, struct wire_call *call);
 /* Drop ch's connection (after a reply that made no sense). */
 void channel_reset(struct gem_channel *ch);
+
+/*
+ * This thread left libgem by a longjmp (a signal handler's, or a crash
+ * handler's) in the middle of a call: a channel still waiting for a reply
+ * is out of step and is dropped; the next call connects afresh.  The
+ * interposer calls it from its longjmp hooks.  Async-signal-safe.
+ */
+void libgem_thread_abandon(void);
 
 #endif

@@ -20,6 +20,7 @@
 
 #include "channel.h"
 #include "libgem.h"
+#include "usercopy.h"
 #include "util.h"
 #include "wire.h"
 
@@ -259,11 +260,10 @@ static int finish_rw(const struct fd_entry *e, struct wire_client_call *c,
 	if (!user)
 		return -EFAULT;
 	obj = base + c->loc.offset + args->offset;
+	/* The kernel's copy_from_user/copy_to_user: a bad buffer is -EFAULT. */
 	if (write)
-		memmove(obj, user, args->size);
-	else
-		memmove(user, obj, args->size);
-	return 0;
+		return copy_from_user(obj, user, args->size);
+	return copy_to_user(user, obj, args->size);
 }
 
 /* GEM_MMAP: a fresh mapping of the object's pages on every call. */
@@ -308,6 +308,29 @@ static int finish_call(const struct fd_entry *e, struct wire_client_call *c)
 	}
 }
 
+/*
+ * drm_ioctl's copy in: the caller's struct into ch->arg, zero-extended
+ * for a request that does not write it.  -EFAULT if unreadable; karg is
+ * NULL for a NULL arg (the wire refuses it where the kernel would).
+ */
+static int copy_arg_in(struct gem_channel *ch, unsigned long request, void *arg,
+		       void **karg)
+{
+	size_t size = _IOC_SIZE(request);
+
+	*karg = arg;
+	if (!arg || !size)
+		return 0;
+	strbuf_reset(&ch->arg);
+	if (strbuf_grow(&ch->arg, size))
+		return -ENOMEM;
+	*karg = ch->arg.buf;
+	if (_IOC_DIR(request) & _IOC_WRITE)
+		return copy_from_user(*karg, arg, size);
+	memset(*karg, 0, size);
+	return 0;
+}
+
 int gem_ioctl(int fd, unsigned long request, void *arg)
 {
 	static const uint8_t zeros[WIRE_ALIGN];
@@ -320,6 +343,7 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 		.iov = iov, .iovcnt = 3,
 	};
 	struct fd_entry e;
+	void *karg;
 	int ret;
 
 	ret = fd_lookup(fd, &e);
@@ -328,8 +352,11 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 	ret = channel_get(e.dev, &ch);
 	if (ret)
 		goto out_err;
+	ret = copy_arg_in(ch, request, arg, &karg);
+	if (ret)
+		goto out_err;
 	strbuf_reset(&ch->extra);
-	ret = wire_client_pack(&call, wc.request, arg, &ch->extra);
+	ret = wire_client_pack(&call, wc.request, karg, &ch->extra);
 	if (ret)
 		goto out_err;
 	if (wire_client_payload_len(&call, &ch->extra) > GEM_MSG_MAX_PAYLOAD) {
@@ -337,26 +364,28 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 		goto out_err;
 	}
 	wc.file = e.token;
-	/* The struct goes straight from the caller's memory: no copy. */
-	iov[0] = (struct iovec){ arg, call.in_size };
+	iov[0] = (struct iovec){ karg, call.in_size };
 	iov[1] = (struct iovec){ (void *)zeros, call.in_pad };
 	iov[2] = (struct iovec){ ch->extra.buf, ch->extra.len };
 	ret = channel_call(ch, &wc);
 	if (ret)
 		goto out_err;
 	ret = wire_client_unpack(&call, wc.result, ch->rbuf.buf, ch->rbuf.len);
-	if (ret) {
+	if (ret == -EIO) {
 		channel_reset(ch);
 		goto out_err;
 	}
+	if (!ret && call.has_loc && wc.result >= 0)
+		ret = finish_call(&e, &call);
+	/* drm_ioctl's copy out, after the handler, whatever it returned. */
+	if (call.out_size && !(ret == 0 && wc.result < 0 && !ch->rbuf.len) &&
+	    copy_to_user(arg, karg, call.out_size))
+		ret = -EFAULT;
+	if (ret)
+		goto out_err;
 	ret = wc.result;
 	if (ret < 0)
 		goto out_err;
-	if (call.has_loc) {
-		ret = finish_call(&e, &call);
-		if (ret)
-			goto out_err;
-	}
 	return wc.result;
 
 out_err:

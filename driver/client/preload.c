@@ -19,6 +19,7 @@
 #endif
 #include <dlfcn.h>
 #include <errno.h>
+#include <setjmp.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -36,6 +37,7 @@
 
 #include <drm.h>
 
+#include "channel.h"
 #include "libgem.h"
 #include "preload.h"
 #include "util.h"
@@ -85,6 +87,10 @@ static void resolve_all(void)
 	r.dup3 = must_resolve("dup3");
 	r.fcntl = must_resolve("fcntl");
 	r.mount = must_resolve("mount");
+	r.longjmp = must_resolve("longjmp");
+	r._longjmp = must_resolve("_longjmp");
+	r.siglongjmp = must_resolve("siglongjmp");
+	r.longjmp_chk = must_resolve("__longjmp_chk");
 	preload_real = r;
 }
 
@@ -378,4 +384,48 @@ EXPORT int fcntl64(int fd, int cmd, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	return hook_fcntl(fd, cmd, arg);
+}
+
+/* --- longjmp: leaving a hook without returning ------------------------------ */
+
+/*
+ * A signal handler may longjmp out of a hook that is waiting for gemd
+ * (IGT's subtest timeouts and crash handlers do), skipping the code that
+ * clears the re-entrancy guard and reads gemd's reply.  Every longjmp of
+ * the program passes here first: the guard is cleared (no hook is running
+ * on this thread any more once the jump lands outside them all) and a
+ * channel left waiting for a reply is dropped, so the next ioctl is
+ * served by gemd, in step.  glibc's own jumps (cancellation) use internal
+ * entry points and never come here.
+ */
+static void abandon_hooks(void)
+{
+	preload_busy = 0;
+	libgem_thread_abandon();
+}
+
+EXPORT void longjmp(struct __jmp_buf_tag env[1], int val)
+{
+	abandon_hooks();
+	preload_real.longjmp(env, val);
+}
+
+EXPORT void _longjmp(struct __jmp_buf_tag env[1], int val)
+{
+	abandon_hooks();
+	preload_real._longjmp(env, val);
+}
+
+EXPORT void siglongjmp(sigjmp_buf env, int val)
+{
+	abandon_hooks();
+	preload_real.siglongjmp(env, val);
+}
+
+/* What _FORTIFY_SOURCE builds call instead of longjmp and siglongjmp. */
+void __longjmp_chk(struct __jmp_buf_tag env[1], int val) __attribute__((noreturn));
+EXPORT void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
+{
+	abandon_hooks();
+	preload_real.longjmp_chk(env, val);
 }

@@ -1,6 +1,7 @@
 /* Marshalling of ioctl arguments between libgem and gemd (see wire.h). */
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -113,6 +114,19 @@ static int add_seg(struct strbuf *sb, const void *data, size_t len)
 	if (strbuf_add(sb, data, len) || add_pad(sb, len))
 		return -ENOMEM;
 	return 0;
+}
+
+/* Append n bytes of user memory at src as a segment: 0, -EFAULT. */
+static int add_user_seg(struct strbuf *sb, const void *src, size_t n)
+{
+	size_t at = sb->len;
+
+	if (strbuf_grow(sb, ALIGN_UP(n, (size_t)WIRE_ALIGN)))
+		return -ENOMEM;
+	if (copy_from_user(sb->buf + at, src, n))
+		return -EFAULT;
+	strbuf_setlen(sb, at + n);
+	return add_pad(sb, n);
 }
 
 static int add_u64(struct strbuf *sb, uint64_t v)
@@ -251,7 +265,9 @@ static int strings_client(struct wire_client_call *c, int result,
 			return -EIO;
 		if (sf->all_or_nothing && len > room)
 			continue;
-		memcpy(buf, data, MIN(len, room));
+		/* drm_copy_field's copy_to_user */
+		if (copy_to_user(buf, data, MIN(len, room)))
+			return -EFAULT;
 	}
 	return 0;
 }
@@ -287,8 +303,7 @@ static int getparam_client(struct wire_client_call *c, int result,
 	p = cur_take(cur, sizeof(int));
 	if (!p)
 		return -EIO;
-	memcpy(value, p, sizeof(int));
-	return 0;
+	return copy_to_user(value, p, sizeof(int));	/* put_user */
 }
 
 /* --- EXECBUFFER and EXECBUFFER2: object list, relocations ------------- */
@@ -345,30 +360,74 @@ static int exec_check_relocs(uint32_t count, uint64_t ptr)
 	return 0;
 }
 
+/*
+ * The object array and every relocation array are copied from the
+ * caller's memory as the kernel copies them: an unreadable one is
+ * -EFAULT.  Read-only memory is fine (writing back is best effort).
+ */
 static int exec_pack(const struct wire_codec *co, const void *kx,
 		     struct strbuf *extra)
 {
 	const struct exec_layout *l = co->data;
-	const uint8_t *objs = u64_to_ptr(rd64(kx, EXEC_BUFFERS));
-	uint32_t count = rd32(kx, EXEC_COUNT), i;
+	const uint8_t *uobjs = u64_to_ptr(rd64(kx, EXEC_BUFFERS));
+	uint32_t count = rd32(kx, EXEC_COUNT), i, nseg = 0;
+	size_t start = extra->len, at, total;
+	struct iovec *local, *user;
 	int ret;
 
 	if (count > WIRE_MAX_BUFFERS)
 		return -EINVAL;
-	if (!objs)
+	if (!uobjs)
 		return 0;
-	ret = add_seg(extra, objs, (size_t)count * l->obj_size);
-	for (i = 0; i < count && !ret; i++) {
-		const uint8_t *obj = objs + (size_t)i * l->obj_size;
+	ret = add_user_seg(extra, uobjs, (size_t)count * l->obj_size);
+	if (ret)
+		return ret;
+	/* Our copy of the objects says where the relocations are: the
+	 * caller may change theirs meanwhile. */
+	total = extra->len;
+	for (i = 0; i < count; i++) {
+		const uint8_t *obj = (uint8_t *)extra->buf + start + (size_t)i * l->obj_size;
 		uint32_t n = rd32(obj, l->count_off);
 		uint64_t relocs = rd64(obj, l->relocs_off);
 
 		ret = exec_check_relocs(n, relocs);
-		if (!ret && relocs)
-			ret = add_seg(extra, u64_to_ptr(relocs), (size_t)n * RELOC_SIZE);
-		if (!ret && extra->len > GEM_MSG_MAX_PAYLOAD)
-			ret = -EINVAL;	/* beyond what one message may carry */
+		if (ret)
+			return ret;
+		if (!relocs)
+			continue;
+		total += ALIGN_UP((size_t)n * RELOC_SIZE, (size_t)WIRE_ALIGN);
+		if (total > GEM_MSG_MAX_PAYLOAD)
+			return -EINVAL;	/* beyond what one message may carry */
+		nseg++;
 	}
+	if (!nseg)
+		return 0;
+	/* All relocation arrays in one go (process_vm_readv takes 1024
+	 * ranges a call), into their padded segments. */
+	local = malloc(2 * (size_t)nseg * sizeof(*local));
+	if (!local || strbuf_grow(extra, total - extra->len)) {
+		free(local);
+		return -ENOMEM;
+	}
+	user = local + nseg;
+	memset(extra->buf + extra->len, 0, total - extra->len);
+	at = extra->len;
+	for (i = 0, nseg = 0; i < count; i++) {
+		const uint8_t *obj = (uint8_t *)extra->buf + start + (size_t)i * l->obj_size;
+		size_t bytes = (size_t)rd32(obj, l->count_off) * RELOC_SIZE;
+		uint64_t relocs = rd64(obj, l->relocs_off);
+
+		if (!relocs)
+			continue;
+		local[nseg] = (struct iovec){ extra->buf + at, bytes };
+		user[nseg] = (struct iovec){ u64_to_ptr(relocs), bytes };
+		at += ALIGN_UP(bytes, (size_t)WIRE_ALIGN);
+		nseg++;
+	}
+	ret = copy_from_user_iov(local, user, nseg) == nseg ? 0 : -EFAULT;
+	free(local);
+	if (!ret)
+		strbuf_setlen(extra, total);
 	return ret;
 }
 
@@ -443,37 +502,66 @@ static int exec_reply(const struct wire_server_call *c, int result,
 	return 0;
 }
 
+/*
+ * Write back every offset and presumed_offset, each with copy_to_user and
+ * each failure ignored, as the kernel's unsafe_put_user/__put_user are:
+ * an execbuffer with read-only object or relocation arrays succeeds.
+ * The layout is walked in our packed copy (c->extra), not the caller's.
+ */
 static int exec_client(struct wire_client_call *c, int result,
 		       struct wire_cursor *cur)
 {
 	const struct exec_layout *l = c->desc->codec->data;
-	uint8_t *objs = u64_to_ptr(rd64(c->kx, EXEC_BUFFERS));
+	uint8_t *uobjs = u64_to_ptr(rd64(c->kx, EXEC_BUFFERS));
 	uint32_t count = rd32(c->kx, EXEC_COUNT), i, j;
+	const uint8_t *objs = (const uint8_t *)c->extra->buf;
+	struct iovec *local, *user;
+	size_t n = count, k = 0;
 	uint8_t *vals;
 
-	if (!objs)
+	if (!uobjs)
 		return 0;
-	vals = cur_take(cur, (uint64_t)count * sizeof(uint64_t));
-	if (!vals)
+	if (c->extra->len < (size_t)count * l->obj_size)
 		return -EIO;
 	for (i = 0; i < count; i++)
-		wr64(objs + (size_t)i * l->obj_size, l->offset_off,
-		     rd64(vals, (size_t)i * sizeof(uint64_t)));
+		if (rd64(objs + (size_t)i * l->obj_size, l->relocs_off))
+			n += rd32(objs + (size_t)i * l->obj_size, l->count_off);
+	local = malloc(2 * n * sizeof(*local));
+	if (!local)
+		return -ENOMEM;
+	user = local + n;
+	vals = cur_take(cur, (uint64_t)count * sizeof(uint64_t));
+	if (!vals)
+		goto out_eio;
+	for (i = 0; i < count; i++, k++) {
+		local[k] = (struct iovec){ vals + (size_t)i * 8, 8 };
+		user[k] = (struct iovec){ uobjs + (size_t)i * l->obj_size + l->offset_off, 8 };
+	}
 	for (i = 0; i < count; i++) {
-		uint8_t *obj = objs + (size_t)i * l->obj_size;
+		const uint8_t *obj = objs + (size_t)i * l->obj_size;
 		uint8_t *relocs = u64_to_ptr(rd64(obj, l->relocs_off));
-		uint32_t n = rd32(obj, l->count_off);
+		uint32_t nr = rd32(obj, l->count_off);
 
 		if (!relocs)
 			continue;
-		vals = cur_take(cur, (uint64_t)n * sizeof(uint64_t));
+		vals = cur_take(cur, (uint64_t)nr * sizeof(uint64_t));
 		if (!vals)
-			return -EIO;
-		for (j = 0; j < n; j++)
-			wr64(relocs + (size_t)j * RELOC_SIZE, RELOC_PRESUMED,
-			     rd64(vals, (size_t)j * sizeof(uint64_t)));
+			goto out_eio;
+		for (j = 0; j < nr; j++, k++) {
+			local[k] = (struct iovec){ vals + (size_t)j * 8, 8 };
+			user[k] = (struct iovec){ relocs + (size_t)j * RELOC_SIZE +
+						  RELOC_PRESUMED, 8 };
+		}
 	}
+	/* Each write on its own: a failed one is skipped, the rest go on. */
+	for (k = 0; k < n; k++)
+		k += copy_to_user_iov(local + k, user + k, n - k);
+	free(local);
 	return 0;
+
+out_eio:
+	free(local);
+	return -EIO;
 }
 
 /* --- CREATE_EXT: the i915_user_extension chain ------------------------- */
@@ -509,25 +597,30 @@ static int create_ext_pack(const struct wire_codec *co, const void *kx,
 	int ret;
 
 	for (n = 0; next; n++) {
-		const struct i915_user_extension *ext = u64_to_ptr(next);
-		const struct drm_i915_gem_create_ext_memory_regions *mr =
-			u64_to_ptr(next);
+		struct drm_i915_gem_create_ext_memory_regions mr;
 
 		if (n >= WIRE_MAX_EXTENSIONS)
 			return -E2BIG;	/* as i915_user_extensions() on a long chain */
-		ret = add_seg(extra, ext, ext_size(ext->name));
+		/* get_user of the header, then the whole extension. */
+		if (copy_from_user(&mr.base, u64_to_ptr(next), sizeof(mr.base)))
+			return -EFAULT;
+		ret = add_user_seg(extra, u64_to_ptr(next), ext_size(mr.base.name));
 		if (ret)
 			return ret;
-		if (ext->name == I915_GEM_CREATE_EXT_MEMORY_REGIONS && mr->regions) {
-			ret = regions_check(mr);
-			if (!ret)
-				ret = add_seg(extra, u64_to_ptr(mr->regions),
-					      (size_t)mr->num_regions *
-					      sizeof(struct drm_i915_gem_memory_class_instance));
-			if (ret)
-				return ret;
+		if (mr.base.name == I915_GEM_CREATE_EXT_MEMORY_REGIONS) {
+			memcpy(&mr, extra->buf + extra->len -
+			       ALIGN_UP(sizeof(mr), (size_t)WIRE_ALIGN), sizeof(mr));
+			if (mr.regions) {
+				ret = regions_check(&mr);
+				if (!ret)
+					ret = add_user_seg(extra, u64_to_ptr(mr.regions),
+							   (size_t)mr.num_regions *
+							   sizeof(struct drm_i915_gem_memory_class_instance));
+				if (ret)
+					return ret;
+			}
 		}
-		next = ext->next_extension;
+		next = mr.base.next_extension;
 	}
 	return 0;
 }
@@ -595,19 +688,6 @@ static uint32_t query_seg(const struct drm_i915_query_item *item)
 	if (item->length <= 0 || !item->data_ptr)
 		return 0;
 	return MIN((uint32_t)item->length, WIRE_QUERY_DATA_MAX);
-}
-
-/* Append n bytes of user memory at src as a segment: 0, -EFAULT. */
-static int add_user_seg(struct strbuf *sb, const void *src, size_t n)
-{
-	size_t at = sb->len;
-
-	if (strbuf_grow(sb, ALIGN_UP(n, (size_t)WIRE_ALIGN)))
-		return -ENOMEM;
-	if (copy_from_user(sb->buf + at, src, n))
-		return -EFAULT;
-	strbuf_setlen(sb, at + n);
-	return add_pad(sb, n);
 }
 
 static int query_pack(const struct wire_codec *co, const void *kx,
@@ -949,7 +1029,7 @@ int wire_client_unpack(struct wire_client_call *c, int result,
 	if (len < head)
 		return -EIO;
 	if (c->out_size)
-		memcpy(c->arg, reply, c->out_size);
+		memcpy(c->arg, reply, c->out_size);	/* libgem's copy of arg */
 	cur.p = (uint8_t *)reply + head;
 	cur.left = len - head;
 	if (d->codec->client_unpack) {

@@ -82,7 +82,10 @@ struct wire_client_call {
 
 /*
  * Prepare c for (cmd, arg) and append the deep copies to extra (which the
- * caller has reset).  The request payload is then arg[0, in_size), in_pad
+ * caller has reset).  arg is the caller's struct already copied into the
+ * client's memory (libgem copies it in and out with copy_from_user and
+ * copy_to_user); the memory it points to is read here, and written back
+ * by wire_client_unpack, through the same soft-faulting copies.  The request payload is then arg[0, in_size), in_pad
  * zero bytes, and extra.  Returns 0 or -errno as the kernel would fail
  * the call before reaching the driver (-EFAULT for a NULL arg, -EINVAL
  * for absurd counts, -E2BIG for an overlong extension chain).
@@ -98,7 +101,9 @@ int wire_client_payload(const struct wire_client_call *c,
 /*
  * Copy a reply into the caller's struct and user memory.  result is the
  * reply's result.  Fills c->loc/has_loc for PREAD/PWRITE/MMAP.  Returns 0,
- * or -EIO if the reply does not match the request (protocol error).
+ * -EFAULT if the caller's memory could not take what the kernel would have
+ * written (the call stays in step), or -EIO if the reply does not match
+ * the request (protocol error).
  */
 int wire_client_unpack(struct wire_client_call *c, int result,
 		       const void *reply, size_t len);
