@@ -3,7 +3,8 @@
  * i915_debugfs_params.c of Linux 6.1) and what two of them change:
  * IGT's hang detector writes reset, and GETPARAM HAS_GPU_RESET follows
  * reset and enable_hangcheck.  Also the render node's debugfs directory
- * (dri/128/name), by which IGT finds the primary node's files.
+ * (dri/128/name), by which IGT finds the primary node's files, and
+ * i915_swizzle_info, which IGT searches for an L-shaped memory layout.
  */
 #include <stdlib.h>
 
@@ -138,6 +139,17 @@ static void test_render_node_name(void)
 	strbuf_release(&b);
 }
 
+/* gem_tiled_swapping skips on "L-shaped" memory; a 945G never is. */
+static void test_swizzle_info(void)
+{
+	expect_file("i915_swizzle_info",
+		    "bit6 swizzle for X-tiling = none\n"
+		    "bit6 swizzle for Y-tiling = none\n"
+		    "DDC = 0x00000000\n"
+		    "C0DRB3 = 0x0020\n"
+		    "C1DRB3 = 0x0020\n");
+}
+
 /* The directory is listed with dri/0's files. */
 static void test_listed(void)
 {
@@ -191,6 +203,8 @@ int main(int argc, char **argv)
 		test_listed();
 	gemtest_subtest("render-node-name")
 		test_render_node_name();
+	gemtest_subtest("swizzle-info")
+		test_swizzle_info();
 	/* Last: the device stays wedged. */
 	gemtest_subtest("params-reset-off-wedges")
 		test_reset_off_wedges(fd);
