@@ -244,7 +244,7 @@ static int eb_reserve(struct eb *eb)
 
 		size = MAX(size, obj->exec_entry->pad_to_size);
 		if (obj->madv != I915_MADV_WILLNEED)
-			return -EINVAL;	/* "Attempting to bind a purgeable object" */
+			return -EFAULT;	/* "Attempting to obtain a purgeable object" */
 		if (size > dev->aperture_size)
 			return -E2BIG;	/* "larger than the aperture" */
 		total += size;

@@ -17,7 +17,6 @@
 #include "log.h"
 
 #define GEN3_FENCE_MIN_SIZE	(1u << 20)
-#define GEN3_FENCE_MAX_SIZE	(256u << 20)
 #define GEN3_MAX_STRIDE		8192
 
 static uint32_t tile_width(uint32_t tiling_mode)
@@ -43,11 +42,18 @@ uint64_t gem_gtt_alignment(struct gem_object *obj, bool fenced)
 	return gem_fence_size(obj);
 }
 
+/*
+ * i915_tiling_ok of Linux 6.1: no limit on the object's size any more (an
+ * object too big for a fence simply cannot be fenced: its binding fails
+ * when it is used); gen3 wants a power-of-two stride of at least a tile
+ * and at most 8 KiB.
+ */
 bool gem_tiling_ok(uint64_t size, uint32_t stride, uint32_t tiling_mode)
 {
+	(void)size;
 	if (tiling_mode == I915_TILING_NONE)
 		return true;
-	if (stride > GEN3_MAX_STRIDE || size > GEN3_FENCE_MAX_SIZE)
+	if (stride > GEN3_MAX_STRIDE)
 		return false;
 	/* Pre-965 needs power-of-two strides of at least one tile. */
 	if (stride < tile_width(tiling_mode))

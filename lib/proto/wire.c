@@ -824,6 +824,26 @@ static int query_client(struct wire_client_call *c, int result,
 	return 0;
 }
 
+/* --- MMAP_OFFSET: the extension chain ----------------------------------- */
+
+/*
+ * i915_user_extensions() with no extension known: an unreadable first
+ * link is -EFAULT, any readable one -EINVAL (the driver's answer, as it
+ * never reads the chain).  Only the readability travels: nothing else.
+ */
+#define MMAP_OFFSET_EXTENSIONS	offsetof(struct drm_i915_gem_mmap_offset, extensions)
+
+static int mmap_offset_pack(const struct wire_codec *co, const void *kx,
+			    struct strbuf *extra)
+{
+	struct i915_user_extension ext;
+	uint64_t ptr = rd64(kx, MMAP_OFFSET_EXTENSIONS);
+
+	if (ptr && copy_from_user(&ext, u64_to_ptr(ptr), sizeof(ext)))
+		return -EFAULT;
+	return 0;
+}
+
 /* --- PREAD, PWRITE, MMAP: the client copies or maps itself ------------ */
 
 static int loc_reply(const struct wire_server_call *c, int result,
@@ -889,6 +909,10 @@ static const struct wire_codec wire_codec_exec2 = {
 
 static const struct wire_codec wire_codec_location = {
 	.server_reply = loc_reply, .client_unpack = loc_client,
+};
+
+static const struct wire_codec wire_codec_mmap_offset = {
+	.client_pack = mmap_offset_pack,
 };
 
 static const struct wire_codec wire_codec_query = {

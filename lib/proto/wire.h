@@ -44,7 +44,8 @@
 #include "strbuf.h"
 
 #define WIRE_ALIGN		8
-#define WIRE_MAX_BUFFERS	(1u << 16)	/* execbuffer buffer_count */
+#define WIRE_MAX_BUFFERS	(1u << 20)	/* execbuffer buffer_count: as many
+						 * as one message may carry */
 #define WIRE_MAX_RELOCS		(1u << 20)	/* relocation_count per object */
 #define WIRE_MAX_EXTENSIONS	16		/* i915_user_extension chain */
 #define WIRE_MAX_REGIONS	64		/* CREATE_EXT memory regions */
