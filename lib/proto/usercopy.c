@@ -3,6 +3,7 @@
 #define _GNU_SOURCE	/* process_vm_readv */
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -45,6 +46,37 @@ static bool vm_usable(ssize_t ret)
 	return state > 0;
 }
 
+/*
+ * Read a range the way the CPU may: through a pipe, whose write() copies
+ * from the range with the page tables' permissions.  process_vm_readv
+ * refuses a mapping without PROT_READ, yet on x86 a PROT_WRITE mapping
+ * is readable and the kernel's copy_from_user reads it (IGT's
+ * gem_exec_params mmapped puts the execbuffer in one).  Slow; only for
+ * what process_vm_readv refused.  0 or -EFAULT.
+ */
+static int read_via_pipe(void *to, const void *from, size_t n)
+{
+	int p[2], ret = 0;
+
+	if (pipe2(p, O_CLOEXEC))
+		return -EFAULT;
+	while (n && !ret) {
+		size_t chunk = MIN(n, (size_t)4096);
+		ssize_t w = write(p[1], from, chunk);
+
+		if (w <= 0 || read_full(p[0], to, (size_t)w) != w) {
+			ret = -EFAULT;
+			break;
+		}
+		to = (uint8_t *)to + w;
+		from = (const uint8_t *)from + w;
+		n -= (size_t)w;
+	}
+	close(p[0]);
+	close(p[1]);
+	return ret;
+}
+
 static size_t copy_iov(vm_fn fn, bool to_user, const struct iovec *local,
 		       const struct iovec *user, size_t n)
 {
@@ -69,7 +101,12 @@ static size_t copy_iov(vm_fn fn, bool to_user, const struct iovec *local,
 		got = ret < 0 ? 0 : (size_t)ret;
 		for (i = 0; i < batch && got >= user[done + i].iov_len; i++)
 			got -= user[done + i].iov_len;
-		return done + i;
+		done += i;
+		if (to_user || read_via_pipe(local[done].iov_base,
+					     user[done].iov_base,
+					     user[done].iov_len))
+			return done;
+		done++;
 	}
 	return done;
 

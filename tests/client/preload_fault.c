@@ -177,6 +177,25 @@ static void test_readonly_relocs(int fd)
 	munmap(objs, 4096);
 }
 
+/*
+ * gem_exec_params mmapped: the execbuffer struct and its object list in a
+ * PROT_WRITE mapping, which x86 (and so the kernel's copy_from_user) can
+ * read although process_vm_readv refuses it.
+ */
+static void test_write_only_memory(int fd)
+{
+	uint32_t batch = create(fd, 4096), bbe[2] = { MI_BATCH_BUFFER_END, 0 };
+	struct drm_i915_gem_execbuffer2 *eb = page(PROT_WRITE);
+	struct drm_i915_gem_exec_object2 *obj = (void *)(eb + 1);
+
+	pwrite_obj(fd, batch, 0, bbe, sizeof(bbe));
+	obj->handle = batch;
+	eb->buffers_ptr = (uintptr_t)obj;
+	eb->buffer_count = 1;
+	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, eb), 0);
+	munmap(eb, 4096);
+}
+
 /* --- leaving an ioctl by longjmp -------------------------------------- */
 
 static sigjmp_buf jmp;
@@ -252,6 +271,8 @@ int main(int argc, char **argv)
 		test_bad_pointers(fd);
 	gemtest_subtest("readonly-relocs")
 		test_readonly_relocs(fd);
+	gemtest_subtest("write-only-memory")
+		test_write_only_memory(fd);
 	gemtest_subtest("longjmp-out-of-wait")
 		test_longjmp_out_of_wait(fd);
 
