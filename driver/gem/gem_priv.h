@@ -234,6 +234,9 @@ struct gem_file {
 	uint32_t batch_pending;		/* innocent ones in flight at a reset */
 	uint64_t guilty_ns;		/* its last hang, 0: none */
 	bool banned;			/* execbuffer: -EIO */
+	/* its default context's parameters (CONTEXT_SETPARAM, ioctl.c) */
+	bool unbannable;		/* BANNABLE cleared: hangs never ban it */
+	bool no_error_capture, no_zeromap, unrecoverable;
 };
 
 /* The device's copy of the i915 module parameters (params.def). */

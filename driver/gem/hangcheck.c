@@ -108,7 +108,8 @@ static void charge_files(struct gem_hang *h, struct gem_request *guilty,
 			continue;
 		}
 		file->batch_active++;
-		if (file->guilty_ns && now - file->guilty_ns <= ban_ns && !file->banned) {
+		if (file->guilty_ns && now - file->guilty_ns <= ban_ns && !file->banned &&
+		    !file->unbannable) {
 			file->banned = true;
 			log_err("pid %d (%s): GPU hanging too fast, banning file %u: "
 				"its execbuffers now fail with EIO",

@@ -224,11 +224,13 @@ int gem_context_getparam_ioctl(struct gem_file *file, void *data,
 	args->size = 0;
 	switch (args->param) {
 	case I915_CONTEXT_PARAM_NO_ZEROMAP:
+		args->value = file->no_zeromap;
+		return 0;
 	case I915_CONTEXT_PARAM_NO_ERROR_CAPTURE:
-		args->value = 0;
+		args->value = file->no_error_capture;
 		return 0;
 	case I915_CONTEXT_PARAM_BANNABLE:
-		args->value = 1;
+		args->value = !file->unbannable;
 		return 0;
 	case I915_CONTEXT_PARAM_GTT_SIZE:
 		args->value = file->dev->aperture_size;
@@ -236,6 +238,57 @@ int gem_context_getparam_ioctl(struct gem_file *file, void *data,
 	case I915_CONTEXT_PARAM_BAN_PERIOD:	/* no longer answered by 4.14 */
 	default:
 		return -EINVAL;
+	}
+}
+
+/*
+ * CONTEXT_SETPARAM on the default context, as ctx_setparam of Linux 6.1
+ * answers without logical contexts: the flags a context keeps (no
+ * zeromap, no error capture, bannable, recoverable) are stored; clearing
+ * BANNABLE needs CAP_SYS_ADMIN (IGT's igt_allow_hang does it as root);
+ * priorities, non-persistence and ring sizes need a scheduler or logical
+ * contexts gen3 lacks (-ENODEV); the rest are -EINVAL.
+ */
+int gem_context_setparam_ioctl(struct gem_file *file, void *data,
+			       struct gem_call *call)
+{
+	struct drm_i915_gem_context_param *args = data;
+
+	if (args->ctx_id != 0)
+		return -ENOENT;
+	switch (args->param) {
+	case I915_CONTEXT_PARAM_NO_ZEROMAP:
+	case I915_CONTEXT_PARAM_NO_ERROR_CAPTURE:
+	case I915_CONTEXT_PARAM_BANNABLE:
+	case I915_CONTEXT_PARAM_RECOVERABLE:
+	case I915_CONTEXT_PARAM_PERSISTENCE:
+		if (args->size)
+			return -EINVAL;
+		break;
+	case I915_CONTEXT_PARAM_PRIORITY:
+	case I915_CONTEXT_PARAM_SSEU:
+	case I915_CONTEXT_PARAM_RINGSIZE:
+		return -ENODEV;
+	default:
+		return -EINVAL;
+	}
+	switch (args->param) {
+	case I915_CONTEXT_PARAM_NO_ZEROMAP:
+		file->no_zeromap = args->value != 0;
+		return 0;
+	case I915_CONTEXT_PARAM_NO_ERROR_CAPTURE:
+		file->no_error_capture = args->value != 0;
+		return 0;
+	case I915_CONTEXT_PARAM_BANNABLE:
+		if (!call->caller_admin && !args->value)
+			return -EPERM;
+		file->unbannable = !args->value;
+		return 0;
+	case I915_CONTEXT_PARAM_RECOVERABLE:
+		file->unrecoverable = !args->value;
+		return 0;
+	default:	/* PERSISTENCE: cancelling needs preemption */
+		return args->value ? 0 : -ENODEV;
 	}
 }
 
