@@ -180,6 +180,17 @@ const char *libgem_dev_path(const struct gem_dev *dev)
 	return dev->path;
 }
 
+struct gem_dev *libgem_dev_at(unsigned int i)
+{
+	struct gem_dev *dev = NULL;
+
+	pthread_mutex_lock(&state_lock);
+	if (i < ndevs)
+		dev = devs[i];
+	pthread_mutex_unlock(&state_lock);
+	return dev;
+}
+
 /* --- one request and its reply ---------------------------------------- */
 
 int channel_call(struct gem_channel *ch, struct wire_call *call)

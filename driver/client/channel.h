@@ -22,6 +22,8 @@ struct gem_dev;
 
 struct gem_dev *libgem_dev_get(const char *path);	/* NULL, errno ENOMEM/ENOSPC */
 const char *libgem_dev_path(const struct gem_dev *dev);
+/* The i-th gemd this process has talked to, or NULL past the last. */
+struct gem_dev *libgem_dev_at(unsigned int i);
 
 /*
  * The arena id of dev, mapped whole (read/write, shared) on first use

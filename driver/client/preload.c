@@ -36,6 +36,7 @@
 #include <unistd.h>
 
 #include <drm.h>
+#include <linux/sync_file.h>
 
 #include "channel.h"
 #include "libgem.h"
@@ -234,6 +235,17 @@ EXPORT int ioctl(int fd, unsigned long request, ...)
 	va_start(ap, request);
 	arg = va_arg(ap, void *);
 	va_end(ap);
+	if (__builtin_expect(_IOC_TYPE(request) == SYNC_IOC_MAGIC, 0) && !preload_busy) {
+		/* An out-fence of gemd's answers the sync_file ioctls. */
+		preload_busy++;
+		ret = gem_syncfile_ioctl(fd, request, arg);
+		err = errno;
+		preload_busy--;
+		if (ret == 0 || err != ENOTTY) {
+			errno = err;
+			return ret;
+		}
+	}
 	if (__builtin_expect(_IOC_TYPE(request) != DRM_IOCTL_BASE, 1) ||
 	    preload_busy || !preload_is_device_fd(fd)) {
 		if (__builtin_expect(!preload_real.ioctl, 0))

@@ -105,6 +105,8 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	INIT_LIST_HEAD(&dev->quarantine);
 	INIT_LIST_HEAD(&dev->files);
 	INIT_LIST_HEAD(&dev->requests);
+	INIT_LIST_HEAD(&dev->syncfiles_pending);
+	INIT_LIST_HEAD(&dev->syncfiles_done);
 	idmap_init(&dev->objects);
 	idmap_init(&dev->names);
 	idmap_init(&dev->arena_ids);
@@ -217,6 +219,8 @@ void gem_device_destroy(struct gem_device *dev)
 		gem_object_put(dev->ring);
 		dev->ring = NULL;
 	}
+	gem_syncfiles_wedged(dev);	/* nothing will signal them now */
+	gem_syncfiles_fini(dev);
 	gem_unlock(dev);
 
 	if (dev->object_count)

@@ -34,7 +34,10 @@
 #define EXEC_FLAGS_KNOWN	(I915_EXEC_RING_MASK | I915_EXEC_GEN7_SOL_RESET | \
 				 I915_EXEC_SECURE | I915_EXEC_IS_PINNED | \
 				 I915_EXEC_NO_RELOC | I915_EXEC_HANDLE_LUT | \
-				 I915_EXEC_BSD_MASK | I915_EXEC_BATCH_FIRST)
+				 I915_EXEC_BSD_MASK | I915_EXEC_BATCH_FIRST | \
+				 I915_EXEC_FENCE_IN | I915_EXEC_FENCE_OUT | \
+				 I915_EXEC_FENCE_SUBMIT)
+#define IN_FENCES		(I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT)
 #define GTT_PAGE_MASK		(~(uint64_t)4095)
 
 /* Softpin offsets: bits 63..48 repeat bit 47 (gen8_canonical_addr). */
@@ -56,6 +59,8 @@ struct eb {
 	unsigned int count;
 	unsigned int batch;		/* index of the batch object */
 	bool secure;			/* I915_EXEC_SECURE, allowed */
+	struct gem_syncfile *out_fence;	/* I915_EXEC_FENCE_OUT */
+	int out_fence_fd;		/* its client end, -1: none */
 };
 
 /*
@@ -84,6 +89,17 @@ static int eb_check_args(struct eb *eb, struct gem_call *call)
 		if (!gem_file_is_master(eb->file) || !call->caller_admin)
 			return -EPERM;
 		eb->secure = true;
+	}
+	/*
+	 * In-fences: only gemd's own (the client sends the inode of its
+	 * descriptor in rsvd2's low half), all earlier on the one ring, so
+	 * nothing to wait for.  A submit fence is the same on gen3.
+	 */
+	if (args->flags & IN_FENCES) {
+		if ((args->flags & IN_FENCES) == IN_FENCES)
+			return -EINVAL;
+		if (gem_syncfile_lookup(eb->file->dev, (uint32_t)args->rsvd2))
+			return -EINVAL;
 	}
 	if (i915_execbuffer2_get_context_id(*args))
 		return -ENOENT;		/* gen3: only the default context 0 */
@@ -456,7 +472,7 @@ static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *ar
 	struct gem_device *dev = file->dev;
 	struct eb eb = {
 		.file = file, .args = args, .exec = exec,
-		.count = args->buffer_count,
+		.count = args->buffer_count, .out_fence_fd = -1,
 	};
 	struct gem_object *batch;
 	struct gem_request *rq;
@@ -465,6 +481,13 @@ static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *ar
 	ret = eb_check_args(&eb, call);
 	if (ret)
 		return ret;
+	/* The out-fence's descriptor comes before anything else can fail
+	 * (get_unused_fd_flags). */
+	if (args->flags & I915_EXEC_FENCE_OUT) {
+		ret = gem_syncfile_prepare(dev, &eb.out_fence, &eb.out_fence_fd);
+		if (ret)
+			return ret;
+	}
 	if (dev->wedged)
 		return -EIO;		/* recovery failed: until gemd restarts */
 	if (dev->suspended)
@@ -517,10 +540,17 @@ static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *ar
 	eb_move_to_gpu(&eb);
 	eb_submit(&eb, rq);
 	eb_write_back_offsets(&eb);
+	if (eb.out_fence) {
+		gem_syncfile_commit(dev, eb.out_fence, rq->seqno);
+		call->out_fd = eb.out_fence_fd;
+		eb.out_fence = NULL;
+	}
 out_unreserve:
 	eb_unreserve(&eb);
 out_release:
 	eb_release(&eb);
+	if (eb.out_fence)
+		gem_syncfile_abort(eb.out_fence, eb.out_fence_fd);
 	return ret;
 }
 

@@ -75,6 +75,9 @@ struct gem_call {
 	/* out */
 	bool has_loc;
 	struct gem_backing_loc loc;
+	int out_fd;			/* a descriptor for the caller (an
+					 * out-fence), or -1; the caller
+					 * passes it on and closes it */
 };
 
 /*
@@ -111,6 +114,16 @@ int gem_device_resume(struct gem_device *dev);
 /* A new descriptor (the caller closes it) of arena id's memfd and its
  * size, or -ENOENT (-EMFILE ...). */
 int gem_arena_fd(struct gem_device *dev, uint32_t arena, uint64_t *size);
+
+/*
+ * Explicit fences by the inode of the client's descriptor (syncfile.c):
+ * status 0 active, 1 signaled, < 0 the error, and when it signaled
+ * (CLOCK_MONOTONIC ns); or a new descriptor for the later of two (the
+ * caller closes it).  -ENOENT for an inode that is no fence of gemd's.
+ */
+int gem_syncfile_info(struct gem_device *dev, uint32_t ino, int *status,
+		      uint64_t *signal_ns);
+int gem_syncfile_merge(struct gem_device *dev, uint32_t ino1, uint32_t ino2);
 
 /* Translate a fake mmap offset (MMAP_GTT / MMAP_OFFSET) of an object this
  * file can see into its location; offset may point inside the object. */

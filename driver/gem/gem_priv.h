@@ -319,6 +319,15 @@ struct gem_device {
 	uint32_t ring_tail;
 	uint32_t next_seqno;
 	struct list_head requests;
+	/* explicit fences (syncfile.c) */
+	struct list_head syncfiles_pending;	/* in seqno order */
+	struct list_head syncfiles_done;	/* signaled, oldest first */
+	unsigned int nsyncfiles_done;
+	struct {
+		uint32_t seqno;
+		int error;
+	} fence_errors[64];			/* requests that failed */
+	unsigned int fence_errors_next;
 
 	/* retire worker: sleeps on retire_cond with dev->lock */
 	bool stopping;
@@ -441,6 +450,27 @@ int gem_gpu_idle(struct gem_device *dev);
 void gem_request_file_release(struct gem_file *file);
 int gem_retire_worker_start(struct gem_device *dev);
 void gem_retire_worker_stop(struct gem_device *dev);
+
+/*
+ * syncfile.c: explicit fences (I915_EXEC_FENCE_IN/OUT), dev->lock held
+ * except where said.  prepare makes the fence and the client's end
+ * before anything can fail; commit ties it to the request's seqno (or
+ * abort undoes prepare).  A fence is named by the inode of the client's
+ * end.  retire signals what the seqno passed (gem_retire_requests);
+ * set_error marks a request's fences failed (a hang: -EIO); wedged fails
+ * every pending one.  info and merge take the lock themselves.
+ */
+struct gem_syncfile;
+int gem_syncfile_prepare(struct gem_device *dev, struct gem_syncfile **out,
+			 int *client_fd);
+void gem_syncfile_commit(struct gem_device *dev, struct gem_syncfile *sf,
+			 uint32_t seqno);
+void gem_syncfile_abort(struct gem_syncfile *sf, int client_fd);
+int gem_syncfile_lookup(struct gem_device *dev, uint32_t ino);	/* 0, -EINVAL */
+void gem_syncfiles_retire(struct gem_device *dev, uint32_t hw_seqno);
+void gem_request_set_error(struct gem_device *dev, uint32_t seqno, int error);
+void gem_syncfiles_wedged(struct gem_device *dev);
+void gem_syncfiles_fini(struct gem_device *dev);
 
 /* gtt.c */
 /*

@@ -215,6 +215,9 @@ static int handle_error(struct gem_hang *h, const char *kind)
 			log_err("GPU hang: no memory for the error state");
 	}
 	gem_mutex_unlock(&h->error_lock, GEM_LOCK_ERROR);
+	/* The guilty request's out-fences report the hang. */
+	if (guilty)
+		gem_request_set_error(dev, guilty->seqno, -EIO);
 	if (dev->params.reset) {
 		ret = recover(h, guilty, now);
 	} else {
@@ -224,6 +227,8 @@ static int handle_error(struct gem_hang *h, const char *kind)
 		log_err("GPU hang with i915.reset=0: device wedged");
 		ret = -EIO;
 	}
+	if (ret)
+		gem_syncfiles_wedged(dev);
 	ev.recovered = ret == 0;
 	if (!ret)
 		log_notice("render ring reset; %s",

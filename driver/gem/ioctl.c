@@ -120,6 +120,7 @@ static int getparam_value(struct gem_device *dev, const struct gem_call *call,
 	case I915_PARAM_HAS_EXEC_CAPTURE:
 	case I915_PARAM_HAS_EXEC_BATCH_FIRST:
 	case I915_PARAM_HAS_EXEC_SOFTPIN:
+	case I915_PARAM_HAS_EXEC_FENCE:
 		*value = 1;
 		return 0;
 	case I915_PARAM_HAS_SECURE_BATCHES:
@@ -143,7 +144,6 @@ static int getparam_value(struct gem_device *dev, const struct gem_call *call,
 	case I915_PARAM_HAS_SCHEDULER:
 	case I915_PARAM_HAS_CONTEXT_ISOLATION:
 	case I915_PARAM_CMD_PARSER_VERSION:
-	case I915_PARAM_HAS_EXEC_FENCE:
 	case I915_PARAM_HAS_EXEC_FENCE_ARRAY:
 	case I915_PARAM_HAS_EXEC_SUBMIT_FENCE:
 	case I915_PARAM_HAS_EXEC_TIMELINE_FENCES:

@@ -416,7 +416,7 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 {
 	struct wire_server_call call;
 	struct gem_call gc = {
-		.caller_pid = c->pid, .caller_admin = c->uid == 0,
+		.caller_pid = c->pid, .caller_admin = c->uid == 0, .out_fd = -1,
 	};
 	struct gem_location loc;
 	struct file_entry *fe;
@@ -444,7 +444,11 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 	}
 out_put:
 	file_put(c->srv, fe);
-	return conn_reply(c, ret, c->out.buf, c->out.len, -1);
+	/* An out-fence goes along with a success only; ours is closed. */
+	pret = conn_reply(c, ret, c->out.buf, c->out.len, ret >= 0 ? gc.out_fd : -1);
+	if (gc.out_fd >= 0)
+		close(gc.out_fd);
+	return pret;
 }
 
 static int handle_arena(struct conn *c, const struct gem_msg_hdr *hdr,
@@ -536,6 +540,40 @@ static int handle_release(struct conn *c, const struct gem_msg_hdr *hdr,
 	if (fe)
 		file_put(srv, fe);
 	return conn_reply(c, 0, NULL, 0, -1);
+}
+
+/* GEM_MSG_SYNCFILE: sync_file ioctls on gemd's out-fences (syncfile.c). */
+static int handle_syncfile(struct conn *c, const struct gem_msg_hdr *hdr,
+			   uint8_t *payload)
+{
+	struct gem_syncfile_req req;
+	struct gem_syncfile_info info = { .status = 0 };
+	int ret, status;
+
+	if (hdr->len != sizeof(req)) {
+		conn_error(c, "SYNCFILE payload of %u bytes, expected %zu",
+			   hdr->len, sizeof(req));
+		return -EPROTO;
+	}
+	memcpy(&req, payload, sizeof(req));
+	switch (hdr->request) {
+	case GEM_SYNCFILE_INFO:
+		ret = gem_syncfile_info(c->srv->dev, req.ino[0], &status,
+					&info.signal_ns);
+		if (ret)
+			return conn_reply(c, ret, NULL, 0, -1);
+		info.status = status;
+		return conn_reply(c, 0, &info, sizeof(info), -1);
+	case GEM_SYNCFILE_MERGE:
+		ret = gem_syncfile_merge(c->srv->dev, req.ino[0], req.ino[1]);
+		if (ret < 0)
+			return conn_reply(c, ret, NULL, 0, -1);
+		status = conn_reply(c, 0, NULL, 0, ret);
+		close(ret);
+		return status;
+	default:
+		return conn_reply(c, -EINVAL, NULL, 0, -1);
+	}
 }
 
 /*
@@ -690,6 +728,7 @@ static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_ARENA, "ARENA", CONN_CHANNEL, handle_arena },
 	{ GEM_MSG_MMAP,  "MMAP",  CONN_CHANNEL, handle_mmap },
 	{ GEM_MSG_RELEASE, "RELEASE", CONN_CHANNEL, handle_release },
+	{ GEM_MSG_SYNCFILE, "SYNCFILE", CONN_CHANNEL, handle_syncfile },
 	{ GEM_MSG_DEBUGFS, "DEBUGFS", CONN_CHANNEL, handle_debugfs },
 	{ GEM_MSG_HANG_WAIT, "HANG_WAIT", CONN_CHANNEL, handle_hang_wait },
 	{ GEM_MSG_CONTROL, "CONTROL", CONN_CHANNEL, handle_control },

@@ -34,7 +34,7 @@
 
 #include <stdint.h>
 
-#define GEM_PROTOCOL_VERSION	3
+#define GEM_PROTOCOL_VERSION	4
 #define GEM_PROTOCOL_MAGIC	0x474d4431u	/* "GMD1" */
 #define GEM_MSG_MAX_PAYLOAD	(64u << 20)	/* sanity bound on len */
 
@@ -47,6 +47,7 @@ enum gem_msg_type {
 	GEM_MSG_ARENA = 17,	/* request = arena id; reply: struct gem_arena_reply + 1 fd */
 	GEM_MSG_MMAP = 18,	/* payload struct gem_mmap_req; reply struct gem_location */
 	GEM_MSG_RELEASE = 19,	/* after closing a device fd: empty; see below */
+	GEM_MSG_SYNCFILE = 20,	/* request = enum gem_syncfile_op; see below */
 	/* 64-127: debugfs, events, hang notification and driver control;
 	 * valid on a channel without a file (hdr.file 0): tools that only
 	 * look at the driver need not open a drm_file. */
@@ -135,6 +136,29 @@ struct gem_mmap_req {
  * old one's DRM master.  Otherwise (a dup, a forked child still holds it)
  * it comes at once.  The result is always 0.
  */
+
+/*
+ * GEM_MSG_SYNCFILE: the sync_file ioctls on an out-fence descriptor gemd
+ * handed out (I915_EXEC_FENCE_OUT), which the client names by its inode
+ * number.  No drm_file is needed.  Payload struct gem_syncfile_req;
+ *   INFO:  reply struct gem_syncfile_info;
+ *   MERGE: reply empty and one descriptor, a new fence for both.
+ * -ENOENT: not a fence of this gemd.
+ */
+enum gem_syncfile_op {
+	GEM_SYNCFILE_INFO = 1,
+	GEM_SYNCFILE_MERGE = 2,
+};
+
+struct gem_syncfile_req {
+	uint32_t ino[2];	/* MERGE: both; INFO: ino[0] */
+};
+
+struct gem_syncfile_info {
+	int32_t status;		/* 0 active, 1 signaled, < 0 error */
+	uint32_t pad;
+	uint64_t signal_ns;	/* CLOCK_MONOTONIC, once signaled */
+};
 
 /*
  * GEM_MSG_HANG_WAIT: block until a hang capture with sequence number
