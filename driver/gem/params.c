@@ -127,15 +127,12 @@ void gem_params_release(struct gem_params *params)
 
 /* --- the kernel's number parsing (lib/kstrtox.c) ------------------------ */
 
+/* A digit's value, 16 (no digit in any base we take) for anything else. */
 static int digit_value(char c)
 {
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return 16;
+	int v = hex_digit(c);
+
+	return v < 0 ? 16 : v;
 }
 
 /* _kstrtoull with base 0: 0x hex, 0 octal, else decimal; one trailing

@@ -16,6 +16,17 @@
 #include "gem_priv.h"
 #include "util.h"
 
+/* The answer: the header, then one entry, at the item's buffer. */
+static int query_answer(struct drm_i915_query_item *item, const void *head,
+			size_t head_size, const void *entry, size_t entry_size)
+{
+	uint8_t *out = (void *)(uintptr_t)item->data_ptr;
+
+	memcpy(out, head, head_size);
+	memcpy(out + head_size, entry, entry_size);
+	return (int)(head_size + entry_size);
+}
+
 /* copy_query_item: length 0 asks for the size; a short buffer is -EINVAL. */
 static int query_head(struct drm_i915_query_item *item, void *head,
 		      size_t head_size, int32_t total)
@@ -40,22 +51,17 @@ static int query_engine_info(struct gem_device *dev,
 		.flags = I915_ENGINE_INFO_HAS_LOGICAL_INSTANCE,
 		.logical_instance = 0,
 	};
-	const int32_t total = sizeof(head) + sizeof(info);
-	uint8_t *out;
 	int ret;
 
 	if (item->flags)
 		return -EINVAL;
-	ret = query_head(item, &head, sizeof(head), total);
+	ret = query_head(item, &head, sizeof(head), sizeof(head) + sizeof(info));
 	if (ret)
 		return ret;
 	if (head.num_engines || head.rsvd[0] || head.rsvd[1] || head.rsvd[2])
 		return -EINVAL;
 	head.num_engines = 1;
-	out = (void *)(uintptr_t)item->data_ptr;
-	memcpy(out, &head, sizeof(head));
-	memcpy(out + sizeof(head), &info, sizeof(info));
-	return total;
+	return query_answer(item, &head, sizeof(head), &info, sizeof(info));
 }
 
 /* System memory as the kernel probes it: all of RAM, and all of it shown
@@ -72,14 +78,12 @@ static int query_memregion_info(struct gem_device *dev,
 {
 	struct drm_i915_query_memory_regions head;
 	struct drm_i915_memory_region_info info;
-	const int32_t total = sizeof(head) + sizeof(info);
-	uint8_t *out;
 	size_t i;
 	int ret;
 
 	if (item->flags)
 		return -EINVAL;
-	ret = query_head(item, &head, sizeof(head), total);
+	ret = query_head(item, &head, sizeof(head), sizeof(head) + sizeof(info));
 	if (ret)
 		return ret;
 	if (head.num_regions)
@@ -95,10 +99,7 @@ static int query_memregion_info(struct gem_device *dev,
 	info.probed_cpu_visible_size = info.probed_size;
 	info.unallocated_cpu_visible_size = info.probed_size;
 	head.num_regions = 1;
-	out = (void *)(uintptr_t)item->data_ptr;
-	memcpy(out, &head, sizeof(head));
-	memcpy(out + sizeof(head), &info, sizeof(info));
-	return total;
+	return query_answer(item, &head, sizeof(head), &info, sizeof(info));
 }
 
 /* No OA unit on gen3 (perf->i915 is never set): -ENODEV for a valid
