@@ -242,7 +242,7 @@ int gdfs_save(struct gdfs *src, const char *dir, bool with_data, unsigned int *s
 		if (next)
 			*next++ = '\0';
 		/* Raw memory is saved only on request; directories are not files. */
-		if (!strcmp(line, "gemkit_object_data") ||
+		if (!strcmp(line, "gemkit_object_data") || !strcmp(line, "i915_params") ||
 		    (!with_data && !strcmp(line, "gemkit_aperture")))
 			continue;
 		strbuf_reset(&data);

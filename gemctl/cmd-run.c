@@ -180,6 +180,9 @@ static int start_gemd(struct run *r)
 		fprintf(stderr, "gemctl run: mkdtemp %s: %s\n", tmpl, strerror(errno));
 		return -errno;
 	}
+	/* Reachable by every user, as /dev/dri/card0 is: a program that
+	 * drops root (IGT's igt_drop_root) still opens the device. */
+	chmod(tmpl, 0755);
 	strbuf_addstr(&r->priv, tmpl);
 	strbuf_addf(&dev, "%s/card0", tmpl);
 	strbuf_addf(&dfs, "%s/debugfs", tmpl);
@@ -255,12 +258,12 @@ static int write_file(const char *dir, const char *name, const char *text)
 
 /*
  * In the child, as root: a private mount namespace in which
- * /sys/kernel/debug/dri/0 is gemd's debugfs.  Returns false if that is
+ * /sys/kernel/debug/dri is gemd's debugfs.  Returns false if that is
  * impossible (then the interposer redirects instead).
  */
 static bool private_debugfs(const struct run *r)
 {
-	const char *dri0 = DEBUGFS_ROOT "/dri/0";
+	const char *dri = DEBUGFS_ROOT "/dri", *dri0 = DEBUGFS_ROOT "/dri/0";
 	struct strbuf src = STRBUF_INIT;
 	bool ok = false;
 
@@ -270,15 +273,18 @@ static bool private_debugfs(const struct run *r)
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
 	    mount("gemkit", DEBUGFS_ROOT, "tmpfs", MS_NOSUID | MS_NODEV,
 		  "mode=0755") < 0 ||
-	    mkdir(DEBUGFS_ROOT "/dri", 0755) < 0 || mkdir(dri0, 0755) < 0)
+	    mkdir(dri, 0755) < 0)
 		goto out;
+	/* gemd's dri holds the primary node's 0 and the render node's 128. */
 	if (r->debugfs.len) {
-		strbuf_addf(&src, "%s/dri/0", r->debugfs.buf);
-		if (mount(src.buf, dri0, NULL, MS_BIND, NULL) == 0) {
+		strbuf_addf(&src, "%s/dri", r->debugfs.buf);
+		if (mount(src.buf, dri, NULL, MS_BIND, NULL) == 0) {
 			ok = true;
 			goto out;
 		}
 	}
+	if (mkdir(dri0, 0755) < 0)
+		goto out;
 	/* No debugfs from gemd: the files IGT cannot do without. */
 	ok = !write_file(dri0, "name", "i915 dev=0000:00:02.0 unique=0000:00:02.0\n") &&
 	     !write_file(dri0, "i915_gem_drop_caches", "0x000001ff\n");

@@ -26,6 +26,27 @@ test_expect_success 'i915_error_state starts empty' '
 	test_cmp expect "$DFS/dri/0/i915_error_state"
 '
 
+test_expect_success 'i915_params: the parameters with their modes' '
+	ls "$DFS/dri/0/i915_params" >names &&
+	grep -qx reset names && grep -qx enable_hangcheck names &&
+	! grep -qx inject_probe_failure names &&
+	test "$(stat -c %a "$DFS/dri/0/i915_params/reset")" = 600 &&
+	test "$(stat -c %a "$DFS/dri/0/i915_params/modeset")" = 400 &&
+	echo 3 >expect &&
+	test_cmp expect "$DFS/dri/0/i915_params/reset" &&
+	echo 1 >"$DFS/dri/0/i915_params/reset" &&
+	echo 1 >expect &&
+	test_cmp expect "$DFS/dri/0/i915_params/reset" &&
+	test_must_fail sh -c "echo -1 >\"$DFS/dri/0/i915_params/reset\""
+'
+
+test_expect_success 'the render node: dri/128 with the same name' '
+	ls "$DFS/dri" >minors &&
+	printf "0\n128\n" >expect &&
+	test_cmp expect minors &&
+	test_cmp "$DFS/dri/0/name" "$DFS/dri/128/name"
+'
+
 test_expect_success 'shutdown removes the mount' '
 	stop_gemd &&
 	! grep -q " $DFS " /proc/mounts

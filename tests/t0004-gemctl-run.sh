@@ -52,6 +52,17 @@ test_expect_success 'debugfs appears at /sys/kernel/debug/dri/0' '
 	test_cmp expect out
 '
 
+test_expect_success 'i915 module parameters: debugfs and /sys/module agree' '
+	"$GEMCTL" run sh -c "cat /sys/module/i915/parameters/reset &&
+		echo 1 >/sys/kernel/debug/dri/0/i915_params/reset &&
+		cat /sys/module/i915/parameters/reset &&
+		echo 0 >/sys/module/i915/parameters/enable_hangcheck &&
+		cat /sys/kernel/debug/dri/0/i915_params/enable_hangcheck &&
+		cat /sys/kernel/debug/dri/128/name" >out &&
+	printf "3\n1\nN\ni915 dev=0000:00:02.0 unique=0000:00:02.0\n" >expect &&
+	test_cmp expect out
+'
+
 test_expect_success 'a reachable gemd is used, not a private one' '
 	start_gemd &&
 	"$GEMCTL" run -D "$GEMD_SOCK" sh -c "echo \$GEM_DEVICE" >out &&

@@ -47,9 +47,11 @@ test_expect_success 'GEMKIT_FAILMALLOC=1: the first client cannot open a file' '
 	stop_gemd
 '
 
-test_expect_success 'GEMKIT_FAILMALLOC=2: the create fails with ENOMEM, gemd serves on' '
+# Opening makes two allocations: the file, and the DRM master its first
+# opener becomes; the create is the third.
+test_expect_success 'GEMKIT_FAILMALLOC=3: the create fails with ENOMEM, gemd serves on' '
 	: >"$GEMD_LOG" &&
-	start_gemd_with GEMKIT_FAILMALLOC=2 &&
+	start_gemd_with GEMKIT_FAILMALLOC=3 &&
 	test_expect_code 1 gemctl create 4096 2>err &&
 	stderr_has "DRM_IOCTL_I915_GEM_CREATE size 4096: Cannot allocate memory" &&
 	gemctl -c "create 4096; create 8192" >out &&

@@ -66,6 +66,7 @@ static void channel_free(struct gem_channel *ch)
 		close(ch->sock);
 	strbuf_release(&ch->extra);
 	strbuf_release(&ch->rbuf);
+	strbuf_release(&ch->arg);
 	free(ch);
 }
 
@@ -89,6 +90,19 @@ void channel_reset(struct gem_channel *ch)
 	ch->sock = -1;
 	ch->notices = false;
 	ch->owed.request = 0;
+	ch->in_call = false;
+}
+
+void libgem_thread_abandon(void)
+{
+	struct thread_channels *tc = tls_channels;
+	size_t i;
+
+	if (!tc)
+		return;
+	for (i = 0; i < ARRAY_SIZE(tc->ch); i++)
+		if (tc->ch[i] && tc->ch[i]->in_call)
+			channel_reset(tc->ch[i]);
 }
 
 /* No lock may be held by a thread that fork() leaves behind. */
@@ -178,6 +192,17 @@ unsigned int libgem_dev_index(const struct gem_dev *dev)
 	return dev->index;
 }
 
+struct gem_dev *libgem_dev_at(unsigned int i)
+{
+	struct gem_dev *dev = NULL;
+
+	pthread_mutex_lock(&state_lock);
+	if (i < ndevs)
+		dev = devs[i];
+	pthread_mutex_unlock(&state_lock);
+	return dev;
+}
+
 /* --- one request and its reply ---------------------------------------- */
 
 int channel_call(struct gem_channel *ch, struct wire_call *call)
@@ -190,7 +215,9 @@ int channel_call(struct gem_channel *ch, struct wire_call *call)
 		return ret;
 	strbuf_reset(&ch->rbuf);
 	call->reply = &ch->rbuf;
+	ch->in_call = true;
 	ret = ch->shm_base ? channel_shm_call(ch, call) : wire_call(ch->sock, call);
+	ch->in_call = false;
 	if (!ret) {
 		if (call->flags & GEM_MSG_F_NOREPLY)
 			ch->notices = true;
@@ -290,6 +317,7 @@ int channel_get(struct gem_dev *dev, struct gem_channel **out)
 		ch->dev = dev;
 		strbuf_init(&ch->extra, 0);
 		strbuf_init(&ch->rbuf, RBUF_INITIAL);
+		strbuf_init(&ch->arg, 0);
 		tc->ch[dev->index] = ch;
 		pthread_mutex_lock(&state_lock);
 		ch->next = channels;
@@ -365,37 +393,60 @@ static int arena_fetch(struct gem_dev *dev, uint64_t token, uint32_t id,
 	return 0;
 }
 
+static struct arena_map *arena_find(struct gem_dev *dev, uint32_t id)
+{
+	size_t i;
+
+	for (i = 0; i < dev->narenas; i++)
+		if (dev->arenas[i].id == id)
+			return &dev->arenas[i];
+	return NULL;
+}
+
+/*
+ * The lock is never held across the fetch: a signal handler that
+ * longjmps out of it (IGT's timeouts do) must not leave it taken.  Two
+ * threads fetching the same arena at once map it twice; the second to
+ * come back drops its copy.
+ */
 int libgem_dev_arena(struct gem_dev *dev, uint64_t token, uint32_t id,
 		  uint8_t **base, uint64_t *size, int *fd)
 {
-	struct arena_map *map = NULL;
-	size_t i;
+	struct arena_map *map, fetched;
 	int ret = 0;
 
-	/* Held across a first fetch so two threads never map it twice. */
 	pthread_mutex_lock(&dev->lock);
-	for (i = 0; i < dev->narenas; i++) {
-		if (dev->arenas[i].id == id) {
-			map = &dev->arenas[i];
-			goto out_found;
-		}
+	map = arena_find(dev, id);
+	if (map)
+		goto out_found;
+	pthread_mutex_unlock(&dev->lock);
+
+	ret = arena_fetch(dev, token, id, &fetched);
+	if (ret)
+		return ret;
+
+	pthread_mutex_lock(&dev->lock);
+	map = arena_find(dev, id);
+	if (map) {
+		munmap(fetched.base, fetched.size);
+		close(fetched.fd);
+		goto out_found;
 	}
 	if (dev->narenas == dev->alloc) {
 		size_t n = dev->alloc ? dev->alloc * 2 : 4;
 		struct arena_map *p = realloc(dev->arenas, n * sizeof(*p));
 
 		if (!p) {
+			munmap(fetched.base, fetched.size);
+			close(fetched.fd);
 			ret = -ENOMEM;
 			goto out_unlock;
 		}
 		dev->arenas = p;
 		dev->alloc = n;
 	}
-	map = &dev->arenas[dev->narenas];
-	ret = arena_fetch(dev, token, id, map);
-	if (ret)
-		goto out_unlock;
-	dev->narenas++;
+	map = &dev->arenas[dev->narenas++];
+	*map = fetched;
 out_found:
 	*base = map->base;
 	*size = map->size;

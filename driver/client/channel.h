@@ -27,6 +27,8 @@ struct gem_dev *libgem_dev_get(const char *path);	/* NULL, errno ENOMEM/ENOSPC *
 const char *libgem_dev_path(const struct gem_dev *dev);
 /* 0 .. GEM_MAX_DEVS - 1, for tables kept per gemd. */
 unsigned int libgem_dev_index(const struct gem_dev *dev);
+/* The i-th gemd this process has talked to, or NULL past the last. */
+struct gem_dev *libgem_dev_at(unsigned int i);
 
 /*
  * The arena id of dev, mapped whole (read/write, shared) on first use
@@ -70,6 +72,8 @@ struct gem_channel {
 		uint64_t limit;		/* the object's size */
 		uint64_t data_ptr;
 	} owed;
+	struct strbuf arg;	/* the caller's ioctl struct, copied in */
+	bool in_call;		/* a request sent, its reply not read yet */
 };
 
 /*
@@ -130,5 +134,13 @@ int channel_shm_flush(struct gem_channel *ch);
 /* Wait until gemd has handled ch's unanswered messages (a GEM_MSG_SYNC
  * round trip on the socket): 0 or as channel_call. */
 int channel_flush(struct gem_channel *ch);
+
+/*
+ * This thread left libgem by a longjmp (a signal handler's, or a crash
+ * handler's) in the middle of a call: a channel still waiting for a reply
+ * is out of step and is dropped; the next call connects afresh.  The
+ * interposer calls it from its longjmp hooks.  Async-signal-safe.
+ */
+void libgem_thread_abandon(void);
 
 #endif

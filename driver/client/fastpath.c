@@ -29,6 +29,7 @@
 
 #include "channel.h"
 #include "fastpath.h"
+#include "usercopy.h"
 #include "util.h"
 #include "wire.h"
 
@@ -320,10 +321,12 @@ static int fast_rw(struct fast_ctx *x, unsigned long request,
 	if (libgem_dev_arena(x->dev, x->token, e.arena, &base, &asize, &afd) ||
 	    e.offset > asize || e.size > asize - e.offset)
 		return LIBGEM_SLOW;
-	if (write)
-		memmove(base + e.offset + args->offset, user, args->size);
-	else
-		memmove(user, base + e.offset + args->offset, args->size);
+	/* A bad pointer goes to gemd too, for the kernel's partial copy. */
+	if (write ? copy_from_user(base + e.offset + args->offset, user,
+				   args->size) :
+		    copy_to_user(user, base + e.offset + args->offset,
+				 args->size))
+		return LIBGEM_SLOW;
 	return owe(x, request, args, e.size);
 }
 

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -17,10 +18,12 @@
 
 #include <drm.h>
 #include <i915_drm.h>
+#include <linux/sync_file.h>
 
 #include "channel.h"
 #include "fastpath.h"
 #include "libgem.h"
+#include "usercopy.h"
 #include "util.h"
 #include "wire.h"
 
@@ -200,16 +203,32 @@ out_close:
 	return -1;
 }
 
+/*
+ * Close, then tell gemd (GEM_MSG_RELEASE): if this was the last copy of the
+ * fd, the drm_file is released before we return, as close(2) releases a
+ * kernel drm_file.  A failure of that message changes nothing for the
+ * caller: the file is released a moment later anyway.
+ */
 int gem_close(int fd)
 {
+	struct wire_call wc = { .type = GEM_MSG_RELEASE };
 	struct gem_channel *ch;
 	struct fd_entry e;
+	bool known = fd_lookup(fd, &e) == 0;
+	int ret, err;
 
 	/* What this thread left unanswered is done before the file may go. */
-	if (fd_lookup(fd, &e) == 0 && (ch = channel_peek(e.dev)))
+	if (known && (ch = channel_peek(e.dev)))
 		channel_flush(ch);
 	fd_forget(fd);
-	return close(fd);
+	ret = close(fd);
+	err = errno;
+	if (ret == 0 && known && channel_get(e.dev, &ch) == 0) {
+		wc.file = e.token;
+		(void)channel_call(ch, &wc);
+	}
+	errno = err;
+	return ret;
 }
 
 int gem_sync(int fd)
@@ -270,11 +289,10 @@ static int finish_rw(const struct fd_entry *e, struct wire_client_call *c,
 	if (!user)
 		return -EFAULT;
 	obj = base + c->loc.offset + args->offset;
+	/* The kernel's copy_from_user/copy_to_user: a bad buffer is -EFAULT. */
 	if (write)
-		memmove(obj, user, args->size);
-	else
-		memmove(user, obj, args->size);
-	return 0;
+		return copy_from_user(obj, user, args->size);
+	return copy_to_user(user, obj, args->size);
 }
 
 /* GEM_MMAP: a fresh mapping of the object's pages on every call. */
@@ -319,6 +337,52 @@ static int finish_call(const struct fd_entry *e, struct wire_client_call *c)
 	}
 }
 
+/*
+ * drm_ioctl's copy in: the caller's struct into ch->arg, zero-extended
+ * for a request that does not write it.  -EFAULT if unreadable; karg is
+ * NULL for a NULL arg (the wire refuses it where the kernel would).
+ */
+static int copy_arg_in(struct gem_channel *ch, unsigned long request, void *arg,
+		       void **karg)
+{
+	size_t size = _IOC_SIZE(request);
+
+	*karg = arg;
+	if (!arg || !size)
+		return 0;
+	strbuf_reset(&ch->arg);
+	if (strbuf_grow(&ch->arg, size))
+		return -ENOMEM;
+	*karg = ch->arg.buf;
+	if (_IOC_DIR(request) & _IOC_WRITE)
+		return copy_from_user(*karg, arg, size);
+	memset(*karg, 0, size);
+	return 0;
+}
+
+/*
+ * Explicit fences of EXECBUFFER2 (I915_EXEC_FENCE_IN/OUT): an in-fence is
+ * a descriptor of ours, which gemd cannot see, so its inode goes in the
+ * low half of rsvd2 instead (and the caller's number comes back there);
+ * an out-fence arrives with the reply, and its number goes in the high
+ * half, as the kernel installs it.
+ */
+static bool is_execbuffer2(unsigned long request)
+{
+	return _IOC_TYPE(request) == DRM_IOCTL_BASE &&
+	       _IOC_NR(request) == DRM_COMMAND_BASE + DRM_I915_GEM_EXECBUFFER2 &&
+	       _IOC_SIZE(request) >= sizeof(struct drm_i915_gem_execbuffer2);
+}
+
+static uint32_t fence_ino(int fd)
+{
+	struct stat st;
+
+	if (raw_fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode))
+		return 0;
+	return (uint32_t)st.st_ino;
+}
+
 int gem_ioctl(int fd, unsigned long request, void *arg)
 {
 	static const uint8_t zeros[WIRE_ALIGN];
@@ -330,7 +394,10 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 		.request = (uint32_t)request,	/* the kernel's cmd is 32 bits */
 		.iov = iov, .iovcnt = 3,
 	};
+	struct drm_i915_gem_execbuffer2 *eb = NULL;
+	uint32_t in_fence = 0;
 	struct fd_entry e;
+	void *karg;
 	int ret;
 
 	ret = fd_lookup(fd, &e);
@@ -339,11 +406,24 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 	ret = channel_get(e.dev, &ch);
 	if (ret)
 		goto out_err;
-	ret = libgem_fast_ioctl(e.dev, e.token, ch, request, arg);
+	ret = copy_arg_in(ch, request, arg, &karg);
+	if (ret)
+		goto out_err;
+	/* Answered here when the status pages suffice (fastpath.c). */
+	ret = libgem_fast_ioctl(e.dev, e.token, ch, request, karg);
 	if (ret <= 0)
-		goto out_ret;
+		goto out_fast;
+	if (karg && is_execbuffer2(request)) {
+		eb = karg;
+		if (eb->flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT)) {
+			in_fence = (uint32_t)eb->rsvd2;
+			eb->rsvd2 = (eb->rsvd2 & ~0xffffffffull) |
+				    fence_ino((int)in_fence);
+		}
+		wc.want_fd = eb->flags & I915_EXEC_FENCE_OUT;
+	}
 	strbuf_reset(&ch->extra);
-	ret = wire_client_pack(&call, wc.request, arg, &ch->extra);
+	ret = wire_client_pack(&call, wc.request, karg, &ch->extra);
 	if (ret)
 		goto out_err;
 	if (wire_client_payload_len(&call, &ch->extra) > GEM_MSG_MAX_PAYLOAD) {
@@ -351,29 +431,47 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 		goto out_err;
 	}
 	wc.file = e.token;
-	/* The struct goes straight from the caller's memory: no copy. */
-	iov[0] = (struct iovec){ arg, call.in_size };
+	iov[0] = (struct iovec){ karg, call.in_size };
 	iov[1] = (struct iovec){ (void *)zeros, call.in_pad };
 	iov[2] = (struct iovec){ ch->extra.buf, ch->extra.len };
 	ret = channel_call(ch, &wc);
 	if (ret)
 		goto out_err;
 	ret = wire_client_unpack(&call, wc.result, ch->rbuf.buf, ch->rbuf.len);
-	if (ret) {
+	if (ret == -EIO) {
+		if (wc.fd >= 0)
+			close(wc.fd);
 		channel_reset(ch);
 		goto out_err;
 	}
+	if (eb) {
+		if (eb->flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT))
+			eb->rsvd2 = (eb->rsvd2 & ~0xffffffffull) | in_fence;
+		if (wc.fd >= 0) {
+			if (call.out_size)
+				eb->rsvd2 = (eb->rsvd2 & 0xffffffffull) |
+					    (uint64_t)(uint32_t)wc.fd << 32;
+			else
+				close(wc.fd);	/* no way back to the caller */
+		}
+	}
+	if (!ret && call.has_loc && wc.result >= 0)
+		ret = finish_call(&e, &call);
+	/* drm_ioctl's copy out, after the handler, whatever it returned. */
+	if (call.out_size && !(ret == 0 && wc.result < 0 && !ch->rbuf.len) &&
+	    copy_to_user(arg, karg, call.out_size))
+		ret = -EFAULT;
+	if (ret)
+		goto out_err;
 	ret = wc.result;
 	if (ret < 0)
 		goto out_err;
-	if (call.has_loc) {
-		ret = finish_call(&e, &call);
-		if (ret)
-			goto out_err;
-	}
 	return wc.result;
 
-out_ret:
+out_fast:
+	if (!ret && karg != arg && (_IOC_DIR(request) & _IOC_READ) &&
+	    copy_to_user(arg, karg, _IOC_SIZE(request)))
+		ret = -EFAULT;
 	if (!ret)
 		return 0;
 out_err:
@@ -424,4 +522,129 @@ void *gem_mmap(void *addr, size_t length, int prot, int flags, int fd,
 out_err:
 	errno = -ret;
 	return MAP_FAILED;
+}
+
+/* --- sync_file ioctls on out-fences ------------------------------------ */
+
+/* Ask the gemds this process knows about fence ino: 0, or -errno. */
+static int syncfile_call(uint32_t op, uint32_t ino1, uint32_t ino2,
+			 struct gem_syncfile_info *info, int *fd)
+{
+	struct gem_syncfile_req req = { .ino = { ino1, ino2 } };
+	struct gem_dev *dev;
+	unsigned int i;
+
+	for (i = 0; (dev = libgem_dev_at(i)); i++) {
+		struct iovec iov = { &req, sizeof(req) };
+		struct wire_call wc = {
+			.type = GEM_MSG_SYNCFILE, .request = op,
+			.iov = &iov, .iovcnt = 1,
+			.min_len = info ? sizeof(*info) : 0,
+			.max_len = info ? sizeof(*info) : 1,
+			.want_fd = fd != NULL,
+		};
+		struct gem_channel *ch;
+		int ret = channel_get(dev, &ch);
+
+		if (ret)
+			continue;
+		ret = channel_call(ch, &wc);
+		if (ret)
+			return ret;
+		if (wc.result == -ENOENT)
+			continue;
+		if (wc.result < 0)
+			return wc.result;
+		if (info)
+			memcpy(info, ch->rbuf.buf, sizeof(*info));
+		if (fd)
+			*fd = wc.fd;
+		return 0;
+	}
+	return -ENOENT;
+}
+
+static int syncfile_file_info(uint32_t ino, struct sync_file_info *uinfo)
+{
+	struct sync_file_info info;
+	struct sync_fence_info fi;
+	struct gem_syncfile_info si;
+	int ret;
+
+	if (copy_from_user(&info, uinfo, sizeof(info)))
+		return -EFAULT;
+	if (info.flags || info.pad)
+		return -EINVAL;
+	ret = syncfile_call(GEM_SYNCFILE_INFO, ino, 0, &si, NULL);
+	if (ret)
+		return ret;
+	/* One fence of one timeline: the render ring's. */
+	if (info.num_fences) {
+		memset(&fi, 0, sizeof(fi));
+		snprintf(fi.obj_name, sizeof(fi.obj_name), "rcs0");
+		snprintf(fi.driver_name, sizeof(fi.driver_name), "i915");
+		fi.status = si.status;
+		fi.timestamp_ns = si.status ? si.signal_ns : 0;
+		if (copy_to_user((void *)(uintptr_t)info.sync_fence_info, &fi, sizeof(fi)))
+			return -EFAULT;
+	}
+	info.status = si.status;
+	info.num_fences = 1;
+	memset(info.name, 0, sizeof(info.name));
+	snprintf(info.name, sizeof(info.name), "i915-rcs0");
+	return copy_to_user(uinfo, &info, sizeof(info));
+}
+
+static int syncfile_merge(uint32_t ino, struct sync_merge_data *udata)
+{
+	struct sync_merge_data data;
+	uint32_t ino2;
+	int ret, nfd = -1;
+
+	if (copy_from_user(&data, udata, sizeof(data)))
+		return -EFAULT;
+	if (data.flags || data.pad)
+		return -EINVAL;
+	ino2 = fence_ino(data.fd2);
+	if (!ino2)
+		return -ENOENT;
+	ret = syncfile_call(GEM_SYNCFILE_MERGE, ino, ino2, NULL, &nfd);
+	if (ret)
+		return ret;
+	data.fence = nfd;
+	if (copy_to_user(udata, &data, sizeof(data))) {
+		close(nfd);
+		return -EFAULT;
+	}
+	return 0;
+}
+
+int gem_syncfile_ioctl(int fd, unsigned long request, void *arg)
+{
+	uint32_t ino = fence_ino(fd);
+	int ret;
+
+	if (!ino) {
+		errno = ENOTTY;
+		return -1;
+	}
+	switch (request) {
+	case SYNC_IOC_FILE_INFO:
+		ret = syncfile_file_info(ino, arg);
+		break;
+	case SYNC_IOC_MERGE:
+		ret = syncfile_merge(ino, arg);
+		break;
+	default:
+		ret = -ENOTTY;
+		break;
+	}
+	/* A socket that is not one of our fences is not ours either. */
+	if (ret == -ENOENT && request == SYNC_IOC_FILE_INFO)
+		ret = -ENOTTY;
+	if (ret) {
+		errno = -ret;
+		return -1;
+	}
+	return 0;
 }

@@ -35,6 +35,15 @@ void *gem_mmap(void *addr, size_t length, int prot, int flags, int fd,
  * its debugfs files for one, then includes it.  0, or -1 with errno.
  */
 int gem_sync(int fd);
+
+/*
+ * The sync_file ioctls (SYNC_IOC_FILE_INFO, SYNC_IOC_MERGE of
+ * <linux/sync_file.h>) on an out-fence descriptor gemd handed out with
+ * I915_EXEC_FENCE_OUT: 0, or -1 with errno as the kernel's sync_file;
+ * ENOTTY when fd is not such a fence (the caller may try the real ioctl).
+ */
+int gem_syncfile_ioctl(int fd, unsigned long request, void *arg);
+
 /* True if fd is a gemd device fd (works for inherited and dup'ed fds). */
 bool gem_is_device_fd(int fd);
 /* The socket path the default rule resolves to (static storage). */

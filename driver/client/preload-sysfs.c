@@ -23,6 +23,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -33,7 +34,7 @@
 #include "strbuf.h"
 #include "util.h"
 
-#define SHADOW_NAME	"shadow-1"	/* bump when the tree changes */
+#define SHADOW_NAME	"shadow-2"	/* bump when the tree changes */
 #define PCI_DIR		"/sys/devices/pci0000:00/0000:00:02.0"
 
 static char shadow[PATH_MAX];		/* "" when it could not be made */
@@ -44,7 +45,41 @@ struct shadow_entry {
 	const char *path;	/* relative to the shadow root */
 	char type;		/* 'd' dir, 'f' file, 'l' symlink */
 	const char *data;	/* contents or link target */
+	size_t len;		/* bytes of a binary file; 0: a string */
 };
+
+/*
+ * The 945G's PCI configuration header (00:02.0, as lspci -xxx shows one):
+ * 8086:2772 rev 2, VGA class, multi-function (the second head is 02.1),
+ * BARs MMADR (512 KiB MMIO), IOBAR (8 ports), GMADR (the 256 MiB
+ * aperture, prefetchable) and GTTADR (256 KiB), subsystem 8086:2772,
+ * INTA on IRQ 11, and the MSI (0x90) and power management (0xd0)
+ * capabilities.  libpciaccess reads it, and the BARs from "resource".
+ */
+static const uint8_t pci_config[256] = {
+	[0x00] = 0x86, 0x80, 0x72, 0x27, 0x07, 0x00, 0x90, 0x00,
+	[0x08] = 0x02, 0x00, 0x00, 0x03, 0x00, 0x00, 0x80, 0x00,
+	[0x10] = 0x00, 0x00, 0xa8, 0xfe, 0x01, 0xec, 0x00, 0x00,
+	[0x18] = 0x08, 0x00, 0x00, 0xd0, 0x00, 0x00, 0xb0, 0xfe,
+	[0x2c] = 0x86, 0x80, 0x72, 0x27,
+	[0x34] = 0x90,
+	[0x3c] = 0x0b, 0x01,
+	[0x90] = 0x05, 0xd0, 0x00, 0x00,
+	[0xd0] = 0x01, 0x00, 0x22, 0x00,
+};
+
+/* Each BAR as start, end, flags (the kernel's resource_show): memory
+ * 0x40200, prefetchable memory 0x42208, I/O 0x40101; then the ROM and
+ * the six SR-IOV slots, empty. */
+#define PCI_RESOURCE_NONE "0x0000000000000000 0x0000000000000000 0x0000000000000000\n"
+static const char pci_resource[] =
+	"0x00000000fea80000 0x00000000feafffff 0x0000000000040200\n"
+	"0x000000000000ec00 0x000000000000ec07 0x0000000000040101\n"
+	"0x00000000d0000000 0x00000000dfffffff 0x0000000000042208\n"
+	"0x00000000feb00000 0x00000000feb3ffff 0x0000000000040200\n"
+	PCI_RESOURCE_NONE PCI_RESOURCE_NONE PCI_RESOURCE_NONE
+	PCI_RESOURCE_NONE PCI_RESOURCE_NONE PCI_RESOURCE_NONE
+	PCI_RESOURCE_NONE PCI_RESOURCE_NONE PCI_RESOURCE_NONE;
 
 #define DRM_MINOR_FILES(node, minor) \
 	{ PCI_DIR "/drm/" node, 'd', NULL }, \
@@ -85,6 +120,8 @@ static const struct shadow_entry shadow_tree[] = {
 	  "PCI_ID=8086:2772\nPCI_SUBSYS_ID=8086:2772\n"
 	  "PCI_SLOT_NAME=0000:00:02.0\n"
 	  "MODALIAS=pci:v00008086d00002772sv00008086sd00002772bc03sc00i00\n" },
+	{ PCI_DIR "/config", 'f', (const char *)pci_config, sizeof(pci_config) },
+	{ PCI_DIR "/resource", 'f', pci_resource },
 	{ PCI_DIR "/subsystem", 'l', "../../../bus/pci" },
 	{ "/sys/bus/pci/devices/0000:00:02.0", 'l',
 	  "../../../devices/pci0000:00/0000:00:02.0" },
@@ -115,7 +152,7 @@ static int write_entry(const char *root, const struct shadow_entry *e)
 			ret = -errno;
 			break;
 		}
-		if (write_full(fd, e->data, strlen(e->data)) < 0)
+		if (write_full(fd, e->data, e->len ? e->len : strlen(e->data)) < 0)
 			ret = -EIO;
 		preload_real.close(fd);
 		break;
@@ -252,6 +289,24 @@ static int fd_link(const char *path)
 	return (int)v;
 }
 
+/*
+ * /sys/module/i915/parameters is gemd's dri/0/i915_params: one device, one
+ * set of parameters, read and written where the kernel's debugfs copy is
+ * (in gemctl run's private mount, or under GEMKIT_DEBUGFS).
+ */
+static enum preload_path_kind module_params(const char *rest, char *buf,
+					    size_t len)
+{
+	char sub[PATH_MAX];
+	int n;
+
+	pthread_once(&shadow_once, shadow_create);
+	n = snprintf(sub, sizeof(sub), "/dri/0/i915_params%s", rest);
+	if (n < 0 || (size_t)n >= sizeof(sub))
+		return PRELOAD_PATH_REAL;
+	return redirect(debugfs[0] ? debugfs : "/sys/kernel/debug", sub, buf, len);
+}
+
 enum preload_path_kind preload_classify(int dirfd, const char *path,
 					char *buf, size_t len, int *out)
 {
@@ -290,6 +345,13 @@ enum preload_path_kind preload_classify(int dirfd, const char *path,
 				return PRELOAD_PATH_REAL;
 			return redirect(debugfs, rest, buf, len);
 		}
+		if (has_prefix(path, "/sys/module/i915/parameters", &rest))
+			return module_params(rest, buf, len);
+		/* The PCI bus lists the 945G alone, as the DRM nodes hide
+		 * every other GPU: libpciaccess finds it by listing. */
+		if (!strcmp(path, "/sys/bus/pci/devices") ||
+		    !strcmp(path, "/sys/bus/pci/devices/"))
+			break;
 		if (has_prefix(path, "/sys/dev/char/226:0", &rest) ||
 		    has_prefix(path, "/sys/dev/char/226:128", &rest) ||
 		    has_prefix(path, "/sys/class/drm", &rest) ||

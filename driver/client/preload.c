@@ -19,6 +19,7 @@
 #endif
 #include <dlfcn.h>
 #include <errno.h>
+#include <setjmp.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <pthread.h>
@@ -35,7 +36,9 @@
 #include <unistd.h>
 
 #include <drm.h>
+#include <linux/sync_file.h>
 
+#include "channel.h"
 #include "libgem.h"
 #include "preload.h"
 #include "util.h"
@@ -85,6 +88,10 @@ static void resolve_all(void)
 	r.dup3 = must_resolve("dup3");
 	r.fcntl = must_resolve("fcntl");
 	r.mount = must_resolve("mount");
+	r.longjmp = must_resolve("longjmp");
+	r._longjmp = must_resolve("_longjmp");
+	r.siglongjmp = must_resolve("siglongjmp");
+	r.longjmp_chk = must_resolve("__longjmp_chk");
 	preload_real = r;
 }
 
@@ -228,6 +235,17 @@ EXPORT int ioctl(int fd, unsigned long request, ...)
 	va_start(ap, request);
 	arg = va_arg(ap, void *);
 	va_end(ap);
+	if (__builtin_expect(_IOC_TYPE(request) == SYNC_IOC_MAGIC, 0) && !preload_busy) {
+		/* An out-fence of gemd's answers the sync_file ioctls. */
+		preload_busy++;
+		ret = gem_syncfile_ioctl(fd, request, arg);
+		err = errno;
+		preload_busy--;
+		if (ret == 0 || err != ENOTTY) {
+			errno = err;
+			return ret;
+		}
+	}
 	if (__builtin_expect(_IOC_TYPE(request) != DRM_IOCTL_BASE, 1) ||
 	    preload_busy || !preload_is_device_fd(fd)) {
 		if (__builtin_expect(!preload_real.ioctl, 0))
@@ -279,12 +297,23 @@ EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
 	return hook_mmap(addr, len, prot, flags, fd, (off_t)off);
 }
 
+/* A device fd goes through libgem, whose close waits for drm_release. */
 EXPORT int close(int fd)
 {
+	int ret, err;
+
 	if (!preload_real.close)
 		preload_init();
+	if (preload_busy || fd < 0 || fd >= FD_TABLE_SIZE ||
+	    !__atomic_load_n(&fd_table[fd], __ATOMIC_RELAXED))
+		return preload_real.close(fd);
 	preload_fd_set(fd, -1);
-	return preload_real.close(fd);
+	preload_busy++;
+	ret = gem_close(fd);
+	err = errno;
+	preload_busy--;
+	errno = err;
+	return ret;
 }
 
 EXPORT int close_range(unsigned int first, unsigned int last, int flags)
@@ -367,4 +396,48 @@ EXPORT int fcntl64(int fd, int cmd, ...)
 	arg = va_arg(ap, void *);
 	va_end(ap);
 	return hook_fcntl(fd, cmd, arg);
+}
+
+/* --- longjmp: leaving a hook without returning ------------------------------ */
+
+/*
+ * A signal handler may longjmp out of a hook that is waiting for gemd
+ * (IGT's subtest timeouts and crash handlers do), skipping the code that
+ * clears the re-entrancy guard and reads gemd's reply.  Every longjmp of
+ * the program passes here first: the guard is cleared (no hook is running
+ * on this thread any more once the jump lands outside them all) and a
+ * channel left waiting for a reply is dropped, so the next ioctl is
+ * served by gemd, in step.  glibc's own jumps (cancellation) use internal
+ * entry points and never come here.
+ */
+static void abandon_hooks(void)
+{
+	preload_busy = 0;
+	libgem_thread_abandon();
+}
+
+EXPORT void longjmp(struct __jmp_buf_tag env[1], int val)
+{
+	abandon_hooks();
+	preload_real.longjmp(env, val);
+}
+
+EXPORT void _longjmp(struct __jmp_buf_tag env[1], int val)
+{
+	abandon_hooks();
+	preload_real._longjmp(env, val);
+}
+
+EXPORT void siglongjmp(sigjmp_buf env, int val)
+{
+	abandon_hooks();
+	preload_real.siglongjmp(env, val);
+}
+
+/* What _FORTIFY_SOURCE builds call instead of longjmp and siglongjmp. */
+void __longjmp_chk(struct __jmp_buf_tag env[1], int val) __attribute__((noreturn));
+EXPORT void __longjmp_chk(struct __jmp_buf_tag env[1], int val)
+{
+	abandon_hooks();
+	preload_real.longjmp_chk(env, val);
 }

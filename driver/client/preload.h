@@ -11,6 +11,7 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <dirent.h>
+#include <setjmp.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -37,6 +38,11 @@ struct preload_real {
 	int (*fcntl)(int, int, ...);
 	int (*mount)(const char *, const char *, const char *, unsigned long,
 		     const void *);
+	/* the longjmp family: the guard is cleared on the way out */
+	void (*longjmp)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
+	void (*_longjmp)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
+	void (*siglongjmp)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
+	void (*longjmp_chk)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
 };
 
 extern struct preload_real preload_real;

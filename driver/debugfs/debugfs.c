@@ -44,6 +44,7 @@ const struct debugfs_file debugfs_files[] = {
 	  .write = debugfs_write_wedged },
 	{ .name = "i915_gem_drop_caches", .show = debugfs_show_drop_caches,
 	  .write = debugfs_write_drop_caches },
+	SHOW("i915_swizzle_info", debugfs_show_swizzle_info),
 	/* gemkit's structured files (debugfs/FORMAT.md) */
 	SNAP("gemkit_objects", debugfs_show_gemkit_objects, SNAP_OWNERS),
 	SNAP("gemkit_clients", debugfs_show_gemkit_clients, SNAP_FILES),
@@ -57,6 +58,16 @@ const struct debugfs_file debugfs_files[] = {
 	  .raw_read = debugfs_aperture_read },
 };
 const unsigned int debugfs_nfiles = ARRAY_SIZE(debugfs_files);
+
+/* i915_params/: one file per parameter that has one (mode != 0). */
+const struct debugfs_file debugfs_param_files[] = {
+#define GEM_PARAM(T, name_, def, mode_) \
+	{ .name = #name_, .show = debugfs_show_param, .data = #name_, \
+	  .write = ((mode_) & 0200) ? debugfs_write_param : NULL, .mode = mode_ },
+#include "params.def"
+#undef GEM_PARAM
+};
+const unsigned int debugfs_nparams = ARRAY_SIZE(debugfs_param_files);
 
 /* The per-object raw file; data is set per lookup (see debugfs_file_for). */
 const struct debugfs_file debugfs_objdata_file = {
@@ -89,16 +100,38 @@ static const char *strip_prefix(const char *name)
 	return name;
 }
 
+static const struct debugfs_file *lookup_param(const char *name)
+{
+	unsigned int i;
+
+	for (i = 0; i < debugfs_nparams; i++)
+		if (debugfs_param_files[i].mode &&
+		    !strcmp(name, debugfs_param_files[i].name))
+			return &debugfs_param_files[i];
+	return NULL;
+}
+
 const struct debugfs_file *debugfs_lookup(const char *name, uint64_t *arg)
 {
 	size_t objdir_len = strlen(DEBUGFS_OBJDIR);
+	size_t params_len = strlen(DEBUGFS_PARAMS_DIR);
+	size_t render_len = strlen(DEBUGFS_RENDER_DIR);
 	unsigned int i;
 
 	*arg = 0;
+	while (*name == '/')
+		name++;
+	if (!strncmp(name, DEBUGFS_RENDER_DIR, render_len) && name[render_len] == '/') {
+		if (strcmp(name + render_len + 1, "name"))
+			return NULL;
+		name += render_len + 1;
+	}
 	name = strip_prefix(name);
 	for (i = 0; i < debugfs_nfiles; i++)
 		if (!strcmp(name, debugfs_files[i].name))
 			return &debugfs_files[i];
+	if (!strncmp(name, DEBUGFS_PARAMS_DIR, params_len) && name[params_len] == '/')
+		return lookup_param(name + params_len + 1);
 	if (!strncmp(name, DEBUGFS_EVENTS_SINCE, strlen(DEBUGFS_EVENTS_SINCE))) {
 		if (parse_decimal(name + strlen(DEBUGFS_EVENTS_SINCE), arg))
 			return NULL;
@@ -247,6 +280,6 @@ int gem_debugfs_list(struct gem_device *dev, struct strbuf *out)
 	for (i = 0; !ret && i < debugfs_nfiles; i++)
 		ret = strbuf_addf(out, "%s\n", debugfs_files[i].name);
 	if (!ret)
-		ret = strbuf_addf(out, "%s\n", DEBUGFS_OBJDIR);
+		ret = strbuf_addf(out, "%s\n%s\n", DEBUGFS_OBJDIR, DEBUGFS_PARAMS_DIR);
 	return ret;
 }

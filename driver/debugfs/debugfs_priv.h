@@ -47,6 +47,8 @@ struct debugfs_file {
 	int (*write)(struct gem_device *dev, const char *buf, size_t len,
 		     const void *data);
 	const void *data;
+	/* Permissions the file shows (0: 0644 if writable, else 0444). */
+	unsigned int mode;
 	/* Raw files (read in place, no snapshot): size and positional read. */
 	uint64_t (*raw_size)(struct gem_device *dev, const void *data);
 	ssize_t (*raw_read)(struct gem_device *dev, void *buf, size_t len,
@@ -61,6 +63,15 @@ static inline bool debugfs_is_text(const struct debugfs_file *f)
 
 extern const struct debugfs_file debugfs_files[];
 extern const unsigned int debugfs_nfiles;
+
+/* The module parameters, dri/0/i915_params/<name> (params.def); an entry
+ * whose mode is 0 has no file. */
+#define DEBUGFS_PARAMS_DIR	"i915_params"
+extern const struct debugfs_file debugfs_param_files[];
+extern const unsigned int debugfs_nparams;
+/* The render node's directory, dri/128: only its name file, as the DRM
+ * core gives every minor; IGT finds the primary node's files by it. */
+#define DEBUGFS_RENDER_DIR	"dri/128"
 
 /* The directory of per-object raw files: dri/0/gemkit_object_data/<id>. */
 #define DEBUGFS_OBJDIR		"gemkit_object_data"
@@ -218,6 +229,9 @@ ssize_t debugfs_objdata_read(struct gem_device *dev, void *buf, size_t len,
 			     uint64_t off, const void *data);
 /* misc.c: device identity, wedged, drop_caches, counters */
 DEBUGFS_SHOW(debugfs_show_name);
+DEBUGFS_SHOW(debugfs_show_param);
+DEBUGFS_SHOW(debugfs_show_swizzle_info);
+DEBUGFS_WRITE(debugfs_write_param);
 DEBUGFS_SHOW(debugfs_show_capabilities);
 DEBUGFS_SHOW(debugfs_show_wedged);
 DEBUGFS_WRITE(debugfs_write_wedged);

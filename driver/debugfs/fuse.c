@@ -72,7 +72,10 @@ static struct gem_debugfs *dfs_of_context(void)
 }
 
 /* Path kinds under the mount root. */
-enum dfs_node { NODE_NONE, NODE_ROOT, NODE_DRI, NODE_MINOR, NODE_OBJDIR, NODE_FILE };
+enum dfs_node {
+	NODE_NONE, NODE_ROOT, NODE_DRI, NODE_MINOR, NODE_RENDER, NODE_OBJDIR,
+	NODE_PARAMS, NODE_FILE
+};
 
 static enum dfs_node classify(const char *path, const struct debugfs_file **f,
 			      uint64_t *arg)
@@ -84,11 +87,16 @@ static enum dfs_node classify(const char *path, const struct debugfs_file **f,
 		return NODE_DRI;
 	if (!strcmp(path, "/dri/0"))
 		return NODE_MINOR;
+	if (!strcmp(path, "/" DEBUGFS_RENDER_DIR))
+		return NODE_RENDER;
 	if (!strcmp(path, "/dri/0/" DEBUGFS_OBJDIR))
 		return NODE_OBJDIR;
-	if (strncmp(path, "/dri/0/", 7))
+	if (!strcmp(path, "/dri/0/" DEBUGFS_PARAMS_DIR))
+		return NODE_PARAMS;
+	if (strncmp(path, "/dri/0/", 7) && strncmp(path, "/" DEBUGFS_RENDER_DIR "/",
+						  strlen(DEBUGFS_RENDER_DIR) + 2))
 		return NODE_NONE;
-	*f = debugfs_lookup(path + 7, arg);
+	*f = debugfs_lookup(path + 1, arg);
 	return *f ? NODE_FILE : NODE_NONE;
 }
 
@@ -112,6 +120,8 @@ static int dfs_getattr(const char *path, struct stat *st, struct fuse_file_info 
 			st->st_size = (off_t)f->raw_size(dfs->dev, (const void *)(uintptr_t)arg);
 			if (f == &debugfs_objdata_file && st->st_size == 0)
 				return -ENOENT;
+		} else if (f->mode) {
+			st->st_mode = S_IFREG | f->mode;
 		} else {
 			st->st_mode = S_IFREG | (f->write ? 0644 : 0444);
 		}
@@ -162,11 +172,21 @@ static int dfs_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_
 		return 0;
 	case NODE_DRI:
 		filler(buf, "0", NULL, 0, 0);
+		filler(buf, strrchr(DEBUGFS_RENDER_DIR, '/') + 1, NULL, 0, 0);
 		return 0;
 	case NODE_MINOR:
 		for (i = 0; i < debugfs_nfiles; i++)
 			filler(buf, debugfs_files[i].name, NULL, 0, 0);
 		filler(buf, DEBUGFS_OBJDIR, NULL, 0, 0);
+		filler(buf, DEBUGFS_PARAMS_DIR, NULL, 0, 0);
+		return 0;
+	case NODE_RENDER:
+		filler(buf, "name", NULL, 0, 0);
+		return 0;
+	case NODE_PARAMS:
+		for (i = 0; i < debugfs_nparams; i++)
+			if (debugfs_param_files[i].mode)
+				filler(buf, debugfs_param_files[i].name, NULL, 0, 0);
 		return 0;
 	case NODE_OBJDIR: {
 		uint32_t *ids;

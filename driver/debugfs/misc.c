@@ -34,6 +34,35 @@ DEBUGFS_SHOW(debugfs_show_name)
 	return strbuf_addstr(sb, "i915 dev=0000:00:02.0 unique=0000:00:02.0\n");
 }
 
+/*
+ * i915_swizzle_info (Linux 3.4 on gen3/4): gemd's 945G has one memory
+ * channel of 1 GiB, so no bit-6 swizzling (i915_gem_detect_bit_6_swizzle
+ * reads single-channel addressing in DCC) and no L-shaped layout.
+ */
+DEBUGFS_SHOW(debugfs_show_swizzle_info)
+{
+	return strbuf_addstr(sb, "bit6 swizzle for X-tiling = none\n"
+			     "bit6 swizzle for Y-tiling = none\n"
+			     "DDC = 0x00000000\n"
+			     "C0DRB3 = 0x0020\n"
+			     "C1DRB3 = 0x0020\n");
+}
+
+/* i915_params/<name>: data is the parameter's name (params.c). */
+DEBUGFS_SHOW(debugfs_show_param)
+{
+	const struct gem_param_desc *p = gem_param_lookup(data);
+
+	return p ? gem_param_show(dev, p, sb) : -ENOENT;
+}
+
+DEBUGFS_WRITE(debugfs_write_param)
+{
+	const struct gem_param_desc *p = gem_param_lookup(data);
+
+	return p ? gem_param_store(dev, p, buf, len) : -ENOENT;
+}
+
 DEBUGFS_SHOW(debugfs_show_capabilities)
 {
 	/* intel_945g_info */

@@ -111,6 +111,8 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	INIT_LIST_HEAD(&dev->quarantine);
 	INIT_LIST_HEAD(&dev->files);
 	INIT_LIST_HEAD(&dev->requests);
+	INIT_LIST_HEAD(&dev->syncfiles_pending);
+	INIT_LIST_HEAD(&dev->syncfiles_done);
 	idmap_init(&dev->objects);
 	idmap_init(&dev->names);
 	idmap_init(&dev->arena_ids);
@@ -125,6 +127,9 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	mm_init(&dev->gtt, 0, dev->aperture_size);
 	/* Without memory for the log, run without one (debugfs shows none). */
 	(void)gem_event_log_init(&dev->events, GEM_EVENT_LOG_SIZE);
+	ret = gem_params_init(&dev->params);
+	if (ret)
+		goto out_free;
 
 	/* In a memfd so that clients can map it (status.c). */
 	dev->hws_fd = -1;
@@ -135,7 +140,7 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	dev->gpu = gpu_create(&gcfg, &gem_gpu_ops, dev);
 	if (!dev->gpu) {
 		ret = -errno;
-		goto out_free;
+		goto out_params;
 	}
 
 	gem_lock(dev);
@@ -166,6 +171,8 @@ out_ring:
 	gem_unlock(dev);
 out_gpu:
 	gpu_destroy(dev->gpu);
+out_params:
+	gem_params_release(&dev->params);
 out_free:
 	gem_status_hws_fini(dev);
 	gem_backing_fini(dev);
@@ -225,6 +232,8 @@ void gem_device_destroy(struct gem_device *dev)
 		gem_object_put(dev->ring);
 		dev->ring = NULL;
 	}
+	gem_syncfiles_wedged(dev);	/* nothing will signal them now */
+	gem_syncfiles_fini(dev);
 	gem_unlock(dev);
 
 	if (dev->object_count)
@@ -237,6 +246,7 @@ void gem_device_destroy(struct gem_device *dev)
 	idmap_release(&dev->names);
 	idmap_release(&dev->arena_ids);
 	gem_event_log_release(&dev->events);
+	gem_params_release(&dev->params);
 	pthread_cond_destroy(&dev->retire_cond);
 	pthread_cond_destroy(&dev->irq_cond);
 	pthread_mutex_destroy(&dev->irq_lock);

@@ -155,9 +155,14 @@ int gem_sw_finish_ioctl(struct gem_file *file, void *data,
 	return 0;
 }
 
-/* Shared checks of pread and pwrite; on success *objp holds a reference. */
+/*
+ * Shared checks of pread and pwrite; on success *objp holds a reference.
+ * A purged object has no pages to copy (-EFAULT, as getting its pages
+ * fails); pwrite refuses any object that is not WILLNEED, as Linux 6.1's
+ * shmem_pwrite does (gem_madvise dontneed-before-pwrite).
+ */
 static int rw_lookup(struct gem_file *file, uint32_t handle, uint64_t offset,
-		     uint64_t size, struct gem_object **objp)
+		     uint64_t size, bool write, struct gem_object **objp)
 {
 	struct gem_object *obj;
 
@@ -168,9 +173,10 @@ static int rw_lookup(struct gem_file *file, uint32_t handle, uint64_t offset,
 		gem_object_put(obj);
 		return -EINVAL;
 	}
-	if (obj->madv == GEM_MADV_PURGED) {
+	if (obj->madv == GEM_MADV_PURGED ||
+	    (write && obj->madv != I915_MADV_WILLNEED)) {
 		gem_object_put(obj);
-		return -EFAULT;		/* no backing pages any more */
+		return -EFAULT;
 	}
 	*objp = obj;
 	return 0;
@@ -189,7 +195,7 @@ int gem_pread_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 
 	if (args->size == 0)
 		return 0;
-	ret = rw_lookup(file, args->handle, args->offset, args->size, &obj);
+	ret = rw_lookup(file, args->handle, args->offset, args->size, false, &obj);
 	if (ret)
 		return ret;
 	ret = gem_object_set_to_cpu_domain(obj, false);
@@ -210,7 +216,7 @@ int gem_pwrite_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 
 	if (args->size == 0)
 		return 0;
-	ret = rw_lookup(file, args->handle, args->offset, args->size, &obj);
+	ret = rw_lookup(file, args->handle, args->offset, args->size, true, &obj);
 	if (ret)
 		return ret;
 	/* As i915: bound untiled objects are written through the GTT

@@ -17,6 +17,7 @@
 
 #include "gem_priv.h"
 #include "log.h"
+#include "util.h"
 
 static void evict_purge(struct gem_object *obj)
 {
@@ -101,6 +102,35 @@ int gem_evict_something(struct gem_device *dev, uint64_t size, uint64_t align)
 	if (wait_seqno) {
 		ret = gem_wait_seqno(dev, wait_seqno, NULL);
 		return ret ? ret : -EAGAIN;
+	}
+	return 0;
+}
+
+/*
+ * Make room for a node at exactly [start, start + size)
+ * (i915_gem_evict_for_node): evict every object in the way.  An object
+ * pinned there (the ring, one placed earlier by the same execbuffer, a
+ * GEM_PIN) cannot move: -ENOSPC.  One still in use by the GPU is waited
+ * for with the lock dropped: -EAGAIN.
+ */
+int gem_evict_for_node(struct gem_device *dev, uint64_t start, uint64_t size)
+{
+	struct mm_node *node, *next;
+	int ret;
+
+	for (node = mm_first_node(&dev->gtt); node; node = next) {
+		struct gem_object *obj = container_of(node, struct gem_object, gtt_node);
+
+		next = mm_next_node(&dev->gtt, node);
+		if (node->start >= start + size)
+			break;
+		if (node->start + node->size <= start)
+			continue;
+		if (obj->pin_count)
+			return -ENOSPC;
+		ret = evict_one(obj);
+		if (ret)
+			return ret;
 	}
 	return 0;
 }

@@ -29,12 +29,27 @@
 
 #define EXEC_OBJECT_KNOWN	(EXEC_OBJECT_NEEDS_FENCE | EXEC_OBJECT_NEEDS_GTT | \
 				 EXEC_OBJECT_WRITE | EXEC_OBJECT_ASYNC | \
-				 EXEC_OBJECT_SUPPORTS_48B_ADDRESS | EXEC_OBJECT_CAPTURE)
-#define EXEC_FLAGS_KNOWN	(I915_EXEC_RING_MASK | I915_EXEC_CONSTANTS_MASK | \
-				 I915_EXEC_GEN7_SOL_RESET | I915_EXEC_SECURE | \
-				 I915_EXEC_IS_PINNED | I915_EXEC_NO_RELOC | \
-				 I915_EXEC_HANDLE_LUT | I915_EXEC_BSD_MASK | \
-				 I915_EXEC_RESOURCE_STREAMER | I915_EXEC_BATCH_FIRST)
+				 EXEC_OBJECT_SUPPORTS_48B_ADDRESS | EXEC_OBJECT_CAPTURE | \
+				 EXEC_OBJECT_PINNED | EXEC_OBJECT_PAD_TO_SIZE)
+#define EXEC_FLAGS_KNOWN	(I915_EXEC_RING_MASK | I915_EXEC_GEN7_SOL_RESET | \
+				 I915_EXEC_SECURE | I915_EXEC_IS_PINNED | \
+				 I915_EXEC_NO_RELOC | I915_EXEC_HANDLE_LUT | \
+				 I915_EXEC_BSD_MASK | I915_EXEC_BATCH_FIRST | \
+				 I915_EXEC_FENCE_IN | I915_EXEC_FENCE_OUT | \
+				 I915_EXEC_FENCE_SUBMIT)
+#define IN_FENCES		(I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT)
+#define GTT_PAGE_MASK		(~(uint64_t)4095)
+
+/* Softpin offsets: bits 63..48 repeat bit 47 (gen8_canonical_addr). */
+static uint64_t gen8_canonical_addr(uint64_t addr)
+{
+	return (uint64_t)((int64_t)(addr << 16) >> 16);
+}
+
+static uint64_t gen8_noncanonical_addr(uint64_t addr)
+{
+	return addr & ((1ull << 48) - 1);
+}
 
 struct eb {
 	struct gem_file *file;
@@ -43,33 +58,82 @@ struct eb {
 	struct gem_object **objs;
 	unsigned int count;
 	unsigned int batch;		/* index of the batch object */
+	bool secure;			/* I915_EXEC_SECURE, allowed */
+	struct gem_syncfile *out_fence;	/* I915_EXEC_FENCE_OUT */
+	int out_fence_fd;		/* its client end, -1: none */
 };
 
-static int eb_check_args(struct drm_i915_gem_execbuffer2 *args)
+/*
+ * The checks of i915_gem_check_execbuffer and i915_gem_do_execbuffer, in
+ * their order: illegal flags (unknown ones, any constants mode but the
+ * default, the resource streamer), DRI1 cliprects, DR1/DR4, alignment of
+ * the batch range, secure dispatch, then the context and the engine.
+ */
+static int eb_check_args(struct eb *eb, struct gem_call *call)
 {
+	struct drm_i915_gem_execbuffer2 *args = eb->args;
 	uint64_t ring = args->flags & I915_EXEC_RING_MASK;
 
 	if (args->flags & ~(uint64_t)EXEC_FLAGS_KNOWN)
-		return -EINVAL;		/* incl. fences: not advertised on gemd */
-	if (args->buffer_count < 1 || args->buffer_count > (1u << 16))
+		return -EINVAL;
+	if (args->num_cliprects || args->cliprects_ptr)
+		return -EINVAL;		/* kernel clipping was a DRI1 misfeature */
+	if (args->DR4 == 0xffffffff)
+		args->DR4 = 0;		/* "UXA submitting garbage DR4, fixing up" */
+	if (args->DR1 || args->DR4)
 		return -EINVAL;
 	if ((args->batch_start_offset | args->batch_len) & 7)
 		return -EINVAL;
-	if (args->num_cliprects || args->cliprects_ptr)
-		return -EINVAL;		/* no KMS cliprects (i915: EINVAL w/o UMS) */
+	if (args->flags & I915_EXEC_SECURE) {
+		/* HAS_SECURE_BATCHES (gen < 6): the DRM master, as root */
+		if (!gem_file_is_master(eb->file) || !call->caller_admin)
+			return -EPERM;
+		eb->secure = true;
+	}
+	/*
+	 * In-fences: only gemd's own (the client sends the inode of its
+	 * descriptor in rsvd2's low half), all earlier on the one ring, so
+	 * nothing to wait for.  A submit fence is the same on gen3.
+	 */
+	if (args->flags & IN_FENCES) {
+		if ((args->flags & IN_FENCES) == IN_FENCES)
+			return -EINVAL;
+		if (gem_syncfile_lookup(eb->file->dev, (uint32_t)args->rsvd2))
+			return -EINVAL;
+	}
 	if (i915_execbuffer2_get_context_id(*args))
 		return -ENOENT;		/* gen3: only the default context 0 */
 	if (ring != I915_EXEC_DEFAULT && ring != I915_EXEC_RENDER)
 		return -EINVAL;
 	if (args->flags & I915_EXEC_BSD_MASK)
 		return -EINVAL;		/* BSD selectors need the BSD ring */
-	if (args->flags & I915_EXEC_SECURE)
-		return -EPERM;		/* only the DRM master, as root */
-	if (args->flags & (I915_EXEC_RESOURCE_STREAMER | I915_EXEC_GEN7_SOL_RESET))
+	if (args->flags & I915_EXEC_GEN7_SOL_RESET)
+		return -EINVAL;		/* "sol reset is gen7/rcs only" */
+	return 0;
+}
+
+/*
+ * eb_validate_vma: the entry's flags, its alignment, and for softpin an
+ * offset that is page aligned and in canonical form; pad_to_size counts
+ * only with its flag.  The offset is kept in non-canonical form from here
+ * on (gen3's addresses are far below bit 47, so both are the same).
+ */
+static int eb_validate_entry(struct drm_i915_gem_exec_object2 *entry)
+{
+	if (entry->flags & ~(uint64_t)EXEC_OBJECT_KNOWN)
 		return -EINVAL;
-	if ((args->flags & I915_EXEC_CONSTANTS_MASK) &&
-	    (args->flags & I915_EXEC_CONSTANTS_MASK) != I915_EXEC_CONSTANTS_REL_GENERAL)
+	if (entry->alignment & (entry->alignment - 1))
 		return -EINVAL;
+	if ((entry->flags & EXEC_OBJECT_PINNED) &&
+	    entry->offset != gen8_canonical_addr(entry->offset & GTT_PAGE_MASK))
+		return -EINVAL;
+	if (entry->flags & EXEC_OBJECT_PAD_TO_SIZE) {
+		if (entry->pad_to_size & ~GTT_PAGE_MASK)
+			return -EINVAL;
+	} else {
+		entry->pad_to_size = 0;
+	}
+	entry->offset = gen8_noncanonical_addr(entry->offset);
 	return 0;
 }
 
@@ -101,14 +165,16 @@ static int eb_lookup(struct eb *eb)
 	for (i = 0; i < eb->count; i++) {
 		struct drm_i915_gem_exec_object2 *entry = &eb->exec[i];
 		struct gem_object *obj;
+		int ret;
 
-		if (entry->flags & ~(uint64_t)EXEC_OBJECT_KNOWN)
-			return -EINVAL;
-		if (entry->alignment & (entry->alignment - 1))
-			return -EINVAL;
 		obj = gem_handle_lookup(eb->file, entry->handle);
 		if (!obj)
 			return -ENOENT;
+		ret = eb_validate_entry(entry);
+		if (ret) {
+			gem_object_put(obj);
+			return ret;
+		}
 		if (obj->in_exec) {
 			gem_object_put(obj);
 			return -EINVAL;	/* "Object listed twice" */
@@ -133,6 +199,10 @@ static void eb_unreserve(struct eb *eb)
 	for (i = 0; i < eb->count; i++) {
 		struct gem_object *obj = eb->objs[i];
 
+		if (obj->exec_fence_pinned) {
+			obj->dev->fences[obj->fence_reg].pin_count--;
+			obj->exec_fence_pinned = false;
+		}
 		if (obj->exec_pinned) {
 			gem_object_unpin(obj);
 			obj->exec_pinned = false;
@@ -140,21 +210,57 @@ static void eb_unreserve(struct eb *eb)
 	}
 }
 
-/* Bind and pin everything for the duration of the execbuffer. */
+/*
+ * Bind and pin one object where its entry asks, and hold its fence
+ * register for the execbuffer if it needs one there: that register cannot
+ * be stolen for another object of the same execbuffer, every other one can.
+ */
+static int eb_reserve_object(struct gem_object *obj)
+{
+	const struct drm_i915_gem_exec_object2 *entry = obj->exec_entry;
+	struct gem_pin_args pin = {
+		.alignment = entry->alignment,
+		.min_size = entry->pad_to_size,
+		.offset = entry->offset,
+		.fixed = entry->flags & EXEC_OBJECT_PINNED,
+		.fenceable = eb_needs_fence(obj),
+	};
+	int ret;
+
+	ret = gem_object_pin_args(obj, &pin);
+	if (ret)
+		return ret;
+	obj->exec_pinned = true;
+	if (!pin.fenceable)
+		return 0;
+	ret = gem_object_get_fence(obj);
+	if (ret)
+		return ret;
+	obj->dev->fences[obj->fence_reg].pin_count++;
+	obj->exec_fence_pinned = true;
+	return 0;
+}
+
+/*
+ * Bind and pin everything for the duration of the execbuffer: softpinned
+ * objects first, so that their slots are free when they ask for them, as
+ * eb_reserve orders "pinned must have their slot".
+ */
 static int eb_reserve(struct eb *eb)
 {
 	struct gem_device *dev = eb->file->dev;
 	uint64_t total = 0;
 	bool evicted_all = false;
-	unsigned int i;
+	unsigned int i, pass;
 	int ret = 0;
 
 	for (i = 0; i < eb->count; i++) {
 		struct gem_object *obj = eb->objs[i];
 		uint64_t size = eb_needs_fence(obj) ? gem_fence_size(obj) : obj->size;
 
+		size = MAX(size, obj->exec_entry->pad_to_size);
 		if (obj->madv != I915_MADV_WILLNEED)
-			return -EINVAL;	/* "Attempting to bind a purgeable object" */
+			return -EFAULT;	/* "Attempting to obtain a purgeable object" */
 		if (size > dev->aperture_size)
 			return -E2BIG;	/* "larger than the aperture" */
 		total += size;
@@ -164,16 +270,15 @@ static int eb_reserve(struct eb *eb)
 		return -ENOSPC;
 
 	for (;;) {
-		for (i = 0; i < eb->count; i++) {
-			struct gem_object *obj = eb->objs[i];
-			bool fence = eb_needs_fence(obj);
+		ret = 0;
+		for (pass = 0; pass < 2 && !ret; pass++) {
+			for (i = 0; i < eb->count; i++) {
+				struct gem_object *obj = eb->objs[i];
+				bool fixed = obj->exec_entry->flags & EXEC_OBJECT_PINNED;
 
-			ret = gem_object_pin(obj, obj->exec_entry->alignment, fence);
-			if (ret)
-				break;
-			obj->exec_pinned = true;
-			if (fence) {
-				ret = gem_object_get_fence(obj);
+				if (fixed != (pass == 0))
+					continue;
+				ret = eb_reserve_object(obj);
 				if (ret)
 					break;
 			}
@@ -350,7 +455,8 @@ static void eb_submit(struct eb *eb, struct gem_request *rq)
 	uint32_t seqno;
 
 	gem_ring_emit(dev, MI_BATCH_BUFFER_START_GTT);
-	gem_ring_emit(dev, (gem_object_gtt_offset(batch) + start) | MI_BATCH_NON_SECURE);
+	gem_ring_emit(dev, (gem_object_gtt_offset(batch) + start) |
+			   (eb->secure ? 0 : MI_BATCH_NON_SECURE));
 	gem_ring_emit(dev, MI_FLUSH);
 	gem_ring_emit(dev, MI_NOOP);
 	seqno = gem_add_request(dev, eb->file, rq);
@@ -362,20 +468,27 @@ static void eb_submit(struct eb *eb, struct gem_request *rq)
 }
 
 static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *args,
-		      struct drm_i915_gem_exec_object2 *exec)
+		      struct drm_i915_gem_exec_object2 *exec, struct gem_call *call)
 {
 	struct gem_device *dev = file->dev;
 	struct eb eb = {
 		.file = file, .args = args, .exec = exec,
-		.count = args->buffer_count,
+		.count = args->buffer_count, .out_fence_fd = -1,
 	};
 	struct gem_object *batch;
 	struct gem_request *rq;
 	int ret;
 
-	ret = eb_check_args(args);
+	ret = eb_check_args(&eb, call);
 	if (ret)
 		return ret;
+	/* The out-fence's descriptor comes before anything else can fail
+	 * (get_unused_fd_flags). */
+	if (args->flags & I915_EXEC_FENCE_OUT) {
+		ret = gem_syncfile_prepare(dev, &eb.out_fence, &eb.out_fence_fd);
+		if (ret)
+			return ret;
+	}
 	if (dev->wedged)
 		return -EIO;		/* recovery failed: until gemd restarts */
 	if (dev->suspended)
@@ -428,10 +541,17 @@ static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *ar
 	eb_move_to_gpu(&eb);
 	eb_submit(&eb, rq);
 	eb_write_back_offsets(&eb);
+	if (eb.out_fence) {
+		gem_syncfile_commit(dev, eb.out_fence, rq->seqno);
+		call->out_fd = eb.out_fence_fd;
+		eb.out_fence = NULL;
+	}
 out_unreserve:
 	eb_unreserve(&eb);
 out_release:
 	eb_release(&eb);
+	if (eb.out_fence)
+		gem_syncfile_abort(eb.out_fence, eb.out_fence_fd);
 	return ret;
 }
 
@@ -443,7 +563,7 @@ int gem_execbuffer2_ioctl(struct gem_file *file, void *data,
 
 	if (args->buffer_count < 1 || !exec)
 		return -EINVAL;
-	return eb_execute(file, args, exec);
+	return eb_execute(file, args, exec, call);
 }
 
 /* The 2008 interface: converted as i915_gem_execbuffer did, with every
@@ -480,7 +600,7 @@ int gem_execbuffer_ioctl(struct gem_file *file, void *data,
 		exec[i].flags = EXEC_OBJECT_NEEDS_FENCE;
 	}
 	args2.buffers_ptr = (uintptr_t)exec;
-	ret = eb_execute(file, &args2, exec);
+	ret = eb_execute(file, &args2, exec, call);
 	if (ret == 0)
 		for (i = 0; i < args->buffer_count; i++)
 			list[i].offset = exec[i].offset;

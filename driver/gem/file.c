@@ -11,6 +11,7 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 		  struct gem_file **out)
 {
 	struct gem_file *file;
+	int ret;
 
 	file = gem_calloc(1, sizeof(*file));
 	if (!file)
@@ -22,6 +23,12 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 	file->status_fd = -1;
 	INIT_LIST_HEAD(&file->requests);
 	gem_lock(dev);
+	ret = gem_master_open(file);
+	if (ret) {
+		gem_unlock(dev);
+		free(file);
+		return ret;
+	}
 	file->id = dev->next_file_id++;
 	list_add_tail(&file->link, &dev->files);
 	gem_unlock(dev);
@@ -66,6 +73,7 @@ void gem_file_release(struct gem_file *file)
 		}
 	}
 	gem_request_file_release(file);
+	gem_master_release(file);
 	list_del_init(&file->link);
 	gem_verify_after(dev, "file release", file);
 	gem_unlock(dev);

@@ -53,9 +53,13 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 /* Idles the GPU, releases every remaining file and object. */
 void gem_device_destroy(struct gem_device *dev);
 
-/* A new drm_file (one per open of the device). comm is truncated to 15. */
+/* A new drm_file (one per open of the device). comm is truncated to 15.
+ * The first file opened while the device has no DRM master becomes it. */
 int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 		  struct gem_file **out);
+/* The opener had CAP_SYS_ADMIN: the file is authenticated from the start
+ * (drm_open_helper).  Call before the file is used. */
+void gem_file_set_admin(struct gem_file *file, bool admin);
 /* drm_release: drop every handle and flink the file holds.  Objects still
  * used by queued GPU work stay alive until that work retires. */
 void gem_file_release(struct gem_file *file);
@@ -65,8 +69,15 @@ void gem_file_release(struct gem_file *file);
  * the call in its own address space (pread/pwrite copy, GEM_MMAP).
  */
 struct gem_call {
+	/* in: who calls (the kernel's current task) */
+	pid_t caller_pid;
+	bool caller_admin;		/* capable(CAP_SYS_ADMIN) */
+	/* out */
 	bool has_loc;
 	struct gem_backing_loc loc;
+	int out_fd;			/* a descriptor for the caller (an
+					 * out-fence), or -1; the caller
+					 * passes it on and closes it */
 };
 
 /*
@@ -130,6 +141,16 @@ struct gem_handle_state {
 	uint64_t size;
 	uint64_t reserved;
 };
+
+/*
+ * Explicit fences by the inode of the client's descriptor (syncfile.c):
+ * status 0 active, 1 signaled, < 0 the error, and when it signaled
+ * (CLOCK_MONOTONIC ns); or a new descriptor for the later of two (the
+ * caller closes it).  -ENOENT for an inode that is no fence of gemd's.
+ */
+int gem_syncfile_info(struct gem_device *dev, uint32_t ino, int *status,
+		      uint64_t *signal_ns);
+int gem_syncfile_merge(struct gem_device *dev, uint32_t ino1, uint32_t ino2);
 
 /* Translate a fake mmap offset (MMAP_GTT / MMAP_OFFSET) of an object this
  * file can see into its location; offset may point inside the object. */

@@ -71,6 +71,8 @@
 #include "lock.h"
 #include "mm.h"
 
+struct strbuf;
+
 #define GEM_RING_SIZE		(128u << 10)
 #define GEM_ARENA_SIZE		(1ull << 30)	/* shared arenas: 1 GiB, sparse */
 #define GEM_MAX_OBJECT_SIZE	(4ull << 30)
@@ -171,6 +173,7 @@ struct gem_object {
 	uint32_t pending_write_domain;
 	bool in_exec;
 	bool exec_pinned;
+	bool exec_fence_pinned;		/* holds a pin on its fence register */
 	struct list_head evict_link;	/* eviction scan */
 
 	/* gem_verify_state's scratch */
@@ -203,12 +206,26 @@ struct gem_request {
 	struct list_head file_link;	/* file->requests */
 };
 
+/* A DRM master's state (auth.c, struct drm_master): its magic map. */
+struct gem_master {		/* dev->lock */
+	unsigned int refcount;		/* the device while current, its files */
+	struct idmap magics;		/* magic -> file (or spent) */
+	uint32_t next_magic;
+};
+
 struct gem_file {
 	/* fixed (id is given under dev->lock before the file is seen) */
 	struct gem_device *dev;
 	uint32_t id;
 	pid_t pid;
 	char comm[16];
+
+	/* DRM master and authentication (auth.c): dev->lock */
+	struct gem_master *master;	/* its own, or the current one at open */
+	bool is_master;			/* master is its own */
+	bool was_master;		/* has been the current master */
+	bool authenticated;
+	uint32_t magic;			/* 0: none asked for */
 
 	/* dev->lock */
 	struct gem_object **handles;	/* handles[h], h >= 1 */
@@ -225,11 +242,37 @@ struct gem_file {
 	/* the handle table its client maps (status.c), once asked for */
 	struct gem_handle_state *status;
 	int status_fd;
+	/* its default context's parameters (CONTEXT_SETPARAM, ioctl.c) */
+	bool unbannable;		/* BANNABLE cleared: hangs never ban it */
+	bool no_error_capture, no_zeromap, unrecoverable;
+};
+
+/* The device's copy of the i915 module parameters (params.def). */
+struct gem_params {		/* dev->lock */
+#define GEM_PARAM(T, name, def, mode) T name;
+#include "params.def"
+#undef GEM_PARAM
+};
+
+enum gem_param_type {
+	GEM_PARAM_BOOL,
+	GEM_PARAM_INT,
+	GEM_PARAM_UINT,
+	GEM_PARAM_CHARP,
+};
+
+/* One parameter that has a file: its name, type, mode and place. */
+struct gem_param_desc {
+	const char *name;
+	enum gem_param_type type;
+	unsigned int mode;		/* 0600 writable, 0400 read-only */
+	size_t offset;			/* in struct gem_params */
 };
 
 struct gem_fence {		/* dev->lock */
 	struct gem_object *obj;		/* NULL when free */
 	uint64_t lru;			/* last use, for stealing */
+	unsigned int pin_count;		/* execbuffers that need it now */
 };
 
 struct gem_stats {		/* dev->lock */
@@ -279,18 +322,29 @@ struct gem_device {
 
 	/* files */
 	struct list_head files;
+	struct gem_master *master;	/* the current DRM master, or NULL */
 	uint32_t next_file_id;
 
 	/* ring and requests */
 	uint32_t ring_tail;
 	uint32_t next_seqno;
 	struct list_head requests;
+	/* explicit fences (syncfile.c) */
+	struct list_head syncfiles_pending;	/* in seqno order */
+	struct list_head syncfiles_done;	/* signaled, oldest first */
+	unsigned int nsyncfiles_done;
+	struct {
+		uint32_t seqno;
+		int error;
+	} fence_errors[64];			/* requests that failed */
+	unsigned int fence_errors_next;
 
 	/* retire worker: sleeps on retire_cond with dev->lock */
 	bool stopping;
 	pthread_cond_t retire_cond;	/* signalled under lock when requests are queued */
 
 	struct gem_stats stats;
+	struct gem_params params;	/* i915_params (params.c) */
 
 	/* debugfs: i915_wedged, the seqno lines, gemkit_events */
 	bool wedged;			/* a reset failed (hangcheck.c): -EIO.
@@ -374,6 +428,11 @@ void gem_object_move_to_list(struct gem_object *obj, enum gem_list list);
 void gem_object_update_list(struct gem_object *obj);	/* by its state */
 enum gem_list gem_object_state_list(const struct gem_object *obj);
 
+/* auth.c: DRM master, under dev->lock */
+int gem_master_open(struct gem_file *file);	/* drm_master_open */
+void gem_master_release(struct gem_file *file);
+bool gem_file_is_master(const struct gem_file *file);	/* drm_is_current_master */
+
 /* file.c: handles */
 struct gem_object *gem_handle_lookup(struct gem_file *file, uint32_t handle);	/* +ref */
 int gem_handle_create(struct gem_file *file, struct gem_object *obj, uint32_t *handle);
@@ -422,10 +481,46 @@ void gem_status_handle_removed(struct gem_file *file, uint32_t handle,
 void gem_status_object_changed(struct gem_object *obj);
 void gem_status_file_release(struct gem_file *file);
 
+/*
+ * syncfile.c: explicit fences (I915_EXEC_FENCE_IN/OUT), dev->lock held
+ * except where said.  prepare makes the fence and the client's end
+ * before anything can fail; commit ties it to the request's seqno (or
+ * abort undoes prepare).  A fence is named by the inode of the client's
+ * end.  retire signals what the seqno passed (gem_retire_requests);
+ * set_error marks a request's fences failed (a hang: -EIO); wedged fails
+ * every pending one.  info and merge take the lock themselves.
+ */
+struct gem_syncfile;
+int gem_syncfile_prepare(struct gem_device *dev, struct gem_syncfile **out,
+			 int *client_fd);
+void gem_syncfile_commit(struct gem_device *dev, struct gem_syncfile *sf,
+			 uint32_t seqno);
+void gem_syncfile_abort(struct gem_syncfile *sf, int client_fd);
+int gem_syncfile_lookup(struct gem_device *dev, uint32_t ino);	/* 0, -EINVAL */
+void gem_syncfiles_retire(struct gem_device *dev, uint32_t hw_seqno);
+void gem_request_set_error(struct gem_device *dev, uint32_t seqno, int error);
+void gem_syncfiles_wedged(struct gem_device *dev);
+void gem_syncfiles_fini(struct gem_device *dev);
+
 /* gtt.c */
-int gem_object_bind(struct gem_object *obj, uint64_t alignment, bool map_and_fenceable);
+/*
+ * Where and how an object is bound (gem_object_pin_args).  alignment 0
+ * is the object's own (a fence's, if fenceable); min_size pads the node
+ * (EXEC_OBJECT_PAD_TO_SIZE); fixed puts it at exactly offset
+ * (EXEC_OBJECT_PINNED), evicting what is in the way: -EINVAL for an
+ * offset that is misaligned or runs past the aperture, -ENOSPC when a
+ * pinned object is in the way.
+ */
+struct gem_pin_args {
+	uint64_t alignment;
+	uint64_t min_size;
+	uint64_t offset;
+	bool fixed;
+	bool fenceable;
+};
 int gem_object_unbind(struct gem_object *obj);
 int gem_object_pin(struct gem_object *obj, uint64_t alignment, bool map_and_fenceable);
+int gem_object_pin_args(struct gem_object *obj, const struct gem_pin_args *args);
 void gem_object_unpin(struct gem_object *obj);
 static inline bool gem_object_bound(const struct gem_object *obj)
 {
@@ -439,11 +534,30 @@ static inline uint32_t gem_object_gtt_offset(const struct gem_object *obj)
 /* evict.c */
 int gem_evict_something(struct gem_device *dev, uint64_t size, uint64_t align);
 int gem_evict_everything(struct gem_device *dev, bool purgeable_only);
+int gem_evict_for_node(struct gem_device *dev, uint64_t start, uint64_t size);
 
 /* domain.c */
 int gem_object_set_to_gtt_domain(struct gem_object *obj, bool write);
 int gem_object_set_to_cpu_domain(struct gem_object *obj, bool write);
 void gem_object_flush_cpu_write_domain(struct gem_object *obj);
+
+/*
+ * params.c: the module parameters.  gem_param_at(i) is the i-th
+ * parameter with a file, counting from i (NULL past the last: iterate with
+ * gem_param_index(p) + 1); show formats its value as its file reads,
+ * store parses a write as the kernel's file does (0 or -errno: -EINVAL,
+ * -ERANGE, -EACCES for a read-only one).  Both take dev->lock.
+ */
+int gem_params_init(struct gem_params *params);
+void gem_params_release(struct gem_params *params);
+const struct gem_param_desc *gem_param_at(unsigned int i);
+unsigned int gem_param_index(const struct gem_param_desc *p);
+const struct gem_param_desc *gem_param_lookup(const char *name);
+int gem_param_show(struct gem_device *dev, const struct gem_param_desc *p,
+		   struct strbuf *sb);
+int gem_param_store(struct gem_device *dev, const struct gem_param_desc *p,
+		    const char *buf, size_t len);
+bool gem_has_gpu_reset(struct gem_device *dev);	/* dev->lock held */
 
 /* tiling.c */
 uint64_t gem_fence_size(struct gem_object *obj);

@@ -3,49 +3,83 @@
 
 #include "gem_priv.h"
 #include "log.h"
+#include "util.h"
+
+/* The node the object's binding needs: size, alignment, and whether it
+ * sits where the request says. */
+static bool bind_fits(const struct gem_object *obj, uint64_t size,
+		      uint64_t alignment, const struct gem_pin_args *args)
+{
+	if (args->fixed)
+		return obj->gtt_node.start == args->offset && obj->gtt_node.size >= size;
+	return !(obj->gtt_node.start & (alignment - 1)) && obj->gtt_node.size >= size;
+}
 
 /*
  * Find room for obj in the aperture and point the page table at its pages
- * (i915_gem_object_bind_to_gtt).  May evict, and eviction may wait for the
- * GPU with the lock dropped: then -EAGAIN tells the caller to revalidate
- * and try again.
+ * (i915_gem_object_bind_to_gtt), or put it exactly at args->offset
+ * (EXEC_OBJECT_PINNED: i915_vma_insert with PIN_OFFSET_FIXED).  May evict,
+ * and eviction may wait for the GPU with the lock dropped: then -EAGAIN
+ * tells the caller to revalidate and try again.
  */
-int gem_object_bind(struct gem_object *obj, uint64_t alignment, bool map_and_fenceable)
+static int gem_object_bind(struct gem_object *obj, const struct gem_pin_args *args)
 {
 	struct gem_device *dev = obj->dev;
-	uint64_t fence_align = gem_gtt_alignment(obj, map_and_fenceable);
-	uint64_t size = map_and_fenceable ? gem_fence_size(obj) : obj->size;
+	uint64_t fence_align = gem_gtt_alignment(obj, args->fenceable);
+	uint64_t size = args->fenceable ? gem_fence_size(obj) : obj->size;
+	uint64_t alignment = args->alignment;
 	int ret;
 
 	if (obj->madv != I915_MADV_WILLNEED)
 		return -EINVAL;		/* "Attempting to bind a purgeable object" */
-	if (alignment == 0)
-		alignment = fence_align;
-	if (alignment & (fence_align - 1))
-		return -EINVAL;		/* "Invalid object alignment requested" */
-	/* Reject early: no amount of eviction makes room (i915: -E2BIG). */
-	if (size > dev->aperture_size)
-		return -E2BIG;
+	size = MAX(size, args->min_size);
+	if (args->fixed) {
+		/* i915_vma_insert: too big for the aperture, then the
+		 * placement itself. */
+		alignment = MAX(alignment, fence_align);
+		if (size > dev->aperture_size)
+			return -ENOSPC;
+		if ((args->offset & (alignment - 1)) ||
+		    args->offset > dev->aperture_size ||
+		    size > dev->aperture_size - args->offset)
+			return -EINVAL;
+	} else {
+		if (alignment == 0)
+			alignment = fence_align;
+		if (alignment & (fence_align - 1))
+			return -EINVAL;	/* "Invalid object alignment requested" */
+		/* Reject early: no amount of eviction makes room (i915: -E2BIG). */
+		if (size > dev->aperture_size)
+			return -E2BIG;
+	}
 
 	if (gem_object_bound(obj)) {
 		/* A fence must cover exactly its own node: no sharing. */
-		if (!(obj->gtt_node.start & (alignment - 1)) &&
-		    obj->gtt_node.size >= size)
+		if (bind_fits(obj, size, alignment, args))
 			return 0;
 		if (obj->pin_count)
-			return -EBUSY;
+			return args->fixed ? -ENOSPC : -EBUSY;
 		ret = gem_object_unbind(obj);
 		if (ret)
 			return ret;
 	}
 
 	for (;;) {
-		ret = mm_insert_node_in_range(&dev->gtt, &obj->gtt_node, size,
-					      alignment, 0, dev->aperture_size,
-					      MM_INSERT_BEST);
-		if (ret != -ENOSPC)
-			break;
-		ret = gem_evict_something(dev, size, alignment);
+		if (args->fixed) {
+			obj->gtt_node.start = args->offset;
+			obj->gtt_node.size = size;
+			ret = mm_reserve_node(&dev->gtt, &obj->gtt_node);
+			if (ret != -ENOSPC)
+				break;
+			ret = gem_evict_for_node(dev, args->offset, size);
+		} else {
+			ret = mm_insert_node_in_range(&dev->gtt, &obj->gtt_node, size,
+						      alignment, 0, dev->aperture_size,
+						      MM_INSERT_BEST);
+			if (ret != -ENOSPC)
+				break;
+			ret = gem_evict_something(dev, size, alignment);
+		}
 		if (ret)
 			return ret;
 	}
@@ -53,7 +87,8 @@ int gem_object_bind(struct gem_object *obj, uint64_t alignment, bool map_and_fen
 		return ret;
 
 	/* Only the object's own pages are mapped; the rest of a fence-sized
-	 * node stays invalid, so a GPU access past the object faults. */
+	 * or padded node stays invalid, so a GPU access past the object
+	 * faults. */
 	gpu_gtt_bind(dev->gpu, (uint32_t)obj->gtt_node.start, obj->vaddr,
 		     (uint32_t)obj->size);
 	obj->bind_count++;
@@ -100,10 +135,19 @@ int gem_object_unbind(struct gem_object *obj)
 
 int gem_object_pin(struct gem_object *obj, uint64_t alignment, bool map_and_fenceable)
 {
+	struct gem_pin_args args = {
+		.alignment = alignment, .fenceable = map_and_fenceable,
+	};
+
+	return gem_object_pin_args(obj, &args);
+}
+
+int gem_object_pin_args(struct gem_object *obj, const struct gem_pin_args *args)
+{
 	struct gem_device *dev = obj->dev;
 	int ret;
 
-	ret = gem_object_bind(obj, alignment, map_and_fenceable);
+	ret = gem_object_bind(obj, args);
 	if (ret)
 		return ret;
 	if (obj->pin_count++ == 0) {

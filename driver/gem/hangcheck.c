@@ -108,7 +108,8 @@ static void charge_files(struct gem_hang *h, struct gem_request *guilty,
 			continue;
 		}
 		file->batch_active++;
-		if (file->guilty_ns && now - file->guilty_ns <= ban_ns && !file->banned) {
+		if (file->guilty_ns && now - file->guilty_ns <= ban_ns && !file->banned &&
+		    !file->unbannable) {
 			file->banned = true;
 			log_err("pid %d (%s): GPU hanging too fast, banning file %u: "
 				"its execbuffers now fail with EIO",
@@ -214,7 +215,20 @@ static int handle_error(struct gem_hang *h, const char *kind)
 			log_err("GPU hang: no memory for the error state");
 	}
 	gem_mutex_unlock(&h->error_lock, GEM_LOCK_ERROR);
-	ret = recover(h, guilty, now);
+	/* The guilty request's out-fences report the hang. */
+	if (guilty)
+		gem_request_set_error(dev, guilty->seqno, -EIO);
+	if (dev->params.reset) {
+		ret = recover(h, guilty, now);
+	} else {
+		/* i915.reset=0: no reset allowed, the GPU stays wedged
+		 * (intel_gt_handle_error without intel_has_gpu_reset). */
+		__atomic_store_n(&dev->wedged, true, __ATOMIC_RELEASE);
+		log_err("GPU hang with i915.reset=0: device wedged");
+		ret = -EIO;
+	}
+	if (ret)
+		gem_syncfiles_wedged(dev);
 	ev.recovered = ret == 0;
 	if (!ret)
 		log_notice("render ring reset; %s",
@@ -293,7 +307,8 @@ static void *hangcheck_thread(void *arg)
 		} else if (gpu_stopped(dev->gpu)) {
 			handle_error(h, error_kind(dev->gpu));
 		} else if (h->period_ns && now_ns() >= next) {
-			sample(h);
+			if (dev->params.enable_hangcheck)
+				sample(h);
 			next = now_ns() + interval;
 		}
 		gem_unlock(dev);

@@ -89,7 +89,8 @@ int gem_set_client_cap_ioctl(struct gem_file *file, void *data,
 
 /* GETPARAM answers of a 945G on a modern kernel (i915_getparam.c),
  * advertising only what gemd implements. */
-static int getparam_value(int param, int *value)
+static int getparam_value(struct gem_device *dev, const struct gem_call *call,
+			  int param, int *value)
 {
 	switch (param) {
 	case I915_PARAM_CHIPSET_ID:
@@ -118,8 +119,17 @@ static int getparam_value(int param, int *value)
 	case I915_PARAM_HAS_EXEC_ASYNC:
 	case I915_PARAM_HAS_EXEC_CAPTURE:
 	case I915_PARAM_HAS_EXEC_BATCH_FIRST:
-	case I915_PARAM_HAS_GPU_RESET:
+	case I915_PARAM_HAS_EXEC_SOFTPIN:
+	case I915_PARAM_HAS_EXEC_FENCE:
 		*value = 1;
+		return 0;
+	case I915_PARAM_HAS_SECURE_BATCHES:
+		/* HAS_SECURE_BATCHES (gen < 6) && capable(CAP_SYS_ADMIN) */
+		*value = call->caller_admin;
+		return 0;
+	case I915_PARAM_HAS_GPU_RESET:
+		/* i915.enable_hangcheck and i915.reset (params.def) */
+		*value = gem_has_gpu_reset(dev);
 		return 0;
 	case I915_PARAM_HAS_PAGEFLIPPING:
 	case I915_PARAM_HAS_OVERLAY:
@@ -131,12 +141,9 @@ static int getparam_value(int param, int *value)
 	case I915_PARAM_HAS_WT:
 	case I915_PARAM_HAS_ALIASING_PPGTT:
 	case I915_PARAM_HAS_SEMAPHORES:
-	case I915_PARAM_HAS_SECURE_BATCHES:
 	case I915_PARAM_HAS_SCHEDULER:
 	case I915_PARAM_HAS_CONTEXT_ISOLATION:
 	case I915_PARAM_CMD_PARSER_VERSION:
-	case I915_PARAM_HAS_EXEC_SOFTPIN:
-	case I915_PARAM_HAS_EXEC_FENCE:
 	case I915_PARAM_HAS_EXEC_FENCE_ARRAY:
 	case I915_PARAM_HAS_EXEC_SUBMIT_FENCE:
 	case I915_PARAM_HAS_EXEC_TIMELINE_FENCES:
@@ -167,7 +174,7 @@ int gem_getparam_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	struct drm_i915_getparam *gp = data;
 	int value, ret;
 
-	ret = getparam_value(gp->param, &value);
+	ret = getparam_value(file->dev, call, gp->param, &value);
 	if (ret)
 		return ret;
 	if (!gp->value)
@@ -217,11 +224,13 @@ int gem_context_getparam_ioctl(struct gem_file *file, void *data,
 	args->size = 0;
 	switch (args->param) {
 	case I915_CONTEXT_PARAM_NO_ZEROMAP:
+		args->value = file->no_zeromap;
+		return 0;
 	case I915_CONTEXT_PARAM_NO_ERROR_CAPTURE:
-		args->value = 0;
+		args->value = file->no_error_capture;
 		return 0;
 	case I915_CONTEXT_PARAM_BANNABLE:
-		args->value = 1;
+		args->value = !file->unbannable;
 		return 0;
 	case I915_CONTEXT_PARAM_GTT_SIZE:
 		args->value = file->dev->aperture_size;
@@ -229,6 +238,57 @@ int gem_context_getparam_ioctl(struct gem_file *file, void *data,
 	case I915_CONTEXT_PARAM_BAN_PERIOD:	/* no longer answered by 4.14 */
 	default:
 		return -EINVAL;
+	}
+}
+
+/*
+ * CONTEXT_SETPARAM on the default context, as ctx_setparam of Linux 6.1
+ * answers without logical contexts: the flags a context keeps (no
+ * zeromap, no error capture, bannable, recoverable) are stored; clearing
+ * BANNABLE needs CAP_SYS_ADMIN (IGT's igt_allow_hang does it as root);
+ * priorities, non-persistence and ring sizes need a scheduler or logical
+ * contexts gen3 lacks (-ENODEV); the rest are -EINVAL.
+ */
+int gem_context_setparam_ioctl(struct gem_file *file, void *data,
+			       struct gem_call *call)
+{
+	struct drm_i915_gem_context_param *args = data;
+
+	if (args->ctx_id != 0)
+		return -ENOENT;
+	switch (args->param) {
+	case I915_CONTEXT_PARAM_NO_ZEROMAP:
+	case I915_CONTEXT_PARAM_NO_ERROR_CAPTURE:
+	case I915_CONTEXT_PARAM_BANNABLE:
+	case I915_CONTEXT_PARAM_RECOVERABLE:
+	case I915_CONTEXT_PARAM_PERSISTENCE:
+		if (args->size)
+			return -EINVAL;
+		break;
+	case I915_CONTEXT_PARAM_PRIORITY:
+	case I915_CONTEXT_PARAM_SSEU:
+	case I915_CONTEXT_PARAM_RINGSIZE:
+		return -ENODEV;
+	default:
+		return -EINVAL;
+	}
+	switch (args->param) {
+	case I915_CONTEXT_PARAM_NO_ZEROMAP:
+		file->no_zeromap = args->value != 0;
+		return 0;
+	case I915_CONTEXT_PARAM_NO_ERROR_CAPTURE:
+		file->no_error_capture = args->value != 0;
+		return 0;
+	case I915_CONTEXT_PARAM_BANNABLE:
+		if (!call->caller_admin && !args->value)
+			return -EPERM;
+		file->unbannable = !args->value;
+		return 0;
+	case I915_CONTEXT_PARAM_RECOVERABLE:
+		file->unrecoverable = !args->value;
+		return 0;
+	default:	/* PERSISTENCE: cancelling needs preemption */
+		return args->value ? 0 : -ENODEV;
 	}
 }
 

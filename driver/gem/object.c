@@ -1,5 +1,6 @@
 /* GEM objects: creation, reference counting, lists, flink names, madvise. */
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -132,6 +133,9 @@ int gem_create_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	size = ALIGN_UP(args->size, (uint64_t)4096);
 	if (size == 0 || size < args->size)
 		return -EINVAL;
+	/* i915_gem_object_size_2big: the page count must fit an int. */
+	if ((size >> 12) > INT32_MAX)
+		return -E2BIG;
 	ret = gem_object_create(dev, size, &obj);
 	if (ret)
 		return ret;
@@ -145,25 +149,37 @@ int gem_create_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	return 0;
 }
 
-/* I915_GEM_CREATE_EXT: only system memory exists on a 945G. */
-static int create_ext_regions(struct gem_device *dev, uint64_t ptr)
+/*
+ * I915_GEM_CREATE_EXT_MEMORY_REGIONS (set_placements of Linux 6.1): only
+ * system memory exists on a 945G.  A region the device lacks, a region
+ * named twice, more regions than the kernel has ids for (7) or a second
+ * list are -EINVAL.
+ */
+#define INTEL_REGION_UNKNOWN	7
+
+static int create_ext_regions(struct gem_device *dev, uint64_t ptr,
+			      unsigned int *n_placements)
 {
 	struct drm_i915_gem_create_ext_memory_regions *ext =
 		(void *)(uintptr_t)ptr;
 	struct drm_i915_gem_memory_class_instance *regions;
+	bool system = false;
 	uint32_t i;
 
-	if (ext->pad || ext->num_regions == 0)
+	if (ext->pad || ext->num_regions == 0 ||
+	    ext->num_regions > INTEL_REGION_UNKNOWN)
 		return -EINVAL;
 	regions = (void *)(uintptr_t)ext->regions;
 	if (!regions)
 		return -EFAULT;
 	for (i = 0; i < ext->num_regions; i++) {
-		if (regions[i].memory_class != I915_MEMORY_CLASS_SYSTEM)
-			return -ENODEV;
-		if (regions[i].memory_instance != 0)
+		if (regions[i].memory_class != I915_MEMORY_CLASS_SYSTEM ||
+		    regions[i].memory_instance != 0 || system)
 			return -EINVAL;
+		system = true;
 	}
+	if ((*n_placements)++)
+		return -EINVAL;
 	return 0;
 }
 
@@ -173,7 +189,7 @@ int gem_create_ext_ioctl(struct gem_file *file, void *data,
 	struct drm_i915_gem_create_ext *args = data;
 	struct drm_i915_gem_create create = { .size = args->size };
 	uint64_t next = args->extensions;
-	unsigned int depth = 0;
+	unsigned int depth = 0, n_placements = 0;
 	int ret;
 
 	if (args->flags)
@@ -187,7 +203,7 @@ int gem_create_ext_ioctl(struct gem_file *file, void *data,
 			return -EINVAL;
 		switch (ext->name) {
 		case I915_GEM_CREATE_EXT_MEMORY_REGIONS:
-			ret = create_ext_regions(file->dev, next);
+			ret = create_ext_regions(file->dev, next, &n_placements);
 			if (ret)
 				return ret;
 			break;

@@ -204,6 +204,7 @@ void gem_retire_requests(struct gem_device *dev)
 		gem_object_update_list(obj);
 		gem_object_put(obj);	/* the active reference */
 	}
+	gem_syncfiles_retire(dev, hw);
 }
 
 void gem_request_file_release(struct gem_file *file)

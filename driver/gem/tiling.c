@@ -17,7 +17,6 @@
 #include "log.h"
 
 #define GEN3_FENCE_MIN_SIZE	(1u << 20)
-#define GEN3_FENCE_MAX_SIZE	(256u << 20)
 #define GEN3_MAX_STRIDE		8192
 
 static uint32_t tile_width(uint32_t tiling_mode)
@@ -43,11 +42,18 @@ uint64_t gem_gtt_alignment(struct gem_object *obj, bool fenced)
 	return gem_fence_size(obj);
 }
 
+/*
+ * i915_tiling_ok of Linux 6.1: no limit on the object's size any more (an
+ * object too big for a fence simply cannot be fenced: its binding fails
+ * when it is used); gen3 wants a power-of-two stride of at least a tile
+ * and at most 8 KiB.
+ */
 bool gem_tiling_ok(uint64_t size, uint32_t stride, uint32_t tiling_mode)
 {
+	(void)size;
 	if (tiling_mode == I915_TILING_NONE)
 		return true;
-	if (stride > GEN3_MAX_STRIDE || size > GEN3_FENCE_MAX_SIZE)
+	if (stride > GEN3_MAX_STRIDE)
 		return false;
 	/* Pre-965 needs power-of-two strides of at least one tile. */
 	if (stride < tile_width(tiling_mode))
@@ -77,14 +83,20 @@ static void fence_write(struct gem_device *dev, int reg, uint32_t val)
 }
 
 /*
- * Give a bound, fenceably placed tiled object a fence register, stealing
- * the least recently used one from an idle object if all are taken.
- * Returns -EDEADLK when every fence is held by busy or pinned objects.
+ * Give a bound, fenceably placed tiled object a fence register
+ * (i915_find_fence_reg): a free one, else the least recently used one
+ * whose holder does not need it for the execbuffer being reserved (its
+ * pin count is 0), idle holders first.  Taking a register from an object
+ * the GPU may still be reading through it waits for that object first,
+ * with the lock dropped: -EAGAIN, and the caller starts over.  -ENOBUFS
+ * when every register is pinned (fence_find of Linux 6.1).
  */
 int gem_object_get_fence(struct gem_object *obj)
 {
 	struct gem_device *dev = obj->dev;
-	int i, best = -1;
+	int i, best = -1, busy = -1;
+	struct gem_object *old;
+	int ret;
 
 	if (obj->tiling_mode == I915_TILING_NONE) {
 		gem_object_put_fence(obj);
@@ -93,19 +105,32 @@ int gem_object_get_fence(struct gem_object *obj)
 	if (obj->fence_reg >= 0)
 		goto out_update;
 	for (i = 0; i < GEN3_NUM_FENCES; i++) {
-		struct gem_object *old = dev->fences[i].obj;
+		struct gem_fence *f = &dev->fences[i];
 
-		if (!old) {
+		if (!f->obj) {
 			best = i;
 			break;
 		}
-		if (old->active || old->in_exec || old->pin_count)
+		if (f->pin_count)
 			continue;
-		if (best < 0 || dev->fences[i].lru < dev->fences[best].lru)
+		if (gem_object_busy(f->obj)) {
+			if (busy < 0 || f->lru < dev->fences[busy].lru)
+				busy = i;
+		} else if (best < 0 || f->lru < dev->fences[best].lru) {
 			best = i;
+		}
 	}
-	if (best < 0)
-		return -EDEADLK;
+	if (best < 0 && busy < 0)
+		return -ENOBUFS;
+	if (best < 0) {
+		/* Only busy holders: their access through the fence must end
+		 * before the register changes. */
+		old = dev->fences[busy].obj;
+		gem_object_get(old);
+		ret = gem_object_wait_rendering(old, false);
+		gem_object_put(old);
+		return ret ? ret : -EAGAIN;
+	}
 	if (dev->fences[best].obj)
 		gem_object_put_fence(dev->fences[best].obj);
 	obj->fence_reg = best;

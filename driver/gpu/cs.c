@@ -182,16 +182,19 @@ static enum cs_status mi_batch_start(struct gpu *gpu, uint32_t len)
 
 static enum cs_status mi_store_dword(struct gpu *gpu, uint32_t len)
 {
+	/* The 945G's three-dword form (header, address, value: Linux's and
+	 * IGT's on gen3) or the four/five-dword one with a reserved dword
+	 * first (gemkit's emitters; cmds.def).  The address is taken as GTT
+	 * whether or not bit 22 asks for it. */
+	uint32_t at = len == 3 ? 1 : 2;
 	uint32_t addr, val, i;
 
-	/* gen3 layout: dw1 reserved, dw2 address, dw3 (and dw4) data.  The
-	 * address is taken as GTT whether or not bit 22 asks for it. */
-	if (!cs_fetch(gpu, 2, &addr))
+	if (!cs_fetch(gpu, at, &addr))
 		return CS_FAULT;
-	for (i = 3; i < len; i++) {
+	for (i = at + 1; i < len; i++) {
 		if (!cs_fetch(gpu, i, &val))
 			return CS_FAULT;
-		if (!gtt_write32(gpu, (uint64_t)(addr & ~3u) + 4 * (i - 3), val)) {
+		if (!gtt_write32(gpu, (uint64_t)(addr & ~3u) + 4 * (i - at - 1), val)) {
 			gpu->cs.fault_addr = addr;
 			return CS_FAULT;
 		}

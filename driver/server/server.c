@@ -62,6 +62,7 @@ struct file_entry {
 	unsigned int refs;	/* srv->lock */
 	bool hashed;		/* srv->lock */
 	uid_t uid;
+	struct conn *conn;	/* its file connection: valid while hashed */
 };
 
 struct conn {
@@ -99,6 +100,7 @@ struct server {
 
 	pthread_mutex_t lock;
 	pthread_cond_t idle;		/* nconns dropped to 0 */
+	pthread_cond_t unhashed;	/* a file entry left the hash */
 	struct conn *conns;
 	unsigned int nconns;
 	bool stopping;
@@ -124,6 +126,7 @@ static void file_unhash_locked(struct server *srv, struct file_entry *fe)
 		}
 	}
 	fe->hashed = false;
+	pthread_cond_broadcast(&srv->unhashed);
 }
 
 /*
@@ -390,9 +393,11 @@ static int handle_open(struct conn *c, const struct gem_msg_hdr *hdr,
 	ret = gem_file_open(srv->dev, c->pid, c->comm, &fe->file);
 	if (ret)
 		goto out_free_entry;
+	gem_file_set_admin(fe->file, c->uid == 0);
 	fe->token = rep.file;
 	fe->refs = 1;		/* this connection's */
 	fe->uid = c->uid;
+	fe->conn = c;
 	file_hash(srv, fe);
 	c->file = fe;
 	c->kind = CONN_FILE;
@@ -486,7 +491,9 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 			uint8_t *payload)
 {
 	struct wire_server_call call;
-	struct gem_call gc = { .has_loc = false };
+	struct gem_call gc = {
+		.caller_pid = c->pid, .caller_admin = c->uid == 0, .out_fd = -1,
+	};
 	struct gem_location loc;
 	struct file_entry *fe;
 	int ret, pret;
@@ -513,7 +520,11 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 	}
 out_put:
 	file_put(c->srv, fe);
-	return conn_reply(c, ret, c->out.buf, c->out.len, -1);
+	/* An out-fence goes along with a success only; ours is closed. */
+	pret = conn_reply(c, ret, c->out.buf, c->out.len, ret >= 0 ? gc.out_fd : -1);
+	if (gc.out_fd >= 0)
+		close(gc.out_fd);
+	return pret;
 }
 
 static int handle_arena(struct conn *c, const struct gem_msg_hdr *hdr,
@@ -624,6 +635,81 @@ static int handle_mmap(struct conn *c, const struct gem_msg_hdr *hdr,
 		return conn_reply(c, ret, NULL, 0, -1);
 	loc_to_wire(&bl, &loc);
 	return conn_reply(c, 0, &loc, sizeof(loc), -1);
+}
+
+/*
+ * GEM_MSG_RELEASE: the client closed a device fd.  If that was the last
+ * copy, the file connection reads EOF: wait until its thread has taken the
+ * file out of the hash, then drop our reference, which releases the
+ * drm_file here and now unless a request of the same client is still
+ * running.  The kernel's drm_release is part of close(2); this makes
+ * gemd's as good as that for the closer.
+ */
+static int handle_release(struct conn *c, const struct gem_msg_hdr *hdr,
+			  uint8_t *payload)
+{
+	struct server *srv = c->srv;
+	struct file_entry *fe;
+	char byte;
+
+	(void)payload;
+	if (hdr->len) {
+		conn_error(c, "RELEASE with a %u-byte payload", hdr->len);
+		return -EPROTO;
+	}
+	pthread_mutex_lock(&srv->lock);
+	for (fe = *file_bucket(srv, hdr->file); fe; fe = fe->hnext)
+		if (fe->token == hdr->file)
+			break;
+	if (fe && c->uid != 0 && c->uid != fe->uid)
+		fe = NULL;
+	/* Still open somewhere (a dup, a child): nothing to wait for. */
+	if (fe && recv(fe->conn->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) != 0 &&
+	    errno != ECONNRESET)
+		fe = NULL;
+	if (fe) {
+		fe->refs++;
+		while (fe->hashed && !srv->stopping)
+			pthread_cond_wait(&srv->unhashed, &srv->lock);
+	}
+	pthread_mutex_unlock(&srv->lock);
+	if (fe)
+		file_put(srv, fe);
+	return conn_reply(c, 0, NULL, 0, -1);
+}
+
+/* GEM_MSG_SYNCFILE: sync_file ioctls on gemd's out-fences (syncfile.c). */
+static int handle_syncfile(struct conn *c, const struct gem_msg_hdr *hdr,
+			   uint8_t *payload)
+{
+	struct gem_syncfile_req req;
+	struct gem_syncfile_info info = { .status = 0 };
+	int ret, status;
+
+	if (hdr->len != sizeof(req)) {
+		conn_error(c, "SYNCFILE payload of %u bytes, expected %zu",
+			   hdr->len, sizeof(req));
+		return -EPROTO;
+	}
+	memcpy(&req, payload, sizeof(req));
+	switch (hdr->request) {
+	case GEM_SYNCFILE_INFO:
+		ret = gem_syncfile_info(c->srv->dev, req.ino[0], &status,
+					&info.signal_ns);
+		if (ret)
+			return conn_reply(c, ret, NULL, 0, -1);
+		info.status = status;
+		return conn_reply(c, 0, &info, sizeof(info), -1);
+	case GEM_SYNCFILE_MERGE:
+		ret = gem_syncfile_merge(c->srv->dev, req.ino[0], req.ino[1]);
+		if (ret < 0)
+			return conn_reply(c, ret, NULL, 0, -1);
+		status = conn_reply(c, 0, NULL, 0, ret);
+		close(ret);
+		return status;
+	default:
+		return conn_reply(c, -EINVAL, NULL, 0, -1);
+	}
 }
 
 /*
@@ -780,6 +866,8 @@ static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_ARENA, "ARENA", CONN_CHANNEL, handle_arena },
 	{ GEM_MSG_MMAP,  "MMAP",  CONN_CHANNEL, handle_mmap },
 	{ GEM_MSG_STATUS, "STATUS", CONN_CHANNEL, handle_status },
+	{ GEM_MSG_RELEASE, "RELEASE", CONN_CHANNEL, handle_release },
+	{ GEM_MSG_SYNCFILE, "SYNCFILE", CONN_CHANNEL, handle_syncfile },
 	{ GEM_MSG_DEBUGFS, "DEBUGFS", CONN_CHANNEL, handle_debugfs },
 	{ GEM_MSG_HANG_WAIT, "HANG_WAIT", CONN_CHANNEL, handle_hang_wait },
 	{ GEM_MSG_CONTROL, "CONTROL", CONN_CHANNEL, handle_control },
@@ -1207,6 +1295,7 @@ int server_start(const struct server_config *cfg, struct server **out,
 	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
 	pthread_cond_init(&srv->idle, &ca);
 	pthread_condattr_destroy(&ca);
+	pthread_cond_init(&srv->unhashed, NULL);
 	pthread_attr_init(&srv->conn_attr);
 	pthread_attr_setstacksize(&srv->conn_attr, CONN_STACK_SIZE);
 	pthread_attr_setdetachstate(&srv->conn_attr, PTHREAD_CREATE_DETACHED);
@@ -1223,6 +1312,7 @@ int server_start(const struct server_config *cfg, struct server **out,
 
 out_destroy:
 	pthread_attr_destroy(&srv->conn_attr);
+	pthread_cond_destroy(&srv->unhashed);
 	pthread_cond_destroy(&srv->idle);
 	pthread_mutex_destroy(&srv->lock);
 	close(srv->listen_fd);
@@ -1264,6 +1354,7 @@ int server_stop(struct server *srv)
 
 	pthread_mutex_lock(&srv->lock);
 	srv->stopping = true;
+	pthread_cond_broadcast(&srv->unhashed);	/* RELEASE waits end */
 	pthread_mutex_unlock(&srv->lock);
 
 	shutdown(srv->listen_fd, SHUT_RDWR);
@@ -1296,6 +1387,7 @@ int server_stop(struct server *srv)
 
 	shm_watch_stop(srv->shm_watch);
 	pthread_attr_destroy(&srv->conn_attr);
+	pthread_cond_destroy(&srv->unhashed);
 	pthread_cond_destroy(&srv->idle);
 	pthread_mutex_destroy(&srv->lock);
 	free(srv);

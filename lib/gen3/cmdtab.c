@@ -19,6 +19,7 @@
 #define A_NONE		.addr = { 0, 0 }, .addr_mask = 0
 #define A_1(i, m)	.addr = { (i), 0 }, .addr_mask = (m)
 #define A_2(i, j, m)	.addr = { (i), (j) }, .addr_mask = (m)
+#define A_1S(i, m)	.addr = { (i), 0 }, .addr_mask = (m), .addr_short = true
 
 const struct gen3_cmd gen3_cmds[GEN3_NCMDS] = {
 #define GEN3_MI(name, op, len, addr) \
@@ -203,10 +204,12 @@ size_t gen3_cmd_addresses(const struct gen3_cmd *c, const uint32_t *dw,
 	size_t i, n = 0;
 
 	for (i = 0; i < 2 && c->addr[i] && n < max; i++) {
-		if (c->addr[i] >= len)
+		uint32_t at = c->addr[i] - (c->addr_short && len == c->min);
+
+		if (at >= len)
 			continue;
-		addr[n] = dw[c->addr[i]] & c->addr_mask;
-		index[n++] = c->addr[i];
+		addr[n] = dw[at] & c->addr_mask;
+		index[n++] = at;
 	}
 	return n;
 }

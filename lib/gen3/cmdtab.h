@@ -15,6 +15,7 @@
 #ifndef GEMKIT_GEN3_CMDTAB_H
 #define GEMKIT_GEN3_CMDTAB_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -64,6 +65,7 @@ struct gen3_cmd {
 	uint32_t min, max;
 	uint8_t addr[2];		/* dwords holding GTT addresses; 0: none */
 	uint32_t addr_mask;		/* the address bits of those dwords */
+	bool addr_short;		/* in the min-length form, one dword earlier */
 };
 
 extern const struct gen3_cmd gen3_cmds[GEN3_NCMDS];

@@ -55,7 +55,7 @@
 
 #include <stdint.h>
 
-#define GEM_PROTOCOL_VERSION	3
+#define GEM_PROTOCOL_VERSION	4
 #define GEM_PROTOCOL_MAGIC	0x474d4431u	/* "GMD1" */
 #define GEM_MSG_MAX_PAYLOAD	(64u << 20)	/* sanity bound on len */
 
@@ -76,6 +76,8 @@ enum gem_msg_type {
 	GEM_MSG_MMAP = 18,	/* payload struct gem_mmap_req; reply struct gem_location */
 	GEM_MSG_STATUS = 19,	/* request = enum gem_status_page; reply
 				 * struct gem_status_reply + 1 read-only fd */
+	GEM_MSG_RELEASE = 20,	/* after closing a device fd: empty; see below */
+	GEM_MSG_SYNCFILE = 21,	/* request = enum gem_syncfile_op; see below */
 	/* 64-127: debugfs, events, hang notification and driver control;
 	 * valid on a channel without a file (hdr.file 0): tools that only
 	 * look at the driver need not open a drm_file. */
@@ -217,6 +219,39 @@ struct gem_handle_status {
  */
 #define GEM_HS_DIRECT		(1u << 0)
 #define GEM_HS_ALIVE		(1u << 31)	/* entry 0: the file is open */
+
+/*
+ * GEM_MSG_RELEASE: sent by a client right after it closed a device fd,
+ * with hdr.file naming the file.  If that was the last reference to the
+ * file connection (gemd sees EOF on it), the reply comes once the
+ * drm_file is released, so that the close is as synchronous as the
+ * kernel's drm_release: a file opened next finds the device without the
+ * old one's DRM master.  Otherwise (a dup, a forked child still holds it)
+ * it comes at once.  The result is always 0.
+ */
+
+/*
+ * GEM_MSG_SYNCFILE: the sync_file ioctls on an out-fence descriptor gemd
+ * handed out (I915_EXEC_FENCE_OUT), which the client names by its inode
+ * number.  No drm_file is needed.  Payload struct gem_syncfile_req;
+ *   INFO:  reply struct gem_syncfile_info;
+ *   MERGE: reply empty and one descriptor, a new fence for both.
+ * -ENOENT: not a fence of this gemd.
+ */
+enum gem_syncfile_op {
+	GEM_SYNCFILE_INFO = 1,
+	GEM_SYNCFILE_MERGE = 2,
+};
+
+struct gem_syncfile_req {
+	uint32_t ino[2];	/* MERGE: both; INFO: ino[0] */
+};
+
+struct gem_syncfile_info {
+	int32_t status;		/* 0 active, 1 signaled, < 0 error */
+	uint32_t pad;
+	uint64_t signal_ns;	/* CLOCK_MONOTONIC, once signaled */
+};
 
 /*
  * GEM_MSG_HANG_WAIT: block until a hang capture with sequence number

@@ -1,6 +1,7 @@
 /* Marshalling of ioctl arguments between libgem and gemd (see wire.h). */
 #include <errno.h>
 #include <stddef.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/socket.h>
@@ -9,6 +10,7 @@
 #include <drm.h>
 #include <i915_drm.h>
 
+#include "usercopy.h"
 #include "util.h"
 #include "wire.h"
 
@@ -98,14 +100,33 @@ static uint64_t ptr_to_u64(const void *p)
 }
 
 /* Append len bytes and the zero padding that keeps the next segment aligned. */
-static int add_seg(struct strbuf *sb, const void *data, size_t len)
+/* The zero padding after len bytes that keeps the next segment aligned. */
+static int add_pad(struct strbuf *sb, size_t len)
 {
 	static const uint8_t zeros[WIRE_ALIGN];
-	size_t pad = ALIGN_UP(len, (size_t)WIRE_ALIGN) - len;
 
-	if (strbuf_add(sb, data, len) || strbuf_add(sb, zeros, pad))
+	return strbuf_add(sb, zeros, ALIGN_UP(len, (size_t)WIRE_ALIGN) - len) ?
+	       -ENOMEM : 0;
+}
+
+static int add_seg(struct strbuf *sb, const void *data, size_t len)
+{
+	if (strbuf_add(sb, data, len) || add_pad(sb, len))
 		return -ENOMEM;
 	return 0;
+}
+
+/* Append n bytes of user memory at src as a segment: 0, -EFAULT. */
+static int add_user_seg(struct strbuf *sb, const void *src, size_t n)
+{
+	size_t at = sb->len;
+
+	if (strbuf_grow(sb, ALIGN_UP(n, (size_t)WIRE_ALIGN)))
+		return -ENOMEM;
+	if (copy_from_user(sb->buf + at, src, n))
+		return -EFAULT;
+	strbuf_setlen(sb, at + n);
+	return add_pad(sb, n);
 }
 
 static int add_u64(struct strbuf *sb, uint64_t v)
@@ -244,7 +265,9 @@ static int strings_client(struct wire_client_call *c, int result,
 			return -EIO;
 		if (sf->all_or_nothing && len > room)
 			continue;
-		memcpy(buf, data, MIN(len, room));
+		/* drm_copy_field's copy_to_user */
+		if (copy_to_user(buf, data, MIN(len, room)))
+			return -EFAULT;
 	}
 	return 0;
 }
@@ -280,8 +303,7 @@ static int getparam_client(struct wire_client_call *c, int result,
 	p = cur_take(cur, sizeof(int));
 	if (!p)
 		return -EIO;
-	memcpy(value, p, sizeof(int));
-	return 0;
+	return copy_to_user(value, p, sizeof(int));	/* put_user */
 }
 
 /* --- EXECBUFFER and EXECBUFFER2: object list, relocations ------------- */
@@ -338,30 +360,74 @@ static int exec_check_relocs(uint32_t count, uint64_t ptr)
 	return 0;
 }
 
+/*
+ * The object array and every relocation array are copied from the
+ * caller's memory as the kernel copies them: an unreadable one is
+ * -EFAULT.  Read-only memory is fine (writing back is best effort).
+ */
 static int exec_pack(const struct wire_codec *co, const void *kx,
 		     struct strbuf *extra)
 {
 	const struct exec_layout *l = co->data;
-	const uint8_t *objs = u64_to_ptr(rd64(kx, EXEC_BUFFERS));
-	uint32_t count = rd32(kx, EXEC_COUNT), i;
+	const uint8_t *uobjs = u64_to_ptr(rd64(kx, EXEC_BUFFERS));
+	uint32_t count = rd32(kx, EXEC_COUNT), i, nseg = 0;
+	size_t start = extra->len, at, total;
+	struct iovec *local, *user;
 	int ret;
 
 	if (count > WIRE_MAX_BUFFERS)
 		return -EINVAL;
-	if (!objs)
+	if (!uobjs)
 		return 0;
-	ret = add_seg(extra, objs, (size_t)count * l->obj_size);
-	for (i = 0; i < count && !ret; i++) {
-		const uint8_t *obj = objs + (size_t)i * l->obj_size;
+	ret = add_user_seg(extra, uobjs, (size_t)count * l->obj_size);
+	if (ret)
+		return ret;
+	/* Our copy of the objects says where the relocations are: the
+	 * caller may change theirs meanwhile. */
+	total = extra->len;
+	for (i = 0; i < count; i++) {
+		const uint8_t *obj = (uint8_t *)extra->buf + start + (size_t)i * l->obj_size;
 		uint32_t n = rd32(obj, l->count_off);
 		uint64_t relocs = rd64(obj, l->relocs_off);
 
 		ret = exec_check_relocs(n, relocs);
-		if (!ret && relocs)
-			ret = add_seg(extra, u64_to_ptr(relocs), (size_t)n * RELOC_SIZE);
-		if (!ret && extra->len > GEM_MSG_MAX_PAYLOAD)
-			ret = -EINVAL;	/* beyond what one message may carry */
+		if (ret)
+			return ret;
+		if (!relocs)
+			continue;
+		total += ALIGN_UP((size_t)n * RELOC_SIZE, (size_t)WIRE_ALIGN);
+		if (total > GEM_MSG_MAX_PAYLOAD)
+			return -EINVAL;	/* beyond what one message may carry */
+		nseg++;
 	}
+	if (!nseg)
+		return 0;
+	/* All relocation arrays in one go (process_vm_readv takes 1024
+	 * ranges a call), into their padded segments. */
+	local = malloc(2 * (size_t)nseg * sizeof(*local));
+	if (!local || strbuf_grow(extra, total - extra->len)) {
+		free(local);
+		return -ENOMEM;
+	}
+	user = local + nseg;
+	memset(extra->buf + extra->len, 0, total - extra->len);
+	at = extra->len;
+	for (i = 0, nseg = 0; i < count; i++) {
+		const uint8_t *obj = (uint8_t *)extra->buf + start + (size_t)i * l->obj_size;
+		size_t bytes = (size_t)rd32(obj, l->count_off) * RELOC_SIZE;
+		uint64_t relocs = rd64(obj, l->relocs_off);
+
+		if (!relocs)
+			continue;
+		local[nseg] = (struct iovec){ extra->buf + at, bytes };
+		user[nseg] = (struct iovec){ u64_to_ptr(relocs), bytes };
+		at += ALIGN_UP(bytes, (size_t)WIRE_ALIGN);
+		nseg++;
+	}
+	ret = copy_from_user_iov(local, user, nseg) == nseg ? 0 : -EFAULT;
+	free(local);
+	if (!ret)
+		strbuf_setlen(extra, total);
 	return ret;
 }
 
@@ -436,37 +502,66 @@ static int exec_reply(const struct wire_server_call *c, int result,
 	return 0;
 }
 
+/*
+ * Write back every offset and presumed_offset, each with copy_to_user and
+ * each failure ignored, as the kernel's unsafe_put_user/__put_user are:
+ * an execbuffer with read-only object or relocation arrays succeeds.
+ * The layout is walked in our packed copy (c->extra), not the caller's.
+ */
 static int exec_client(struct wire_client_call *c, int result,
 		       struct wire_cursor *cur)
 {
 	const struct exec_layout *l = c->desc->codec->data;
-	uint8_t *objs = u64_to_ptr(rd64(c->kx, EXEC_BUFFERS));
+	uint8_t *uobjs = u64_to_ptr(rd64(c->kx, EXEC_BUFFERS));
 	uint32_t count = rd32(c->kx, EXEC_COUNT), i, j;
+	const uint8_t *objs = (const uint8_t *)c->extra->buf;
+	struct iovec *local, *user;
+	size_t n = count, k = 0;
 	uint8_t *vals;
 
-	if (!objs)
+	if (!uobjs)
 		return 0;
-	vals = cur_take(cur, (uint64_t)count * sizeof(uint64_t));
-	if (!vals)
+	if (c->extra->len < (size_t)count * l->obj_size)
 		return -EIO;
 	for (i = 0; i < count; i++)
-		wr64(objs + (size_t)i * l->obj_size, l->offset_off,
-		     rd64(vals, (size_t)i * sizeof(uint64_t)));
+		if (rd64(objs + (size_t)i * l->obj_size, l->relocs_off))
+			n += rd32(objs + (size_t)i * l->obj_size, l->count_off);
+	local = malloc(2 * n * sizeof(*local));
+	if (!local)
+		return -ENOMEM;
+	user = local + n;
+	vals = cur_take(cur, (uint64_t)count * sizeof(uint64_t));
+	if (!vals)
+		goto out_eio;
+	for (i = 0; i < count; i++, k++) {
+		local[k] = (struct iovec){ vals + (size_t)i * 8, 8 };
+		user[k] = (struct iovec){ uobjs + (size_t)i * l->obj_size + l->offset_off, 8 };
+	}
 	for (i = 0; i < count; i++) {
-		uint8_t *obj = objs + (size_t)i * l->obj_size;
+		const uint8_t *obj = objs + (size_t)i * l->obj_size;
 		uint8_t *relocs = u64_to_ptr(rd64(obj, l->relocs_off));
-		uint32_t n = rd32(obj, l->count_off);
+		uint32_t nr = rd32(obj, l->count_off);
 
 		if (!relocs)
 			continue;
-		vals = cur_take(cur, (uint64_t)n * sizeof(uint64_t));
+		vals = cur_take(cur, (uint64_t)nr * sizeof(uint64_t));
 		if (!vals)
-			return -EIO;
-		for (j = 0; j < n; j++)
-			wr64(relocs + (size_t)j * RELOC_SIZE, RELOC_PRESUMED,
-			     rd64(vals, (size_t)j * sizeof(uint64_t)));
+			goto out_eio;
+		for (j = 0; j < nr; j++, k++) {
+			local[k] = (struct iovec){ vals + (size_t)j * 8, 8 };
+			user[k] = (struct iovec){ relocs + (size_t)j * RELOC_SIZE +
+						  RELOC_PRESUMED, 8 };
+		}
 	}
+	/* Each write on its own: a failed one is skipped, the rest go on. */
+	for (k = 0; k < n; k++)
+		k += copy_to_user_iov(local + k, user + k, n - k);
+	free(local);
 	return 0;
+
+out_eio:
+	free(local);
+	return -EIO;
 }
 
 /* --- CREATE_EXT: the i915_user_extension chain ------------------------- */
@@ -502,25 +597,30 @@ static int create_ext_pack(const struct wire_codec *co, const void *kx,
 	int ret;
 
 	for (n = 0; next; n++) {
-		const struct i915_user_extension *ext = u64_to_ptr(next);
-		const struct drm_i915_gem_create_ext_memory_regions *mr =
-			u64_to_ptr(next);
+		struct drm_i915_gem_create_ext_memory_regions mr;
 
 		if (n >= WIRE_MAX_EXTENSIONS)
 			return -E2BIG;	/* as i915_user_extensions() on a long chain */
-		ret = add_seg(extra, ext, ext_size(ext->name));
+		/* get_user of the header, then the whole extension. */
+		if (copy_from_user(&mr.base, u64_to_ptr(next), sizeof(mr.base)))
+			return -EFAULT;
+		ret = add_user_seg(extra, u64_to_ptr(next), ext_size(mr.base.name));
 		if (ret)
 			return ret;
-		if (ext->name == I915_GEM_CREATE_EXT_MEMORY_REGIONS && mr->regions) {
-			ret = regions_check(mr);
-			if (!ret)
-				ret = add_seg(extra, u64_to_ptr(mr->regions),
-					      (size_t)mr->num_regions *
-					      sizeof(struct drm_i915_gem_memory_class_instance));
-			if (ret)
-				return ret;
+		if (mr.base.name == I915_GEM_CREATE_EXT_MEMORY_REGIONS) {
+			memcpy(&mr, extra->buf + extra->len -
+			       ALIGN_UP(sizeof(mr), (size_t)WIRE_ALIGN), sizeof(mr));
+			if (mr.regions) {
+				ret = regions_check(&mr);
+				if (!ret)
+					ret = add_user_seg(extra, u64_to_ptr(mr.regions),
+							   (size_t)mr.num_regions *
+							   sizeof(struct drm_i915_gem_memory_class_instance));
+				if (ret)
+					return ret;
+			}
 		}
-		next = ext->next_extension;
+		next = mr.base.next_extension;
 	}
 	return 0;
 }
@@ -565,6 +665,182 @@ static int create_ext_unpack(const struct wire_codec *co, void *karg,
 			return ret;
 		mr->regions = ptr_to_u64(regions);
 	}
+	return 0;
+}
+
+/* --- QUERY: an item array, each item's data buffer --------------------- */
+
+/*
+ * The payload holds the item array, then for each item with a positive
+ * length and a data pointer min(length, WIRE_QUERY_DATA_MAX) bytes of its
+ * buffer (the driver writes at most a few hundred).  An item whose buffer
+ * the client could not read travels with a NULL data_ptr, which the
+ * driver answers with -EFAULT in its length, as copy_from_user would.
+ * The reply holds every item's resulting length, then, for each item
+ * that lent a buffer and succeeded, the result's length of bytes.
+ */
+#define QUERY_ITEMS	offsetof(struct drm_i915_query, items_ptr)
+#define QUERY_COUNT	offsetof(struct drm_i915_query, num_items)
+#define QUERY_ITEM	sizeof(struct drm_i915_query_item)
+
+static uint32_t query_seg(const struct drm_i915_query_item *item)
+{
+	if (item->length <= 0 || !item->data_ptr)
+		return 0;
+	return MIN((uint32_t)item->length, WIRE_QUERY_DATA_MAX);
+}
+
+static int query_pack(const struct wire_codec *co, const void *kx,
+		      struct strbuf *extra)
+{
+	const void *uitems = u64_to_ptr(rd64(kx, QUERY_ITEMS));
+	uint32_t count = rd32(kx, QUERY_COUNT), i;
+	size_t start = extra->len;
+	int ret;
+
+	if (count > WIRE_MAX_QUERY_ITEMS)
+		return -EINVAL;
+	if (!uitems || !count)
+		return 0;
+	ret = add_user_seg(extra, uitems, (size_t)count * QUERY_ITEM);
+	if (ret)
+		return ret;
+	for (i = 0; i < count; i++) {
+		struct drm_i915_query_item item;
+		uint32_t n;
+
+		memcpy(&item, extra->buf + start + i * QUERY_ITEM, sizeof(item));
+		n = query_seg(&item);
+		if (!n)
+			continue;
+		ret = add_user_seg(extra, u64_to_ptr(item.data_ptr), n);
+		if (ret == -EFAULT) {
+			/* Unreadable: the driver sees NULL and says -EFAULT. */
+			item.data_ptr = 0;
+			memcpy(extra->buf + start + i * QUERY_ITEM, &item, sizeof(item));
+		} else if (ret) {
+			return ret;
+		}
+	}
+	return 0;
+}
+
+static int query_unpack(const struct wire_codec *co, void *karg,
+			struct wire_cursor *cur, uint8_t *scratch)
+{
+	uint32_t count = rd32(karg, QUERY_COUNT), i;
+	struct drm_i915_query_item *items;
+	void *data;
+	int ret;
+
+	if (count > WIRE_MAX_QUERY_ITEMS)
+		return -EINVAL;
+	if (!rd64(karg, QUERY_ITEMS) || !count)
+		return 0;
+	ret = take_array(cur, count, QUERY_ITEM, (void **)&items);
+	if (ret)
+		return ret;
+	for (i = 0; i < count; i++) {
+		uint32_t n = query_seg(&items[i]);
+
+		/* No buffer lent: nothing the driver may touch. */
+		items[i].data_ptr = 0;
+		if (!n)
+			continue;
+		ret = take_array(cur, n, 1, &data);
+		if (ret)
+			return ret;
+		items[i].data_ptr = ptr_to_u64(data);
+		/* The driver writes no more than it was lent. */
+		if ((uint32_t)items[i].length > n)
+			items[i].length = (int32_t)n;
+	}
+	wr64(karg, QUERY_ITEMS, ptr_to_u64(items));
+	return 0;
+}
+
+static int query_reply(const struct wire_server_call *c, int result,
+		       const struct gem_location *loc, struct strbuf *out)
+{
+	struct wire_cursor cur = { c->extra, c->extra_len };
+	uint32_t count = rd32(c->korig, QUERY_COUNT), i;
+	const struct drm_i915_query_item *items;
+
+	/* A failed call (a query id of 0) hands nothing back. */
+	if (result < 0 || !rd64(c->korig, QUERY_ITEMS) || !count)
+		return 0;
+	items = cur_take(&cur, (uint64_t)count * QUERY_ITEM);
+	if (!items)
+		return -EIO;
+	for (i = 0; i < count; i++)
+		if (add_u64(out, (uint64_t)(int64_t)items[i].length))
+			return -ENOMEM;
+	for (i = 0; i < count; i++) {
+		const uint8_t *data = u64_to_ptr(items[i].data_ptr);
+		const uint8_t *end = c->extra + c->extra_len;
+
+		if (!data || items[i].length <= 0)
+			continue;
+		if (data < c->extra || data > end ||
+		    (size_t)items[i].length > (size_t)(end - data))
+			return -EIO;
+		if (add_seg(out, data, (size_t)items[i].length))
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+static int query_client(struct wire_client_call *c, int result,
+			struct wire_cursor *cur)
+{
+	struct drm_i915_query_item *uitems = u64_to_ptr(rd64(c->kx, QUERY_ITEMS));
+	uint32_t count = rd32(c->kx, QUERY_COUNT), i;
+	const uint8_t *packed, *lengths;
+
+	if (result < 0 || !uitems || !count)
+		return 0;
+	packed = (const uint8_t *)c->extra->buf;
+	lengths = cur_take(cur, (uint64_t)count * sizeof(uint64_t));
+	if (!lengths || c->extra->len < (size_t)count * QUERY_ITEM)
+		return -EIO;
+	for (i = 0; i < count; i++) {
+		struct drm_i915_query_item item;
+		int32_t len = (int32_t)rd64(lengths, i * sizeof(uint64_t));
+		void *data;
+
+		memcpy(&item, packed + i * QUERY_ITEM, sizeof(item));
+		if (query_seg(&item) && len > 0) {
+			data = cur_take(cur, (uint64_t)len);
+			if (!data)
+				return -EIO;
+			if (copy_to_user(u64_to_ptr(item.data_ptr), data, (size_t)len))
+				len = -EFAULT;
+		}
+		/* Written back only when it changed, as i915_query_ioctl. */
+		if (len != item.length &&
+		    copy_to_user(&uitems[i].length, &len, sizeof(len)))
+			return -EFAULT;
+	}
+	return 0;
+}
+
+/* --- MMAP_OFFSET: the extension chain ----------------------------------- */
+
+/*
+ * i915_user_extensions() with no extension known: an unreadable first
+ * link is -EFAULT, any readable one -EINVAL (the driver's answer, as it
+ * never reads the chain).  Only the readability travels: nothing else.
+ */
+#define MMAP_OFFSET_EXTENSIONS	offsetof(struct drm_i915_gem_mmap_offset, extensions)
+
+static int mmap_offset_pack(const struct wire_codec *co, const void *kx,
+			    struct strbuf *extra)
+{
+	struct i915_user_extension ext;
+	uint64_t ptr = rd64(kx, MMAP_OFFSET_EXTENSIONS);
+
+	if (ptr && copy_from_user(&ext, u64_to_ptr(ptr), sizeof(ext)))
+		return -EFAULT;
 	return 0;
 }
 
@@ -633,6 +909,16 @@ static const struct wire_codec wire_codec_exec2 = {
 
 static const struct wire_codec wire_codec_location = {
 	.server_reply = loc_reply, .client_unpack = loc_client,
+};
+
+static const struct wire_codec wire_codec_mmap_offset = {
+	.client_pack = mmap_offset_pack,
+};
+
+static const struct wire_codec wire_codec_query = {
+	.nptr = 1, .ptr_off = { QUERY_ITEMS },
+	.client_pack = query_pack, .server_unpack = query_unpack,
+	.server_reply = query_reply, .client_unpack = query_client,
 };
 
 static const struct wire_codec wire_codec_create_ext = {
@@ -711,6 +997,7 @@ int wire_client_pack(struct wire_client_call *c, unsigned int cmd, void *arg,
 	c->arg = arg;
 	c->in_size = c->in_pad = c->out_size = 0;
 	c->has_loc = false;
+	c->extra = extra;
 	if (!d)
 		return 0;	/* gemd answers -ENOTTY or -EINVAL */
 	c->in_size = payload_struct_size(cmd);
@@ -766,7 +1053,7 @@ int wire_client_unpack(struct wire_client_call *c, int result,
 	if (len < head)
 		return -EIO;
 	if (c->out_size)
-		memcpy(c->arg, reply, c->out_size);
+		memcpy(c->arg, reply, c->out_size);	/* libgem's copy of arg */
 	cur.p = (uint8_t *)reply + head;
 	cur.left = len - head;
 	if (d->codec->client_unpack) {

@@ -44,10 +44,13 @@
 #include "strbuf.h"
 
 #define WIRE_ALIGN		8
-#define WIRE_MAX_BUFFERS	(1u << 16)	/* execbuffer buffer_count */
+#define WIRE_MAX_BUFFERS	(1u << 20)	/* execbuffer buffer_count: as many
+						 * as one message may carry */
 #define WIRE_MAX_RELOCS		(1u << 20)	/* relocation_count per object */
 #define WIRE_MAX_EXTENSIONS	16		/* i915_user_extension chain */
 #define WIRE_MAX_REGIONS	64		/* CREATE_EXT memory regions */
+#define WIRE_MAX_QUERY_ITEMS	1024		/* QUERY num_items */
+#define WIRE_QUERY_DATA_MAX	(64u << 10)	/* QUERY item data lent to gemd */
 #define WIRE_STRING_MAX		1024		/* VERSION / GET_UNIQUE strings */
 #define WIRE_KARG_MAX		64		/* largest struct with pointers */
 
@@ -72,13 +75,18 @@ struct wire_client_call {
 	uint32_t out_size;	/* struct bytes the reply copies into arg */
 	/* arg as the kernel sees it (zero-extended), for ioctls with pointers */
 	uint64_t kx[WIRE_KARG_MAX / 8];
+	/* the deep copies as packed, for codecs that read them back */
+	const struct strbuf *extra;
 	bool has_loc;
 	struct gem_location loc;
 };
 
 /*
  * Prepare c for (cmd, arg) and append the deep copies to extra (which the
- * caller has reset).  The request payload is then arg[0, in_size), in_pad
+ * caller has reset).  arg is the caller's struct already copied into the
+ * client's memory (libgem copies it in and out with copy_from_user and
+ * copy_to_user); the memory it points to is read here, and written back
+ * by wire_client_unpack, through the same soft-faulting copies.  The request payload is then arg[0, in_size), in_pad
  * zero bytes, and extra.  Returns 0 or -errno as the kernel would fail
  * the call before reaching the driver (-EFAULT for a NULL arg, -EINVAL
  * for absurd counts, -E2BIG for an overlong extension chain).
@@ -94,7 +102,9 @@ int wire_client_payload(const struct wire_client_call *c,
 /*
  * Copy a reply into the caller's struct and user memory.  result is the
  * reply's result.  Fills c->loc/has_loc for PREAD/PWRITE/MMAP.  Returns 0,
- * or -EIO if the reply does not match the request (protocol error).
+ * -EFAULT if the caller's memory could not take what the kernel would have
+ * written (the call stays in step), or -EIO if the reply does not match
+ * the request (protocol error).
  */
 int wire_client_unpack(struct wire_client_call *c, int result,
 		       const void *reply, size_t len);

@@ -4,7 +4,9 @@
  * empty), drmGetVersion, drmGetBusid, and drmGetDevice2 / drmGetDevices2,
  * which walk /dev/dri and the sysfs of the PCI device.
  */
+#include <dirent.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
 
@@ -93,6 +95,53 @@ int main(int argc, char **argv)
 		gt_assert(!strcmp(name, "/dev/dri/card0"));
 		free(name);
 		close(fd);
+	}
+
+	/* What libpciaccess reads (IGT's gem_mappable_aperture_size): the
+	 * config header, the BARs in "resource", and a bus listing the
+	 * 945G alone. */
+	gemtest_subtest("pci-config-resource-listing") {
+		uint8_t cfg[300];
+		char res[1024], a[32], b[32], c[32];
+		unsigned long long start, end;
+		struct dirent *de;
+		int fd, n, line;
+		DIR *d;
+		FILE *f;
+
+		fd = open("/sys/bus/pci/devices/0000:00:02.0/config", O_RDONLY);
+		gt_assert(fd >= 0);
+		gt_assert_eq(read(fd, cfg, sizeof(cfg)), 256);
+		close(fd);
+		gt_assert_eq(cfg[0] | cfg[1] << 8, 0x8086);
+		gt_assert_eq(cfg[2] | cfg[3] << 8, 0x2772);
+		gt_assert_eq(cfg[0x0b], 0x03);			/* display */
+		gt_assert_eq(cfg[0x18] & 0x0f, 0x08);		/* GMADR prefetchable */
+
+		f = fopen("/sys/bus/pci/devices/0000:00:02.0/resource", "r");
+		gt_assert(f != NULL);
+		for (line = 0; fgets(res, sizeof(res), f); line++) {
+			gt_assert_eq(sscanf(res, "%31s %31s %31s", a, b, c), 3);
+			if (line != 2)
+				continue;
+			start = strtoull(a, NULL, 16);
+			end = strtoull(b, NULL, 16);
+			gt_assert_eq_u64(end - start + 1, 256ull << 20);	/* the aperture */
+			gt_assert_eq_u64(strtoull(c, NULL, 16), 0x42208);
+		}
+		fclose(f);
+		gt_assert_eq(line, 13);
+
+		d = opendir("/sys/bus/pci/devices");
+		gt_assert(d != NULL);
+		for (n = 0; (de = readdir(d)); ) {
+			if (de->d_name[0] == '.')
+				continue;
+			gt_assert(!strcmp(de->d_name, "0000:00:02.0"));
+			n++;
+		}
+		closedir(d);
+		gt_assert_eq(n, 1);
 	}
 
 	return gemtest_exit();

@@ -33,7 +33,10 @@ void gti_teardown(void)
 
 int gti_ioctl(unsigned long cmd, void *arg)
 {
-	struct gem_call call;
+	/* The test process calls as root, as the kernel's tests run. */
+	struct gem_call call = {
+		.caller_pid = GTI_PID, .caller_admin = true, .out_fd = -1,
+	};
 
 	return gem_ioctl_dispatch(gti_file, (unsigned int)cmd, arg, &call);
 }

@@ -246,7 +246,7 @@ static int op_open(void *data)
 {
 	struct flink_case *f = data;
 	struct drm_gem_open op = { .name = f->name };
-	struct gem_call call;
+	struct gem_call call = { .caller_pid = 77, .out_fd = -1 };
 
 	return gem_ioctl_dispatch(f->other, DRM_IOCTL_GEM_OPEN, &op, &call);
 }

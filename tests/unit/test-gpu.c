@@ -317,6 +317,28 @@ static void test_store_dword_imm(void)
 	t_fini(&t);
 }
 
+/* The 945G's own form, as Linux's gen3 code and IGT emit it: the header
+ * with length 1 (three dwords) and bit 22, the address, the value. */
+static void test_store_dword_imm_945(void)
+{
+	struct tgpu t;
+	uint32_t *data;
+
+	t_init(&t);
+	data = t_bind(&t, DATA_GTT, 4096);
+	t_emit(&t, MI_STORE_DWORD_IMM_GTT - 1);
+	t_emit(&t, DATA_GTT + 0x20);
+	t_emit(&t, 0x945945);
+	t_emit(&t, MI_NOOP);
+	t_advance(&t);
+	t_sync(&t);
+	gt_assert_eq(data[8], 0x945945);
+	gt_assert_eq(data[7], 0);
+	gt_assert_eq(data[9], 0);
+	gt_assert_eq(gpu_read(t.gpu, EIR), 0);
+	t_fini(&t);
+}
+
 static void test_lri_noop_id(void)
 {
 	struct tgpu t;
@@ -1275,6 +1297,7 @@ int main(int argc, char **argv)
 	gemtest_subtest("ring-wrap") test_ring_wrap();
 	gemtest_subtest("ring-partial-command") test_partial_command();
 	gemtest_subtest("store-dword-imm") test_store_dword_imm();
+	gemtest_subtest("store-dword-imm-945-form") test_store_dword_imm_945();
 	gemtest_subtest("load-register-imm") test_lri_noop_id();
 	gemtest_subtest("batch-start-end") test_batch_start_end();
 	gemtest_subtest("batch-chain") test_batch_chain();

@@ -199,6 +199,23 @@ static int drv_create_ext(unsigned int cmd, void *karg, struct gem_location *loc
 	return 0;
 }
 
+/* A QUERY driver: item 0 answers 24 bytes of 0x11, item 1 asks its size,
+ * item 2 says -ENODEV; it sees lent buffers, never the caller's. */
+static int drv_query(unsigned int cmd, void *karg, struct gem_location *loc)
+{
+	struct drm_i915_query *q = karg;
+	struct drm_i915_query_item *items = (void *)(uintptr_t)q->items_ptr;
+
+	gt_assert_eq(q->num_items, 3);
+	gt_assert_eq(items[0].length, 32);
+	memset((void *)(uintptr_t)items[0].data_ptr, 0x11, 24);
+	items[0].length = 24;
+	gt_assert_eq_u64(items[1].data_ptr, 0);	/* nothing lent: length 0 */
+	items[1].length = 100;
+	items[2].length = -ENODEV;
+	return 0;
+}
+
 static int drv_location(unsigned int cmd, void *karg, struct gem_location *loc)
 {
 	loc->arena = 3;
@@ -414,6 +431,34 @@ static void test_create_ext_loop(void)
 	ext.next_extension = (uintptr_t)&ext;
 	trip_init(&t);
 	gt_assert_eq(roundtrip(&t, DRM_IOCTL_I915_GEM_CREATE_EXT, &ce, drv_create_ext), -E2BIG);
+	trip_release(&t);
+}
+
+static void test_query(void)
+{
+	uint8_t data0[32], data2[16];
+	struct drm_i915_query_item items[3] = {
+		{ .query_id = 2, .length = 32, .data_ptr = (uintptr_t)data0 },
+		{ .query_id = 4, .length = 0, .data_ptr = (uintptr_t)0x1000 },
+		{ .query_id = 5, .length = 16, .data_ptr = (uintptr_t)data2 },
+	};
+	struct drm_i915_query q = { .num_items = 3, .items_ptr = (uintptr_t)items };
+	struct trip t;
+	unsigned int i;
+
+	memset(data0, 0xee, sizeof(data0));
+	memset(data2, 0xee, sizeof(data2));
+	trip_init(&t);
+	gt_assert_eq(roundtrip(&t, DRM_IOCTL_I915_QUERY, &q, drv_query), 0);
+	gt_assert_eq_u64(q.items_ptr, (uintptr_t)items);
+	gt_assert_eq(items[0].length, 24);
+	for (i = 0; i < 24; i++)
+		gt_assert_eq(data0[i], 0x11);
+	gt_assert_eq(data0[24], 0xee);		/* past the answer: untouched */
+	gt_assert_eq(items[1].length, 100);
+	gt_assert_eq_u64(items[1].data_ptr, 0x1000);
+	gt_assert_eq(items[2].length, -ENODEV);
+	gt_assert_eq(data2[0], 0xee);		/* a failed item writes nothing */
 	trip_release(&t);
 }
 
@@ -1043,6 +1088,8 @@ int main(int argc, char **argv)
 		test_create_ext();
 	gemtest_subtest("create-ext-loop")
 		test_create_ext_loop();
+	gemtest_subtest("query-items")
+		test_query();
 	gemtest_subtest("pread-pwrite-mmap-location")
 		test_location();
 	gemtest_subtest("zero-extend-mmap-gtt")
