@@ -79,7 +79,8 @@ int gdfs_read_range(struct gdfs *src, const char *name, uint64_t off, size_t len
 ssize_t gdfs_write(struct gdfs *src, const char *name, const void *buf, size_t len);
 /* Does the source have this file? */
 bool gdfs_has(struct gdfs *src, const char *name);
-/* The names in dri/0, one per line (what readdir shows). */
+/* The names in dri/0, one per line (what readdir shows), then the kept
+ * hang records as gemkit_errors/<hang number>. */
 int gdfs_list(struct gdfs *src, struct strbuf *out);
 
 /*

@@ -138,13 +138,15 @@ static ssize_t dir_write(struct gdfs *src, const char *name, const void *buf, si
 	return n;
 }
 
-static int dir_list(struct gdfs *src, struct strbuf *out)
+/* The names in directory sub of dri/0 ("." for dri/0), each after prefix. */
+static int list_dir(struct gdfs *src, const char *sub, const char *prefix,
+		    struct strbuf *out)
 {
 	struct dirent *de;
 	DIR *d;
 	int fd;
 
-	fd = openat(src->fd, ".", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	fd = openat(src->fd, sub, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
 	if (fd < 0)
 		return -errno;
 	d = fdopendir(fd);
@@ -155,11 +157,21 @@ static int dir_list(struct gdfs *src, struct strbuf *out)
 	while ((de = readdir(d))) {
 		if (de->d_name[0] == '.')
 			continue;
-		strbuf_addstr(out, de->d_name);
-		strbuf_addch(out, '\n');
+		strbuf_addf(out, "%s%s\n", prefix, de->d_name);
 	}
 	closedir(d);
 	return 0;
+}
+
+/* dri/0, and the few hang records of gemkit_errors/ (as gemd lists them
+ * over the socket); not the object data, which can be thousands. */
+static int dir_list(struct gdfs *src, struct strbuf *out)
+{
+	int ret = list_dir(src, ".", "", out);
+
+	if (!ret && list_dir(src, "gemkit_errors", "gemkit_errors/", out) == -ENOMEM)
+		ret = -ENOMEM;
+	return ret;
 }
 
 static void dir_close(struct gdfs *src)

@@ -202,7 +202,7 @@ static bool is_raw(const char *name)
 
 int gdfs_save(struct gdfs *src, const char *dir, bool with_data, unsigned int *skipped)
 {
-	struct strbuf names, path, data, objdir;
+	struct strbuf names, path, data, objdir, errdir;
 	unsigned int nskipped = 0;
 	char *line, *next;
 	int saved = 0, ret;
@@ -211,6 +211,7 @@ int gdfs_save(struct gdfs *src, const char *dir, bool with_data, unsigned int *s
 	strbuf_init(&path, 0);
 	strbuf_init(&data, 0);
 	strbuf_init(&objdir, 0);
+	strbuf_init(&errdir, 0);
 	strbuf_addf(&path, "%s/dri/0", dir);
 	ret = mkdir_p(path.buf);
 	if (ret)
@@ -243,8 +244,15 @@ int gdfs_save(struct gdfs *src, const char *dir, bool with_data, unsigned int *s
 			*next++ = '\0';
 		/* Raw memory is saved only on request; directories are not files. */
 		if (!strcmp(line, "gemkit_object_data") ||
+		    !strcmp(line, "gemkit_errors") ||
 		    (!with_data && !strcmp(line, "gemkit_aperture")))
 			continue;
+		if (!strncmp(line, "gemkit_errors/", 14) && !errdir.len) {
+			strbuf_addf(&errdir, "%s/gemkit_errors", path.buf);
+			ret = mkdir_p(errdir.buf);
+			if (ret)
+				goto out;
+		}
 		strbuf_reset(&data);
 		if (read_whole(src, line, is_raw(line), &data) < 0) {
 			nskipped++;
@@ -263,6 +271,7 @@ out:
 	strbuf_release(&path);
 	strbuf_release(&data);
 	strbuf_release(&objdir);
+	strbuf_release(&errdir);
 	return ret;
 }
 

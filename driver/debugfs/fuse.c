@@ -37,6 +37,7 @@
 #include <unistd.h>
 
 #include "debugfs_priv.h"
+#include "error.h"
 #include "log.h"
 #include "util.h"
 
@@ -72,7 +73,10 @@ static struct gem_debugfs *dfs_of_context(void)
 }
 
 /* Path kinds under the mount root. */
-enum dfs_node { NODE_NONE, NODE_ROOT, NODE_DRI, NODE_MINOR, NODE_OBJDIR, NODE_FILE };
+enum dfs_node {
+	NODE_NONE, NODE_ROOT, NODE_DRI, NODE_MINOR, NODE_OBJDIR, NODE_ERRDIR,
+	NODE_FILE,
+};
 
 static enum dfs_node classify(const char *path, const struct debugfs_file **f,
 			      uint64_t *arg)
@@ -86,10 +90,23 @@ static enum dfs_node classify(const char *path, const struct debugfs_file **f,
 		return NODE_MINOR;
 	if (!strcmp(path, "/dri/0/" DEBUGFS_OBJDIR))
 		return NODE_OBJDIR;
+	if (!strcmp(path, "/dri/0/" DEBUGFS_ERRDIR))
+		return NODE_ERRDIR;
 	if (strncmp(path, "/dri/0/", 7))
 		return NODE_NONE;
 	*f = debugfs_lookup(path + 7, arg);
 	return *f ? NODE_FILE : NODE_NONE;
+}
+
+static bool error_record_kept(struct gem_device *dev, uint64_t seq)
+{
+	uint64_t seqs[GEM_ERROR_RECORDS_MAX];
+	unsigned int i, n = gem_error_records(dev, seqs, GEM_ERROR_RECORDS_MAX);
+
+	for (i = 0; i < n; i++)
+		if (seqs[i] == seq)
+			return true;
+	return false;
 }
 
 static int dfs_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
@@ -112,6 +129,10 @@ static int dfs_getattr(const char *path, struct stat *st, struct fuse_file_info 
 			st->st_size = (off_t)f->raw_size(dfs->dev, (const void *)(uintptr_t)arg);
 			if (f == &debugfs_objdata_file && st->st_size == 0)
 				return -ENOENT;
+		} else if (f == &debugfs_errors_file) {
+			if (!error_record_kept(dfs->dev, arg))
+				return -ENOENT;
+			st->st_mode = S_IFREG | 0444;
 		} else {
 			st->st_mode = S_IFREG | (f->write ? 0644 : 0444);
 		}
@@ -167,7 +188,23 @@ static int dfs_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_
 		for (i = 0; i < debugfs_nfiles; i++)
 			filler(buf, debugfs_files[i].name, NULL, 0, 0);
 		filler(buf, DEBUGFS_OBJDIR, NULL, 0, 0);
+		filler(buf, DEBUGFS_ERRDIR, NULL, 0, 0);
 		return 0;
+	case NODE_ERRDIR: {
+		uint64_t seqs[GEM_ERROR_RECORDS_MAX];
+		unsigned int k, n = gem_error_records(dfs->dev, seqs,
+						      GEM_ERROR_RECORDS_MAX);
+
+		for (k = 0; k < n; k++) {
+			char name[24];
+
+			snprintf(name, sizeof(name), "%llu",
+				 (unsigned long long)seqs[k]);
+			if (filler(buf, name, NULL, 0, 0))
+				break;
+		}
+		return 0;
+	}
 	case NODE_OBJDIR: {
 		uint32_t *ids;
 		size_t n, k;

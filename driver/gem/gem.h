@@ -38,8 +38,12 @@ struct gem_hang_info {
 	uint32_t acthd;
 	uint32_t ipehr;
 	bool recovered;		/* ring reset and running; false: wedged */
-	char kind[16];		/* "hangcheck", "fault", "badop", "wedged" (forced) */
+	char kind[16];		/* "hangcheck", "runaway", "fault", "badop",
+				 * "wedged" (forced) */
 };
+
+/* gemkit_errors/ keeps at most this many captures (--error-states). */
+#define GEM_ERROR_RECORDS_MAX	64
 
 struct gem_device_config {
 	uint64_t aperture_size;		/* default 256 MiB */
@@ -47,6 +51,10 @@ struct gem_device_config {
 	uint64_t cmd_cost_ns;
 	uint32_t hangcheck_ms;		/* hangcheck period, 0: off (faults are
 					 * still caught); gemd's default 1500 */
+	uint32_t batch_budget;		/* periods of GPU time a request may
+					 * run, 0: no limit; gemd's default 4 */
+	uint32_t error_states;		/* captures kept in gemkit_errors/;
+					 * gemd's default 4 */
 };
 
 int gem_device_create(const struct gem_device_config *cfg, struct gem_device **out);

@@ -1,5 +1,6 @@
 /* The command streamer thread: ring and batch fetch, MI commands, errors. */
 #include <sched.h>
+#include <sys/prctl.h>
 
 #include "cmdtab.h"
 #include "gpu_priv.h"
@@ -145,13 +146,17 @@ static void cs_advance(struct gpu *gpu, uint32_t len)
 static enum cs_status mi_wait_for_event(struct gpu *gpu)
 {
 	/* No display, so no event: only gpu_kick(), a CTL write or a reset
-	 * gets the CS out of here. */
+	 * gets the CS out of here.  The chip waits as long: GPU time, which
+	 * gpu_sample counts while the wait lasts. */
 	pthread_mutex_lock(&gpu->lock);
 	gpu->waiting = true;
+	gpu->wait_start_ns = gpu_now_ns();
 	reg_or(gpu, PRB0_CTL, RING_WAIT);
 	while (gpu->waiting && !gpu->quit && !gpu_cs_aborted(gpu))
 		pthread_cond_wait(&gpu->cs_cond, &gpu->lock);
 	gpu->waiting = false;
+	cs_credit(gpu, gpu_now_ns() - gpu->wait_start_ns);
+	gpu->wait_start_ns = 0;
 	pthread_mutex_unlock(&gpu->lock);
 	return gpu_cs_aborted(gpu) ? CS_ABORT : CS_OK;
 }
@@ -167,6 +172,8 @@ static enum cs_status mi_batch_start(struct gpu *gpu, uint32_t len)
 	addr &= ~3u;
 	stat_add(&gpu->st_batches, 1);
 	if (!cs->in_batch) {
+		if (gpu->cfg.stall_ns && !gpu_cs_stall(gpu, gpu->cfg.stall_ns))
+			return CS_ABORT;
 		/* HEAD moves past the start first, as on hardware, so an error
 		 * capture walking back from HEAD finds this batch. */
 		cs_advance(gpu, len);
@@ -323,6 +330,7 @@ static enum cs_status cs_step(struct gpu *gpu)
 	const struct gen3_cmd *cmd;
 	enum cs_status st;
 	uint32_t hdr, len = 1;
+	bool idle;
 
 	if (gpu_cs_aborted(gpu))
 		return CS_ABORT;
@@ -362,6 +370,10 @@ static enum cs_status cs_step(struct gpu *gpu)
 	if (st != CS_OK)
 		return cs_stop(gpu, st);
 
+	/* A batch jumping (to itself, say) gets nothing done by that, nor
+	 * does a wait that a kick broke. */
+	idle = (cs->in_batch && cmd->id == GEN3_MI_BATCH_BUFFER_START) ||
+	       cmd->id == GEN3_MI_WAIT_FOR_EVENT;
 	switch (cmd->client) {
 	case GEN3_CLIENT_MI:
 		st = mi_exec(gpu, cmd, hdr, len);
@@ -380,6 +392,8 @@ static enum cs_status cs_step(struct gpu *gpu)
 		return CS_ABORT;
 
 	stat_add(&gpu->st_commands, 1);
+	if (!idle)
+		cs_progress(gpu, 1);
 	if (st == CS_OK)
 		cs_advance(gpu, len);
 	if (gpu->cfg.cmd_cost_ns)
@@ -417,6 +431,10 @@ static void cs_spin_for_work(struct gpu *gpu)
 void *gpu_cs_thread(void *arg)
 {
 	struct gpu *gpu = arg;
+
+	/* Naps of 50 us, not the default slack's 100: GPU time (gpu.h) is
+	 * credited for at most twice the nap asked for. */
+	prctl(PR_SET_TIMERSLACK, 1000ul, 0, 0, 0);
 
 	for (;;) {
 		cs_spin_for_work(gpu);

@@ -41,6 +41,9 @@
 #define APERTURE_MAX		(512ull << 20)
 #define APERTURE_DEFAULT	(256ull << 20)
 #define HANGCHECK_DEFAULT_MS	1500	/* DRM_I915_HANGCHECK_PERIOD of 2.6.37+ */
+#define BATCH_BUDGET_DEFAULT	4	/* hangcheck periods */
+#define BATCH_BUDGET_MAX	1000
+#define ERROR_STATES_DEFAULT	4
 
 enum {
 	OPT_DAEMON = 256,
@@ -54,6 +57,8 @@ enum {
 	OPT_DEBUGFS,
 	OPT_NO_DEBUGFS,
 	OPT_HANGCHECK,
+	OPT_BATCH_BUDGET,
+	OPT_ERROR_STATES,
 };
 
 /* The options, their help and getopt's table all come from here. */
@@ -78,6 +83,11 @@ static const struct gemd_option gemd_options[] = {
 	  "model blit throughput (e.g. 800M) and a per-command cost" },
 	{ "hangcheck", required_argument, OPT_HANGCHECK, "MS",
 	  "declare the GPU hung after MS ms without progress (default 1500, 0: off)" },
+	{ "batch-budget", required_argument, OPT_BATCH_BUDGET, "N",
+	  "declare a batch runaway after N hangcheck periods of GPU time "
+	  "(default 4, 0: never)" },
+	{ "error-states", required_argument, OPT_ERROR_STATES, "N",
+	  "keep the last N hang captures in gemkit_errors/ (default 4)" },
 	{ "debugfs", required_argument, OPT_DEBUGFS, "DIR",
 	  "mount the debugfs tree at DIR/dri/0 (default <runtime dir>/debugfs)" },
 	{ "no-debugfs", no_argument, OPT_NO_DEBUGFS, NULL,
@@ -227,6 +237,20 @@ static void parse_hangcheck(const char *s, uint32_t *out)
 	*out = (uint32_t)v;
 }
 
+/* A count from 0 to max, for --batch-budget and --error-states. */
+static uint32_t parse_count(const char *opt, const char *s, uint32_t max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (!*s || *end || errno || s[0] == '-' || v > max)
+		usage_error("invalid --%s '%s': must be a number from 0 to %u",
+			    opt, s, max);
+	return (uint32_t)v;
+}
+
 static void parse_options(int argc, char **argv, struct gemd_opts *o)
 {
 	struct option longopts[ARRAY_SIZE(gemd_options) + 1];
@@ -301,6 +325,14 @@ static void parse_options(int argc, char **argv, struct gemd_opts *o)
 			break;
 		case OPT_HANGCHECK:
 			parse_hangcheck(optarg, &o->dev.hangcheck_ms);
+			break;
+		case OPT_BATCH_BUDGET:
+			o->dev.batch_budget = parse_count("batch-budget", optarg,
+							  BATCH_BUDGET_MAX);
+			break;
+		case OPT_ERROR_STATES:
+			o->dev.error_states = parse_count("error-states", optarg,
+							  GEM_ERROR_RECORDS_MAX);
 			break;
 		case ':':
 			usage_error("option '%s' needs an argument", argv[optind - 1]);
@@ -615,7 +647,9 @@ static int wait_for_signal(int sfd)
 int main(int argc, char **argv)
 {
 	struct gemd_opts o = { .dev.aperture_size = APERTURE_DEFAULT,
-			       .dev.hangcheck_ms = HANGCHECK_DEFAULT_MS };
+			       .dev.hangcheck_ms = HANGCHECK_DEFAULT_MS,
+			       .dev.batch_budget = BATCH_BUDGET_DEFAULT,
+			       .dev.error_states = ERROR_STATES_DEFAULT };
 	struct server_config scfg = { 0 };
 	struct gem_debugfs *dfs;
 	struct gem_device *dev;
