@@ -7,13 +7,7 @@ test_description='gemctl hang/wait-hang/clear-error/drop-caches/wedged/suspend/r
 . "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
 DFS="$GEMD_SOCK_DIR/debugfs"
-if test -c /dev/fuse && grep -q '^#define HAVE_FUSE3 1' "$GEMKIT_BUILD_DIR/config.h"; then
-	DFS_OPT="--debugfs $DFS"
-	have_fuse=true
-else
-	DFS_OPT=--no-debugfs
-	have_fuse=false
-fi
+test_debugfs_opt "$DFS"
 
 test_expect_success 'start gemd (hangcheck 500 ms)' '
 	start_gemd $DFS_OPT --hangcheck 500 &&

@@ -13,8 +13,14 @@
  * Writing "since N" to an open gemkit_events regenerates that open file
  * with the events after N; read it again from offset 0 (pread).
  *
- * Shutdown: the mount is detached and the FUSE connection aborted, which
- * wakes the workers blocked in /dev/fuse; the loop thread is then joined.
+ * Shutdown must not hang: a copy of the mount in another mount namespace
+ * (a program that unshared it) or a reader holding a file open keeps the
+ * superblock, and with it the workers blocked in read(/dev/fuse), alive
+ * after the detach.  So the connection is aborted through fusectl, which
+ * is mounted for the moment on our own detached mount point when it is not
+ * at /sys/fs/fuse/connections, and the loop thread is joined with a
+ * deadline: if it does not come back (no fusectl for a user), gemd exits
+ * without freeing what the workers might still touch.
  * At start, a mount whose daemon died (ENOTCONN) is detached first.
  */
 #define FUSE_USE_VERSION 31
@@ -42,6 +48,9 @@
 #include "util.h"
 
 #define FUSE_SUPER_MAGIC	0x65735546
+#define FUSECTL_DIR		"/sys/fs/fuse/connections"
+/* How long gem_debugfs_stop waits for the FUSE threads. */
+#define STOP_JOIN_MS		300
 
 extern char **environ;
 
@@ -457,19 +466,45 @@ static int detach_mount(const char *dir)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EPERM;
 }
 
-/* Abort the connection behind st_dev (fusectl), if fusectl is mounted. */
-static void abort_connection(dev_t dev)
+/* Write to fusectl's abort file of the connection behind st_dev. */
+static int write_abort(const char *fusectl, dev_t dev)
 {
-	char path[64];
-	int fd;
+	char path[PATH_MAX];
+	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "/sys/fs/fuse/connections/%u/abort", minor(dev));
+	snprintf(path, sizeof(path), "%s/%u/abort", fusectl, minor(dev));
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return -errno;
 	if (write(fd, "1", 1) < 0)
-		log_debug("debugfs: abort %s: %s", path, strerror(errno));
+		ret = -errno;
 	close(fd);
+	return ret;
+}
+
+/*
+ * Abort the connection behind st_dev: the workers' reads fail at once,
+ * whoever still holds the superblock.  dir is our mount point, already
+ * detached here: if fusectl is not mounted where it usually is, it is
+ * mounted there for the moment (root only).
+ */
+static void abort_connection(const char *dir, dev_t dev)
+{
+	int ret = write_abort(FUSECTL_DIR, dev);
+
+	if (ret != -ENOENT)
+		goto out;
+	if (mount("fusectl", dir, "fusectl", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  NULL) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = write_abort(dir, dev);
+	umount2(dir, MNT_DETACH);
+out:
+	if (ret)
+		log_debug("debugfs: cannot abort the FUSE connection: %s",
+			  strerror(-ret));
 }
 
 int gem_debugfs_cleanup_stale(const char *dir)
@@ -580,19 +615,36 @@ out_free:
 	return ret;
 }
 
-void gem_debugfs_stop(struct gem_debugfs *dfs)
+int gem_debugfs_stop(struct gem_debugfs *dfs)
 {
+	struct timespec deadline;
+	int ret;
+
 	if (!dfs)
-		return;
+		return 0;
 	fuse_exit(dfs->fuse);
-	/* Detach, then abort: a reader holding a file open cannot keep the
-	 * workers (and so this join) alive. */
-	if (detach_mount(dfs->dir))
-		log_warn("debugfs: could not unmount %s", dfs->dir);
-	if (dfs->mnt_dev)
-		abort_connection(dfs->mnt_dev);
-	if (dfs->thread_running)
-		pthread_join(dfs->thread, NULL);
+	/* Detach, then abort: a reader holding a file open, or a mount
+	 * namespace holding a copy, cannot keep the workers alive. */
+	ret = detach_mount(dfs->dir);
+	if (ret)
+		log_warn("debugfs: could not unmount %s: %s", dfs->dir,
+			 strerror(-ret));
+	else if (dfs->mnt_dev)
+		abort_connection(dfs->dir, dfs->mnt_dev);
+	if (dfs->thread_running) {
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_nsec += STOP_JOIN_MS * 1000000L;
+		deadline.tv_sec += deadline.tv_nsec / 1000000000L;
+		deadline.tv_nsec %= 1000000000L;
+		ret = pthread_timedjoin_np(dfs->thread, NULL, &deadline);
+		if (ret) {
+			/* Left as it is: the workers may still be in a request. */
+			log_warn("debugfs: the FUSE workers did not stop within "
+				 "%u ms (no fusectl to abort the connection); "
+				 "exiting without them", STOP_JOIN_MS);
+			return -ETIMEDOUT;
+		}
+	}
 	fuse_unmount(dfs->fuse);	/* closes /dev/fuse; the mount is gone */
 	fuse_destroy(dfs->fuse);
 	while (dfs->handles)
@@ -601,4 +653,5 @@ void gem_debugfs_stop(struct gem_debugfs *dfs)
 	log_info("debugfs: unmounted %s", dfs->dir);
 	free(dfs->dir);
 	free(dfs);
+	return 0;
 }

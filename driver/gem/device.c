@@ -183,10 +183,18 @@ out_free:
 	return ret;
 }
 
+void gem_device_unblock(struct gem_device *dev)
+{
+	gem_irq_lock(dev);
+	__atomic_store_n(&dev->closing, true, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&dev->irq_cond);
+	gem_irq_unlock(dev);
+}
+
 void gem_device_destroy(struct gem_device *dev)
 {
 	struct gem_file *file;
-	int64_t timeout = 2000000000;
+	int64_t timeout = 100000000;
 
 	gem_hangcheck_stop(dev);
 	gem_retire_worker_stop(dev);
@@ -199,6 +207,8 @@ void gem_device_destroy(struct gem_device *dev)
 		gem_file_release(file);
 	}
 
+	/* Our own wait for the GPU below is not a client's. */
+	__atomic_store_n(&dev->closing, false, __ATOMIC_RELEASE);
 	gem_lock(dev);
 	if (!list_empty(&dev->requests)) {
 		struct gem_request *last =

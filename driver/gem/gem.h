@@ -58,7 +58,12 @@ struct gem_device_config {
 };
 
 int gem_device_create(const struct gem_device_config *cfg, struct gem_device **out);
-/* Idles the GPU, releases every remaining file and object. */
+/* Shutting down: every wait for the GPU, now and later, returns -EINTR
+ * (as a signal ends the kernel's), so no client thread stays in the
+ * driver.  The server's unblock hook. */
+void gem_device_unblock(struct gem_device *dev);
+/* Idles the GPU (waiting 100 ms at most: nobody is left to see the
+ * results), releases every remaining file and object. */
 void gem_device_destroy(struct gem_device *dev);
 
 /* A new drm_file (one per open of the device). comm is truncated to 15. */

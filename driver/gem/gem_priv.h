@@ -229,6 +229,7 @@ struct gem_stats {		/* dev->lock */
 	uint64_t domain_flushes, clflush_bytes, pwrite_bytes, pread_bytes;
 	uint64_t purges, retires, faults;
 	uint64_t hangs, resets;		/* error captures, ring resets */
+	uint64_t bans;			/* files banned (hangcheck.c) */
 };
 
 struct gem_device {
@@ -287,6 +288,8 @@ struct gem_device {
 					 * Atomic stores; waiters load it under
 					 * irq_lock alone */
 	bool suspended;			/* suspend.c: execbuffer -EBUSY until resume */
+	bool closing;			/* gem_device_unblock: waits return -EINTR.
+					 * Atomic stores and loads */
 	uint32_t waiting_seqno;		/* seqno a waiter sleeps on, 0 = none */
 	struct gem_event_log events;
 

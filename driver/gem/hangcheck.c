@@ -136,6 +136,7 @@ static void charge_files(struct gem_hang *h, struct gem_request *guilty,
 		file->batch_active++;
 		if (file->guilty_ns && now - file->guilty_ns <= ban_ns && !file->banned) {
 			file->banned = true;
+			h->dev->stats.bans++;
 			log_err("pid %d (%s): GPU hanging too fast, banning file %u: "
 				"its execbuffers now fail with EIO",
 				(int)file->pid, file->comm, file->id);

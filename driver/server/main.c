@@ -44,6 +44,7 @@
 #define BATCH_BUDGET_DEFAULT	4	/* hangcheck periods */
 #define BATCH_BUDGET_MAX	1000
 #define ERROR_STATES_DEFAULT	4
+#define STOP_TIMEOUT_MS		400	/* for the client threads to leave */
 
 enum {
 	OPT_DAEMON = 256,
@@ -93,7 +94,8 @@ static const struct gemd_option gemd_options[] = {
 	{ "no-debugfs", no_argument, OPT_NO_DEBUGFS, NULL,
 	  "do not mount a debugfs tree" },
 	{ "syslog", no_argument, OPT_SYSLOG, NULL,
-	  "log to syslog (the default with --daemon)" },
+	  "log to syslog (with --daemon: if there is one, else to gemd.log "
+	  "beside the socket)" },
 	{ "log-file", required_argument, OPT_LOG_FILE, "FILE",
 	  "append the log to FILE instead" },
 	{ "verbose", no_argument, 'v', NULL,
@@ -571,22 +573,70 @@ static void pidfile_remove(void)
 
 /* --- main ---------------------------------------------------------------- */
 
-/* log.c writes to stderr or syslog, so a log file becomes stderr. */
-static void setup_logging(const struct gemd_opts *o)
+/* Is a syslog daemon listening on /dev/log? */
+static bool syslog_available(void)
 {
-	bool use_syslog = o->use_syslog || (o->daemon && !o->log_file);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	bool ok;
 
-	if (o->log_file) {
-		int fd = open(o->log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return false;
+	ok = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	close(fd);
+	return ok;
+}
 
+/*
+ * Where a daemon logs unless told: syslog if there is one, else a file a
+ * user finds, gemd.log beside the socket (the runtime directory for the
+ * default socket).  NULL: syslog.
+ */
+static const char *daemon_log_file(const char *socket_path)
+{
+	static char path[PATH_MAX];
+	const char *slash = strrchr(socket_path, '/');
+	int n;
+
+	if (syslog_available())
+		return NULL;
+	if (!slash)
+		n = snprintf(path, sizeof(path), "gemd.log");
+	else
+		n = snprintf(path, sizeof(path), "%.*s/gemd.log",
+			     (int)(slash - socket_path), socket_path);
+	return n > 0 && (size_t)n < sizeof(path) ? path : NULL;
+}
+
+/* log.c writes to stderr or syslog, so a log file becomes stderr. */
+static void setup_logging(const struct gemd_opts *o, const char *socket_path)
+{
+	const char *log_file = o->log_file;
+	bool use_syslog = o->use_syslog;
+
+	if (o->daemon && !log_file && !use_syslog) {
+		log_file = daemon_log_file(socket_path);
+		use_syslog = !log_file;
+	}
+	if (log_file) {
+		int fd = open(log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+		/* The socket's directory, made before the socket is (with
+		 * the mode server_start would give it). */
+		if (fd < 0 && errno == ENOENT && log_file != o->log_file &&
+		    make_parent_dirs(log_file, 0755) == 0)
+			fd = open(log_file, O_WRONLY | O_CREAT | O_APPEND |
+				  O_CLOEXEC | O_NOFOLLOW, 0644);
 		if (fd < 0)
-			fail("cannot open log file %s: %s", o->log_file, strerror(errno));
+			fail("cannot open log file %s: %s", log_file, strerror(errno));
 		user_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 		dup2(fd, STDERR_FILENO);
 		close(fd);
 	}
-	log_elsewhere = use_syslog || o->log_file;
+	log_elsewhere = use_syslog || log_file;
 	log_init("gemd", use_syslog, o->level);
+	/* Every line of a file (or of a terminal) says when. */
+	log_set_timestamps(!use_syslog);
 }
 
 /* The debugfs mount is a convenience: gemd serves its device without it. */
@@ -619,6 +669,11 @@ static struct gem_debugfs *start_debugfs(const struct gemd_opts *o,
 	else
 		log_info("debugfs mounted at %s/dri/0", dir);
 	return ret ? NULL : dfs;
+}
+
+static void unblock_device(void *data)
+{
+	gem_device_unblock(data);
 }
 
 /* Signals are taken synchronously from a signalfd, never in a handler. */
@@ -656,6 +711,7 @@ int main(int argc, char **argv)
 	struct server *srv;
 	char err[PATH_MAX + 256];
 	int sfd, sig, ret;
+	bool busy;
 
 	parse_options(argc, argv, &o);
 	scfg.path = gem_device_path(o.device);
@@ -678,12 +734,18 @@ int main(int argc, char **argv)
 	}
 	if (o.daemon)
 		daemonize();
-	setup_logging(&o);
+	setup_logging(&o, scfg.path);
 
 	ret = gem_device_create(&o.dev, &dev);
 	if (ret)
 		fail("cannot create the device: %s", strerror(-ret));
 	scfg.dev = dev;
+	/* Shutdown is bounded (about half a second): waits inside the
+	 * driver end at once, and a thread that does not come back in time
+	 * is not waited for. */
+	scfg.unblock = unblock_device;
+	scfg.unblock_data = dev;
+	scfg.stop_timeout_ms = STOP_TIMEOUT_MS;
 	ret = server_start(&scfg, &srv, err, sizeof(err));
 	if (ret)
 		fail("%s", err);
@@ -703,10 +765,10 @@ int main(int argc, char **argv)
 
 	sig = wait_for_signal(sfd);
 	log_notice("%s: shutting down", sig ? strsignal(sig) : "signalfd");
-	gem_debugfs_stop(dfs);
+	busy = gem_debugfs_stop(dfs) < 0;
 	ret = server_stop(srv);
 	pidfile_remove();
-	if (ret == -EBUSY)
+	if (busy || ret == -EBUSY)
 		_exit(0);	/* threads still in the driver: no teardown under them */
 	gem_device_destroy(dev);
 	close(sfd);
