@@ -26,7 +26,7 @@ static int read_parse(const struct gd_ctx *ctx, struct gdfs *src, const char *na
 	strbuf_reset(sb);
 	ret = gdfs_read(src, name, sb);
 	if (ret)
-		gd_error(ctx, "reading %s/%s: %s", gdfs_describe(src), name, strerror(-ret));
+		gd_error(ctx, "reading %s/%s: %s", gdfs_describe(src), name, gdfs_strerror(ret));
 	return ret;
 }
 
@@ -77,7 +77,7 @@ static int live_fill(void *arg, const struct gd_rec_object *o, int fd, uint64_t 
 		if (lseek(fd, (off_t)(off + done), SEEK_SET) < 0)
 			return -errno;
 		if (write_full(fd, lf->buf.buf, want) < 0)
-			return -EIO;
+			return -errno;
 	}
 	return 0;
 }
