@@ -1,10 +1,16 @@
-/* Levelled logging to stderr ("ident: level: message") or syslog(3). */
+/*
+ * Levelled logging to stderr ("ident: level: message", or with timestamps
+ * "2026-03-01 12:00:00.123 ident[pid]: level: message") or syslog(3).
+ */
 #include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "log.h"
 
@@ -16,6 +22,7 @@
 static pthread_mutex_t log_lock = PTHREAD_MUTEX_INITIALIZER;
 static int log_level = LOG_NOTICE;
 static int log_syslog;
+static bool log_timestamps;
 /* openlog(3) keeps the pointer, so the ident must live here. */
 static char log_ident[64];
 
@@ -44,6 +51,28 @@ void log_init(const char *ident, int use_syslog, int max_level)
 	log_set_level(max_level);
 }
 
+void log_set_timestamps(int on)
+{
+	pthread_mutex_lock(&log_lock);
+	log_timestamps = on;
+	pthread_mutex_unlock(&log_lock);
+}
+
+/* "2026-03-01 12:00:00.123 " in local time, or "" if the clock fails. */
+static void format_time(char *buf, size_t size)
+{
+	struct timespec ts;
+	struct tm tm;
+	size_t n;
+
+	buf[0] = '\0';
+	if (clock_gettime(CLOCK_REALTIME, &ts) || !localtime_r(&ts.tv_sec, &tm))
+		return;
+	n = strftime(buf, size, "%Y-%m-%d %H:%M:%S", &tm);
+	if (n)
+		snprintf(buf + n, size - n, ".%03ld ", ts.tv_nsec / 1000000);
+}
+
 void log_set_level(int max_level)
 {
 	__atomic_store_n(&log_level, max_level, __ATOMIC_RELAXED);
@@ -59,15 +88,22 @@ static void log_emit(int level, const char *msg)
 	const char *name = level >= 0 && level <= LOG_DEBUG ?
 			   level_names[level] : "log";
 
+	const char *ident = log_ident[0] ? log_ident : program_invocation_short_name;
+	char when[40];
+
 	pthread_mutex_lock(&log_lock);
 	if (log_syslog) {
 		syslog(level, "%s", msg);
 	} else {
 		/* One locked fprintf per line: threads never interleave. */
 		flockfile(stderr);
-		fprintf(stderr, "%s: %s: %s\n",
-			log_ident[0] ? log_ident : program_invocation_short_name,
-			name, msg);
+		if (log_timestamps) {
+			format_time(when, sizeof(when));
+			fprintf(stderr, "%s%s[%d]: %s: %s\n", when, ident,
+				(int)getpid(), name, msg);
+		} else {
+			fprintf(stderr, "%s: %s: %s\n", ident, name, msg);
+		}
 		fflush(stderr);
 		funlockfile(stderr);
 	}

@@ -6,6 +6,9 @@
 
 /* Levels are syslog's: LOG_ERR, LOG_WARNING, LOG_NOTICE, LOG_INFO, LOG_DEBUG. */
 void log_init(const char *ident, int use_syslog, int max_level);
+/* Begin every stderr line with the local time and "ident[pid]" (gemd's
+ * log files); syslog adds its own. */
+void log_set_timestamps(int on);
 void log_set_level(int max_level);
 int log_get_level(void);
 void log_msg(int level, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

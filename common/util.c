@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -340,4 +341,30 @@ bool process_running(pid_t pid)
 	/* "pid (comm) S ...": comm may hold spaces and parentheses. */
 	paren = strrchr(buf, ')');
 	return !(paren && paren[1] == ' ' && paren[2] == 'Z');
+}
+
+int make_parent_dirs(const char *path, mode_t mode)
+{
+	char dir[PATH_MAX];
+	char *p, *last;
+	int n = snprintf(dir, sizeof(dir), "%s", path);
+
+	if (n < 0 || (size_t)n >= sizeof(dir))
+		return -ENAMETOOLONG;
+	last = strrchr(dir, '/');
+	if (!last || last == dir)
+		return 0;
+	*last = '\0';
+	for (p = dir + 1; ; p++) {
+		bool end = *p == '\0';
+
+		if (*p != '/' && !end)
+			continue;
+		*p = '\0';
+		if (mkdir(dir, mode) < 0 && errno != EEXIST)
+			return -errno;
+		if (end)
+			return 0;
+		*p = '/';
+	}
 }

@@ -59,6 +59,11 @@ int hex_digit(char c);
  */
 bool process_running(pid_t pid);
 
+/* mkdir -p of the directory that will hold path (its last component is
+ * not made): existing components are left alone, new ones get mode.
+ * 0 or -errno. */
+int make_parent_dirs(const char *path, mode_t mode);
+
 /* The device path rule of DEVELOPERS.md: -D, $GEM_DEVICE, else the default. */
 const char *gem_device_path(const char *override);
 /* <runtime dir> of the rule, e.g. /run/gemkit; writes into buf. */

@@ -37,6 +37,19 @@ extern "C" {
 
 /* --- sources ------------------------------------------------------------ */
 
+/*
+ * What a source trusts of what it reads: a file of a directory source is
+ * read only if it is a regular file (-ESPIPE for a FIFO, a socket or a
+ * device, -EISDIR for a directory), and gdfs_read brings at most
+ * GDFS_MAX_FILE_SIZE bytes of it (-EFBIG beyond; gdfs_set_max_size; a
+ * range read brings what its caller asks for).  On a live source (a FUSE mount, a gemd socket)
+ * each operation waits for an answer GDFS_TIMEOUT_MS at most
+ * (gdfs_set_timeout), then fails with -ETIMEDOUT: a stopped or hung gemd
+ * never hangs a tool.  gdfs_strerror() words these for a user.
+ */
+#define GDFS_MAX_FILE_SIZE	(256u << 20)
+#define GDFS_TIMEOUT_MS		5000u
+
 struct gdfs;
 
 enum gdfs_kind {
@@ -57,6 +70,18 @@ int gdfs_open_socket(const char *path, struct gdfs **out);
  */
 int gdfs_open_auto(const char *device, const char *debugfs_dir, struct gdfs **out);
 void gdfs_close(struct gdfs *src);
+
+/* How long each operation on a live source may wait (0: for ever); the
+ * default, for sources opened later and for opening them, is
+ * GDFS_TIMEOUT_MS unless gdfs_set_default_timeout changed it. */
+void gdfs_set_timeout(struct gdfs *src, uint64_t timeout_ns);
+void gdfs_set_default_timeout(uint64_t timeout_ns);
+/* The most a whole-file read may bring (default GDFS_MAX_FILE_SIZE). */
+void gdfs_set_max_size(struct gdfs *src, size_t max_size);
+/* strerror(-err), but for a reader's words where a source's limits are
+ * the reason: "not a regular file", "larger than 256 MiB", "no answer
+ * within the timeout". */
+const char *gdfs_strerror(int err);
 
 enum gdfs_kind gdfs_kind(const struct gdfs *src);
 /* "/run/gemkit/debugfs/dri/0" or "socket /run/gemkit/card0", for messages. */
@@ -79,7 +104,8 @@ int gdfs_read_range(struct gdfs *src, const char *name, uint64_t off, size_t len
 ssize_t gdfs_write(struct gdfs *src, const char *name, const void *buf, size_t len);
 /* Does the source have this file? */
 bool gdfs_has(struct gdfs *src, const char *name);
-/* The names in dri/0, one per line (what readdir shows). */
+/* The names in dri/0, one per line (what readdir shows), then the kept
+ * hang records as gemkit_errors/<hang number>. */
 int gdfs_list(struct gdfs *src, struct strbuf *out);
 
 /*

@@ -37,13 +37,18 @@ static int sock_call(struct gdfs *src, uint32_t op, const char *name,
 		return -E2BIG;
 	if (src->fd < 0)
 		return -ENOTCONN;
+	if (src->timeout_ns)
+		call.deadline_ns = now_ns() + src->timeout_ns;
 	ret = wire_call(src->fd, &call);
 	if (!ret)
 		return call.result;
+	/* Its answer would come out of turn: this source is done. */
 	close(src->fd);
 	src->fd = -1;
 	if (wire_call_bad_reply(ret))
 		return -EPROTO;
+	if (ret == -ETIMEDOUT)
+		return ret;
 	/* Else gemd went away mid-request: this source is done. */
 	return ret == -ENOMEM ? -ENOMEM : -ENOTCONN;
 }
@@ -116,7 +121,8 @@ int gdfs_open_socket(const char *path, struct gdfs **out)
 	path = gem_device_path(path);
 	if (!path)
 		return -ENOENT;
-	fd = channel_connect(path, GEM_MSG_HELLO, false, true, NULL, 0);
+	fd = channel_connect_timeout(path, GEM_MSG_HELLO, false, true, NULL, 0,
+				     gdfs_default_timeout_ns);
 	if (fd < 0)
 		return fd;
 	src = gdfs_alloc(&sock_ops, GDFS_SOCKET, fd);

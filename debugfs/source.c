@@ -14,6 +14,13 @@
 #include "source.h"
 #include "util.h"
 
+uint64_t gdfs_default_timeout_ns = GDFS_TIMEOUT_MS * 1000000ull;
+
+void gdfs_set_default_timeout(uint64_t timeout_ns)
+{
+	gdfs_default_timeout_ns = timeout_ns;
+}
+
 struct gdfs *gdfs_alloc(const struct gdfs_ops *ops, enum gdfs_kind kind, int fd)
 {
 	struct gdfs *src = calloc(1, sizeof(*src));
@@ -23,8 +30,20 @@ struct gdfs *gdfs_alloc(const struct gdfs_ops *ops, enum gdfs_kind kind, int fd)
 	src->ops = ops;
 	src->kind = kind;
 	src->fd = fd;
+	src->timeout_ns = gdfs_default_timeout_ns;
+	src->max_size = GDFS_MAX_FILE_SIZE;
 	strbuf_init(&src->desc, 0);
 	return src;
+}
+
+void gdfs_set_timeout(struct gdfs *src, uint64_t timeout_ns)
+{
+	src->timeout_ns = timeout_ns;
+}
+
+void gdfs_set_max_size(struct gdfs *src, size_t max_size)
+{
+	src->max_size = max_size;
 }
 
 void gdfs_close(struct gdfs *src)
@@ -34,6 +53,20 @@ void gdfs_close(struct gdfs *src)
 	src->ops->close(src);
 	strbuf_release(&src->desc);
 	free(src);
+}
+
+const char *gdfs_strerror(int err)
+{
+	switch (err) {
+	case -ESPIPE:
+		return "not a regular file";
+	case -EFBIG:
+		return "larger than a debugfs file may be (256 MiB)";
+	case -ETIMEDOUT:
+		return "no answer within the timeout (is gemd stopped or hung?)";
+	default:
+		return strerror(err < 0 ? -err : err);
+	}
 }
 
 enum gdfs_kind gdfs_kind(const struct gdfs *src)
@@ -112,14 +145,17 @@ static int open_sibling_mount(const char *device, struct gdfs **out)
 int gdfs_open_auto(const char *device, const char *debugfs_dir, struct gdfs **out)
 {
 	const char *path;
+	int ret;
 
 	if (debugfs_dir)
 		return gdfs_open_dir(debugfs_dir, out);
 	path = gem_device_path(device);
 	if (!path)
 		return -ENOENT;
-	if (!open_sibling_mount(path, out))
-		return 0;
+	ret = open_sibling_mount(path, out);
+	/* A mount that does not answer: its gemd would not either. */
+	if (ret == 0 || ret == -ETIMEDOUT)
+		return ret;
 	return gdfs_open_socket(path, out);
 }
 
@@ -202,7 +238,7 @@ static bool is_raw(const char *name)
 
 int gdfs_save(struct gdfs *src, const char *dir, bool with_data, unsigned int *skipped)
 {
-	struct strbuf names, path, data, objdir;
+	struct strbuf names, path, data, objdir, errdir;
 	unsigned int nskipped = 0;
 	char *line, *next;
 	int saved = 0, ret;
@@ -211,6 +247,7 @@ int gdfs_save(struct gdfs *src, const char *dir, bool with_data, unsigned int *s
 	strbuf_init(&path, 0);
 	strbuf_init(&data, 0);
 	strbuf_init(&objdir, 0);
+	strbuf_init(&errdir, 0);
 	strbuf_addf(&path, "%s/dri/0", dir);
 	ret = mkdir_p(path.buf);
 	if (ret)
@@ -243,8 +280,15 @@ int gdfs_save(struct gdfs *src, const char *dir, bool with_data, unsigned int *s
 			*next++ = '\0';
 		/* Raw memory is saved only on request; directories are not files. */
 		if (!strcmp(line, "gemkit_object_data") || !strcmp(line, "i915_params") ||
+		    !strcmp(line, "gemkit_errors") ||
 		    (!with_data && !strcmp(line, "gemkit_aperture")))
 			continue;
+		if (!strncmp(line, "gemkit_errors/", 14) && !errdir.len) {
+			strbuf_addf(&errdir, "%s/gemkit_errors", path.buf);
+			ret = mkdir_p(errdir.buf);
+			if (ret)
+				goto out;
+		}
 		strbuf_reset(&data);
 		if (read_whole(src, line, is_raw(line), &data) < 0) {
 			nskipped++;
@@ -263,6 +307,7 @@ out:
 	strbuf_release(&path);
 	strbuf_release(&data);
 	strbuf_release(&objdir);
+	strbuf_release(&errdir);
 	return ret;
 }
 

@@ -24,6 +24,9 @@ struct gdfs {
 	enum gdfs_kind kind;
 	struct strbuf desc;
 	int fd;				/* dri/0 (O_PATH) or the socket */
+	uint64_t timeout_ns;		/* for each operation on a live source */
+	size_t max_size;		/* of a file read whole */
+	bool live;			/* a directory on a FUSE mount */
 	struct {
 		char name[48];
 		int fd;
@@ -32,5 +35,7 @@ struct gdfs {
 };
 
 struct gdfs *gdfs_alloc(const struct gdfs_ops *ops, enum gdfs_kind kind, int fd);
+/* What new sources, and opening them, wait at most. */
+extern uint64_t gdfs_default_timeout_ns;
 
 #endif

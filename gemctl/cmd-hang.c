@@ -1,7 +1,10 @@
 /*
- * hang [--kind loop|wait|badop|fault]: submit a batch that hangs the GPU
- * that way, for rigs that test hang handling (catch it with wait-hang):
+ * hang [--kind loop|runaway|wait|badop|fault]: submit a batch that hangs
+ * the GPU that way, for rigs that test hang handling (catch it with
+ * wait-hang):
  *   loop   MI_BATCH_BUFFER_START jumping to itself (hangcheck finds it);
+ *   runaway  MI_NOOPs jumping back to their start: ACTHD keeps moving,
+ *          so only the batch budget (gemd --batch-budget) ends it;
  *   wait   MI_WAIT_FOR_EVENT for an event that never comes (no display),
  *          again after hangcheck's kick;
  *   badop  an MI opcode the 945G does not have (the CS stops at once);
@@ -19,6 +22,7 @@
 
 #define MI_BAD_OPCODE		MI_INSTR(0x3f, 0)	/* MI client, opcode 0x3f: none */
 #define HANG_FAULT_ADDR		0xfffff000u	/* beyond any 945G aperture */
+#define RUNAWAY_NOOPS		1000		/* and the jump: one page */
 
 /* Hangs counted so far (gemkit_counters), so wait-hang can wait for the
  * one this submission causes even if it is caught first. */
@@ -45,7 +49,7 @@ static void note_hang_base(struct gemctl *ctl)
 
 static const struct tool_opt hang_opts[] = {
 	{ "kind", 0, 'k', TOOL_ARG_VALUE, "KIND",
-	  "loop (default), wait, badop or fault" },
+	  "loop (default), runaway, wait, badop or fault" },
 	TOOL_OPT_END
 };
 
@@ -64,10 +68,10 @@ static int cmd_hang(struct gemctl *ctl, int argc, char **argv)
 	}
 	if (optind != argc)
 		return gemctl_usage(ctl);
-	if (strcmp(kind, "loop") && strcmp(kind, "wait") && strcmp(kind, "badop") &&
-	    strcmp(kind, "fault"))
-		return gemctl_error(ctl, GEMCTL_USAGE,
-				    "kind '%s' is not loop, wait, badop or fault", kind);
+	if (strcmp(kind, "loop") && strcmp(kind, "runaway") && strcmp(kind, "wait") &&
+	    strcmp(kind, "badop") && strcmp(kind, "fault"))
+		return gemctl_error(ctl, GEMCTL_USAGE, "kind '%s' is not loop, "
+				    "runaway, wait, badop or fault", kind);
 	b = malloc(sizeof(*b));
 	if (!b)
 		return gemctl_error(ctl, GEMCTL_FAILED, "out of memory");
@@ -75,6 +79,13 @@ static int cmd_hang(struct gemctl *ctl, int argc, char **argv)
 	if (!strcmp(kind, "loop")) {
 		/* Handle 0: the batch itself (gemctl_submit). */
 		gen3_emit_spin(b, 0);
+	} else if (!strcmp(kind, "runaway")) {
+		unsigned int i;
+
+		for (i = 0; i < RUNAWAY_NOOPS; i++)
+			gen3_batch_emit(b, MI_NOOP);
+		gen3_batch_emit(b, MI_BATCH_BUFFER_START_GTT);
+		gen3_batch_emit_reloc(b, 0, MI_BATCH_NON_SECURE, I915_GEM_DOMAIN_COMMAND, 0);
 	} else if (!strcmp(kind, "wait")) {
 		/* Hangcheck kicks a stuck wait once, as i915 did; waiting
 		 * again at the same place after the kick is the hang. */
@@ -106,7 +117,7 @@ static int cmd_hang(struct gemctl *ctl, int argc, char **argv)
 
 const struct gemctl_cmd cmd_hang_entry = {
 	.name = "hang",
-	.args = "[--kind loop|wait|badop|fault]",
+	.args = "[--kind loop|runaway|wait|badop|fault]",
 	.summary = "submit a batch that hangs the GPU that way",
 	.opts = hang_opts,
 	.fn = cmd_hang,

@@ -8,7 +8,14 @@
  * /sys/kernel/debug/dri/0: as root the program gets a private mount
  * namespace where a tmpfs on /sys/kernel/debug holds gemd's debugfs tree
  * (or, without one, the two files IGT needs); otherwise the interposer
- * redirects /sys/kernel/debug to gemd's tree (GEMKIT_DEBUGFS).
+ * redirects /sys/kernel/debug to gemd's tree (GEMKIT_DEBUGFS).  That
+ * namespace would hold a copy of every FUSE mount on the machine, and
+ * keep other gemds' debugfs trees alive after they stop: every gemkit
+ * mount but our gemd's is detached from it.
+ *
+ * What gemd saw during the run (hangs, bans, a wedged GPU) is said in one
+ * line on stderr; when that happened or the program failed, a private
+ * gemd's log and error states are kept and the line says where.
  *
  * The exit status is PROGRAM's, 128 + N if signal N killed it, 127 if it
  * could not be run (126: found but not executable).
@@ -28,6 +35,7 @@
 #include <unistd.h>
 
 #include "gemctl.h"
+#include "gemdebugfs.h"
 #include "libgem.h"
 #include "preload-paths.h"
 #include "strbuf.h"
@@ -45,6 +53,13 @@ struct run {
 	struct strbuf gemd;
 	struct strbuf fake;	/* our stand-in debugfs dir, or empty */
 	pid_t gemd_pid;
+	bool keep;		/* keep the private gemd's directory */
+};
+
+/* What gemd counted, before and after the program. */
+struct run_counts {
+	bool valid;
+	uint64_t hangs, bans, wedged;
 };
 
 static void run_usage(FILE *f)
@@ -230,7 +245,7 @@ static void stop_gemd(struct run *r)
 		for (i = 0; i < 500 && process_running(r->gemd_pid); i++)
 			usleep(10000);
 	}
-	if (!r->priv.len)
+	if (!r->priv.len || r->keep)
 		return;
 	strbuf_addf(&p, "%s/gemd.log", r->priv.buf);
 	unlink(p.buf);
@@ -256,6 +271,59 @@ static int write_file(const char *dir, const char *name, const char *text)
 	return ret;
 }
 
+/* Undo mountinfo's octal escapes (\040 for a space) in place. */
+static void unescape_mountinfo(char *s)
+{
+	char *out = s;
+
+	for (; *s; s++) {
+		if (s[0] == '\\' && s[1] >= '0' && s[1] <= '3' &&
+		    s[2] >= '0' && s[2] <= '7' && s[3] >= '0' && s[3] <= '7') {
+			*out++ = (char)((s[1] - '0') << 6 | (s[2] - '0') << 3 |
+					(s[3] - '0'));
+			s += 3;
+		} else {
+			*out++ = *s;
+		}
+	}
+	*out = '\0';
+}
+
+/*
+ * In the program's new mount namespace: detach every gemd debugfs mount
+ * but the one of our gemd (r->debugfs).  A copy left here would keep that
+ * gemd's tree alive, and its shutdown waiting, as long as the program
+ * runs.  Detaching here does nothing to the host's mounts.
+ */
+static void detach_other_gemds(const struct run *r)
+{
+	char *line = NULL, *ours = NULL, mnt[PATH_MAX], type[64];
+	size_t cap = 0;
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+
+	if (!f)
+		return;
+	if (r->debugfs.len)
+		ours = realpath(r->debugfs.buf, NULL);
+	while (getline(&line, &cap, f) > 0) {
+		const char *dash = strstr(line, " - ");
+
+		/* "ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS... - TYPE SOURCE ..." */
+		if (!dash || sscanf(line, "%*s %*s %*s %*s %4095s", mnt) != 1 ||
+		    sscanf(dash, " - %63s", type) != 1)
+			continue;
+		if (strcmp(type, "fuse.gemd-debugfs"))
+			continue;
+		unescape_mountinfo(mnt);
+		if (ours && !strcmp(mnt, ours))
+			continue;
+		umount2(mnt, MNT_DETACH);
+	}
+	free(line);
+	free(ours);
+	fclose(f);
+}
+
 /*
  * In the child, as root: a private mount namespace in which
  * /sys/kernel/debug/dri is gemd's debugfs.  Returns false if that is
@@ -270,8 +338,10 @@ static bool private_debugfs(const struct run *r)
 	if (geteuid() != 0 || unshare(CLONE_NEWNS) < 0)
 		return false;
 	/* Nothing we mount may leak back to the host. */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
-	    mount("gemkit", DEBUGFS_ROOT, "tmpfs", MS_NOSUID | MS_NODEV,
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		goto out;
+	detach_other_gemds(r);
+	if (mount("gemkit", DEBUGFS_ROOT, "tmpfs", MS_NOSUID | MS_NODEV,
 		  "mode=0755") < 0 ||
 	    mkdir(dri, 0755) < 0)
 		goto out;
@@ -355,6 +425,101 @@ static void exec_program(const struct run *r, char **argv)
 	_exit(errno == ENOENT ? 127 : 126);
 }
 
+/* hangs, bans and wedged from gemd's gemkit_counters (over its socket). */
+static void read_counts(const struct run *r, struct run_counts *out)
+{
+	struct strbuf buf = STRBUF_INIT;
+	struct gdfs_counters c;
+	struct gdfs *src;
+
+	memset(out, 0, sizeof(*out));
+	if (gdfs_open_socket(r->device, &src))
+		return;
+	if (gdfs_read(src, "gemkit_counters", &buf) == 0 &&
+	    gdfs_parse_counters(buf.buf, buf.len, &c, NULL) == 0) {
+		out->valid = gdfs_counter(&c, "hangs", &out->hangs);
+		gdfs_counter(&c, "bans", &out->bans);
+		gdfs_counter(&c, "wedged", &out->wedged);
+		gdfs_counters_release(&c);
+	}
+	strbuf_release(&buf);
+	gdfs_close(src);
+}
+
+/* Save i915_error_state and the gemkit_errors records into dir. */
+static void keep_error_states(const struct run *r, const char *dir)
+{
+	struct strbuf names = STRBUF_INIT, text = STRBUF_INIT, path = STRBUF_INIT;
+	char *line, *next;
+	struct gdfs *src;
+
+	if (gdfs_open_socket(r->device, &src))
+		return;
+	strbuf_addstr(&names, "i915_error_state\n");
+	gdfs_list(src, &names);
+	for (line = names.buf; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (strcmp(line, "i915_error_state") &&
+		    strncmp(line, "gemkit_errors/", 14))
+			continue;
+		strbuf_reset(&text);
+		if (gdfs_read(src, line, &text) || !strncmp(text.buf, "no error", 8))
+			continue;
+		if (line[0] == 'g') {
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s/gemkit_errors", dir);
+			mkdir(path.buf, 0755);
+		}
+		write_file(dir, line, text.buf);
+	}
+	strbuf_release(&names);
+	strbuf_release(&text);
+	strbuf_release(&path);
+	gdfs_close(src);
+}
+
+/*
+ * One line on stderr if the run saw hangs, bans or a wedged GPU; with a
+ * private gemd, keep its log and error states when that happened or the
+ * program failed, and say where.
+ */
+static void report_run(struct run *r, const struct run_counts *before,
+		       const char *program, int status)
+{
+	struct run_counts after;
+	struct strbuf line = STRBUF_INIT;
+	uint64_t hangs, bans;
+
+	read_counts(r, &after);
+	hangs = after.valid && before->valid ? after.hangs - before->hangs : 0;
+	bans = after.valid && before->valid ? after.bans - before->bans : 0;
+	if (hangs)
+		strbuf_addf(&line, "%llu GPU hang%s", (unsigned long long)hangs,
+			    hangs == 1 ? "" : "s");
+	if (bans)
+		strbuf_addf(&line, "%s%llu client%s banned", line.len ? ", " : "",
+			    (unsigned long long)bans, bans == 1 ? "" : "s");
+	if (after.wedged)
+		strbuf_addf(&line, "%sthe GPU is wedged", line.len ? ", " : "");
+	/* 126 and 127: the program did not run; gemd has nothing to say. */
+	r->keep = r->priv.len &&
+		  (line.len || (status != 0 && status != 126 && status != 127));
+	if (r->keep)
+		keep_error_states(r, r->priv.buf);
+	if (line.len && r->priv.len)
+		fprintf(stderr, "gemctl run: %s during the run; gemd's log and "
+			"error states kept in %s\n", line.buf, r->priv.buf);
+	else if (line.len)
+		fprintf(stderr, "gemctl run: %s during the run (gemd at %s: see "
+			"its log, and gemdump hang)\n", line.buf, r->device);
+	else if (r->keep)
+		fprintf(stderr, "gemctl run: %s exited with status %d; gemd's log "
+			"kept in %s/gemd.log\n", program, status, r->priv.buf);
+	strbuf_release(&line);
+}
+
 static pid_t program_pid;
 
 static void forward_signal(int sig)
@@ -400,6 +565,7 @@ static int cmd_run(struct gemctl *ctl, int argc, char **argv)
 	struct run r = { .priv = STRBUF_INIT, .debugfs = STRBUF_INIT,
 			 .preload = STRBUF_INIT, .gemd = STRBUF_INIT,
 			 .fake = STRBUF_INIT };
+	struct run_counts before;
 	const char *device = NULL;
 	int i, ret;
 
@@ -449,7 +615,9 @@ static int cmd_run(struct gemctl *ctl, int argc, char **argv)
 	}
 	find_debugfs(&r);
 	fake_debugfs(&r);
+	read_counts(&r, &before);
 	ret = run_program(&r, argv + i);
+	report_run(&r, &before, argv[i], ret);
 	remove_fake_debugfs(&r);
 	stop_gemd(&r);
 out:

@@ -1,8 +1,11 @@
 /*
- * wait-hang [--timeout DUR] [--after N]: block until gemd reports a hang
- * (GEM_MSG_HANG_WAIT) and say where its capture is.  After `hang` in the
- * same session it waits for a hang after the ones counted before that
- * submission, so a hang caught before wait-hang starts is not missed;
+ * wait-hang [--timeout DUR] [--after N | --since N]: block until gemd
+ * reports a hang (GEM_MSG_HANG_WAIT) and say which record holds its
+ * capture: i915_error_state when it is the first since the last clear,
+ * else gemkit_errors/<n>, or none when gemd no longer keeps it.  After
+ * `hang` in the same session it waits for a hang after the ones counted
+ * before that submission, so a hang caught before wait-hang starts is not
+ * missed; --since N returns at once if hang N is already recorded;
  * otherwise the next one from now.
  */
 #include <errno.h>
@@ -20,13 +23,44 @@ static const struct tool_opt wait_hang_opts[] = {
 	  "give up after DUR (exit 124; default: -t)" },
 	{ "after", 0, 'a', TOOL_ARG_VALUE, "N",
 	  "wait for a hang after hang number N" },
+	{ "since", 0, 's', TOOL_ARG_VALUE, "N",
+	  "hang number N or a later one (at once if already recorded)" },
 	TOOL_OPT_END
 };
+
+/*
+ * Which file holds hang seq's capture, relative to dri/0, into where;
+ * false when gemd keeps none (cleared, or older than the kept records).
+ */
+static bool find_record(struct gdfs *src, uint64_t seq, struct strbuf *where)
+{
+	struct strbuf text = STRBUF_INIT, name = STRBUF_INIT;
+	struct gdfs_error_state es;
+	bool found = false;
+
+	if (gdfs_read(src, "i915_error_state", &text) == 0 &&
+	    gdfs_parse_error_state(text.buf, text.len, &es, NULL) == 0) {
+		found = es.present && es.hang_seq == seq;
+		gdfs_error_state_release(&es);
+	}
+	if (found) {
+		strbuf_addstr(where, "i915_error_state");
+	} else {
+		strbuf_addf(&name, "gemkit_errors/%llu", (unsigned long long)seq);
+		found = gdfs_has(src, name.buf);
+		if (found)
+			strbuf_add(where, name.buf, name.len);
+	}
+	strbuf_release(&text);
+	strbuf_release(&name);
+	return found;
+}
 
 static int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 {
 	uint64_t after = GDFS_HANG_NEXT, timeout_ns = ctl->timeout_ns;
-	struct strbuf where = STRBUF_INIT;
+	struct strbuf where = STRBUF_INIT, record = STRBUF_INIT;
+	bool kept = false;
 	struct gdfs_control *control;
 	struct gdfs_hang ev;
 	struct gdfs_wait w;
@@ -46,6 +80,14 @@ static int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 		case 'a':
 			if ((ret = gemctl_parse_u64(ctl, "hang number", optarg, &after)))
 				return ret;
+			break;
+		case 's':
+			if ((ret = gemctl_parse_u64(ctl, "hang number", optarg, &after)))
+				return ret;
+			if (after == 0)
+				return gemctl_error(ctl, GEMCTL_USAGE,
+						    "hang numbers start at 1");
+			after--;
 			break;
 		default:
 			return gemctl_usage(ctl);
@@ -79,10 +121,14 @@ static int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 	if (result)
 		return gemctl_ioctl_error(ctl, "GEM_MSG_HANG_WAIT", -result, "%s", "");
 	ctl->hang_base_set = false;
-	if (gemctl_debugfs(ctl, &src) == 0)
-		strbuf_addf(&where, "%s/i915_error_state", gdfs_describe(src));
-	else
-		strbuf_addstr(&where, "i915_error_state");
+	if (gemctl_debugfs(ctl, &src) == 0) {
+		kept = find_record(src, ev.seq, &record);
+		if (kept)
+			strbuf_addf(&where, "%s/%s", gdfs_describe(src), record.buf);
+	}
+	if (!kept)
+		strbuf_addstr(&where, "none kept (cleared, or older than the "
+			      "records gemd keeps)");
 	gemctl_result(ctl, "%s", ev.kind);
 	gemctl_say(ctl, "hang %llu: %s, seqno %u, pid %u, file %u, acthd 0x%08x ipehr 0x%08x, "
 		   "detected after %llums, %s\ncapture: %s\n",
@@ -100,16 +146,23 @@ static int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 	gj_uint(doc, "detect_ns", ev.detect_ns);
 	gj_uint(doc, "time_ns", ev.time_ns);
 	gj_bool(doc, "recovered", ev.recovered);
-	gj_str(doc, "capture", where.buf);
+	if (kept) {
+		gj_str(doc, "capture", where.buf);
+		gj_str(doc, "record", record.buf);
+	} else {
+		gj_null(doc, "capture");
+		gj_null(doc, "record");
+	}
 	gemctl_json_end(ctl, doc);
 	strbuf_release(&where);
+	strbuf_release(&record);
 	return GEMCTL_OK;
 }
 
 const struct gemctl_cmd cmd_wait_hang_entry = {
 	.name = "wait-hang",
-	.args = "[--timeout DUR] [--after N]",
-	.summary = "wait for gemd to report a hang; print where the capture is",
+	.args = "[--timeout DUR] [--after N | --since N]",
+	.summary = "wait for gemd to report a hang; print which record holds it",
 	.opts = wait_hang_opts,
 	.fn = cmd_wait_hang,
 	.no_device = true,

@@ -21,7 +21,7 @@ static int read_parsed(struct gemctl *ctl, const char *name, parse_fn parse, voi
 		ret = parse(buf.buf, buf.len, out, &err);
 	if (ret < 0)
 		ret = gemctl_error(ctl, GEMCTL_FAILED, "%s (%s): %s", name,
-				   gdfs_describe(src), err.len ? err.buf : strerror(-ret));
+				   gdfs_describe(src), err.len ? err.buf : gdfs_strerror(ret));
 	else
 		ret = 0;
 	strbuf_release(&buf);

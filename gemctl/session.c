@@ -73,12 +73,14 @@ int gemctl_debugfs(struct gemctl *ctl, struct gdfs **out)
 	if (ctl->fd >= 0)
 		gem_sync(ctl->fd);
 	if (!ctl->gdfs) {
+		/* -t bounds a gemd that does not answer, too. */
+		gdfs_set_default_timeout(ctl->timeout_ns);
 		ret = gdfs_open_auto(ctl->device_arg, NULL, &ctl->gdfs);
 		if (ret < 0) {
 			ctl->gdfs = NULL;
 			return gemctl_error(ctl, GEMCTL_NODEV,
 					    "cannot read the debugfs of %s: %s",
-					    gemctl_device(ctl), strerror(-ret));
+					    gemctl_device(ctl), gdfs_strerror(ret));
 		}
 	}
 	*out = ctl->gdfs;

@@ -182,6 +182,14 @@ static int convert(const struct gdfs_error_state *es, struct gd_capture *c)
 	for (i = 0; i < c->nobjects; i++)
 		if (c->objects[i].last_read_seqno > c->rings[0].emitted_seqno)
 			c->rings[0].emitted_seqno = c->objects[i].last_read_seqno;
+	return gd_capture_add_error_buffers(c, es, false, next_id);
+}
+
+int gd_capture_add_error_buffers(struct gd_capture *c, const struct gdfs_error_state *es,
+				 bool batches_only, uint32_t next_id)
+{
+	size_t i;
+
 	for (i = 0; i < es->nbuffers; i++) {
 		const struct gdfs_err_buffer *b = &es->buffers[i];
 		bool is_ring = !strcmp(b->name, "ring");
@@ -190,7 +198,11 @@ static int convert(const struct gdfs_error_state *es, struct gd_capture *c)
 		size_t k, idx;
 		uint8_t *data;
 
-		for (k = 0; k < c->nobjects; k++)
+		if (batches_only && strcmp(b->name, "batch"))
+			continue;
+		/* A live object at the same place may hold other bytes now:
+		 * then the error state's copy is an object of its own. */
+		for (k = 0; !batches_only && k < c->nobjects; k++)
 			if (c->objects[k].gtt_offset == b->gtt_offset)
 				o = &c->objects[k];
 		if (!o) {

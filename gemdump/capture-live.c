@@ -26,7 +26,7 @@ static int read_parse(const struct gd_ctx *ctx, struct gdfs *src, const char *na
 	strbuf_reset(sb);
 	ret = gdfs_read(src, name, sb);
 	if (ret)
-		gd_error(ctx, "reading %s/%s: %s", gdfs_describe(src), name, strerror(-ret));
+		gd_error(ctx, "reading %s/%s: %s", gdfs_describe(src), name, gdfs_strerror(ret));
 	return ret;
 }
 
@@ -77,7 +77,7 @@ static int live_fill(void *arg, const struct gd_rec_object *o, int fd, uint64_t 
 		if (lseek(fd, (off_t)(off + done), SEEK_SET) < 0)
 			return -errno;
 		if (write_full(fd, lf->buf.buf, want) < 0)
-			return -EIO;
+			return -errno;
 	}
 	return 0;
 }
@@ -358,6 +358,51 @@ static void add_device(struct gdfs *src, struct gd_capture *c, struct strbuf *sb
 	gdfs_counters_release(&cnt);
 }
 
+/*
+ * The newest hang record into sb: the highest gemkit_errors/<n>, else
+ * i915_error_state (the first since the last clear, or an older gemd
+ * that keeps no records).
+ */
+static int read_latest_error(struct gdfs *src, struct strbuf *sb)
+{
+	struct strbuf names = STRBUF_INIT, name = STRBUF_INIT;
+	unsigned long long n, newest = 0;
+	const char *p;
+	char *end;
+	int ret;
+
+	if (gdfs_list(src, &names) == 0) {
+		for (p = names.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+			if (strncmp(p, "gemkit_errors/", 14))
+				continue;
+			n = strtoull(p + 14, &end, 10);
+			if (*end == '\n' && n > newest)
+				newest = n;
+		}
+	}
+	if (newest)
+		strbuf_addf(&name, "gemkit_errors/%llu", newest);
+	else
+		strbuf_addstr(&name, "i915_error_state");
+	strbuf_reset(sb);
+	ret = gdfs_read(src, name.buf, sb);
+	strbuf_release(&names);
+	strbuf_release(&name);
+	return ret;
+}
+
+/* An object id no live object has. */
+static uint32_t next_object_id(const struct gd_capture *c)
+{
+	uint32_t id = 0;
+	size_t i;
+
+	for (i = 0; i < c->nobjects; i++)
+		if (c->objects[i].id > id)
+			id = c->objects[i].id;
+	return id + 1;
+}
+
 int gd_capture_live(const struct gd_ctx *ctx, struct gd_capture *c,
 		    const struct gd_live_opts *o)
 {
@@ -383,12 +428,14 @@ int gd_capture_live(const struct gd_ctx *ctx, struct gd_capture *c,
 		ret = add_clients(ctx, src, c, &sb);
 	if (!ret)
 		ret = add_events(ctx, src, c);
-	/* A recorded hang: its registers and hangcheck's verdict too. */
-	strbuf_reset(&sb);
-	if (!ret && !gdfs_read(src, "i915_error_state", &sb) &&
+	/* The latest recorded hang: its registers, hangcheck's verdict and
+	 * the batch as the GPU had it, whatever the object holds now. */
+	if (!ret && read_latest_error(src, &sb) == 0 &&
 	    !gdfs_parse_error_state(sb.buf, sb.len, &es, &err)) {
 		if (es.present)
 			ret = gd_capture_add_error_regs(c, &es);
+		if (es.present && !ret)
+			ret = gd_capture_add_error_buffers(c, &es, true, next_object_id(c));
 		gdfs_error_state_release(&es);
 	}
 	strbuf_release(&sb);

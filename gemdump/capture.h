@@ -25,6 +25,12 @@ int gd_capture_from_error_state(const char *buf, size_t len, const char *source,
 
 /* Add an error state's registers, fences and hang verdict to c. */
 int gd_capture_add_error_regs(struct gd_capture *c, const struct gdfs_error_state *es);
+/* And its dumped buffers as objects, numbered from next_id when new
+ * ones are needed: every buffer merged into the object at its address
+ * (a capture made of the error state alone), or only the batches, as
+ * objects of their own beside the live ones (a live capture). */
+int gd_capture_add_error_buffers(struct gd_capture *c, const struct gdfs_error_state *es,
+				 bool batches_only, uint32_t next_id);
 
 uint64_t gd_fence_value(uint64_t start, uint64_t size, uint32_t stride, bool y_tiled);
 

@@ -99,7 +99,7 @@ static int from_live(const struct gd_ctx *ctx, struct gdfs *src, const struct sp
 
 	ret = gdfs_read(src, "gemkit_objects", &sb);
 	if (ret) {
-		gd_error(ctx, "reading %s/gemkit_objects: %s", gdfs_describe(src), strerror(-ret));
+		gd_error(ctx, "reading %s/gemkit_objects: %s", gdfs_describe(src), gdfs_strerror(ret));
 		goto out;
 	}
 	ret = gdfs_parse_objects(sb.buf, sb.len, &objs, &err);

@@ -25,6 +25,9 @@
 struct hang_opts {
 	bool all;
 	unsigned int window;
+	/* live: the hangs recorded after the one shown (gemkit_errors/) */
+	unsigned int later;
+	unsigned long long newest;
 };
 
 static const char *bold(const struct gd_ctx *ctx)
@@ -126,6 +129,15 @@ static const struct gd_rec_object *locate(const struct gd_capture *c, uint64_t a
 	size_t i;
 
 	*border = NULL;
+	/* The error state's copy of a batch or ring first: a live capture
+	 * may also hold whatever is at that address now. */
+	for (i = 0; i < c->nobjects; i++) {
+		const struct gd_rec_object *o = &c->objects[i];
+
+		if ((o->flags & GD_OBJ_BOUND) && (o->flags & (GD_OBJ_BATCH | GD_OBJ_RING)) &&
+		    addr >= o->gtt_offset && addr - o->gtt_offset < o->size)
+			return o;
+	}
 	for (i = 0; i < c->nobjects; i++) {
 		const struct gd_rec_object *o = &c->objects[i];
 
@@ -342,6 +354,10 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 	       c->header.hang_kind, reset(ctx));
 	printf("  source    %s%s%s\n", c->header.source,
 	       c->header.error_time[0] ? ", " : "", c->header.error_time);
+	if (ho->later)
+		printf("  later     %u more hang%s recorded, the newest %llu "
+		       "(gemkit_errors/%llu; gemdump capture holds it)\n", ho->later,
+		       ho->later == 1 ? "" : "s", ho->newest, ho->newest);
 	if (!r) {
 		printf("  (no ring in this capture)\n");
 		return;
@@ -420,7 +436,43 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 	}
 }
 
-static int load(const struct gd_ctx *ctx, const char *file, struct gd_capture *c)
+/* The records of hangs after the one in text (its "gemd hang number"). */
+static void count_later(struct gdfs *src, const struct strbuf *text,
+			struct hang_opts *ho)
+{
+	static const char key[] = "\ngemd hang number: ";
+	struct strbuf names = STRBUF_INIT;
+	unsigned long long first = 0, n;
+	const char *p = strstr(text->buf ? text->buf : "", key);
+	char *end;
+
+	if (p)
+		first = strtoull(p + strlen(key), NULL, 10);
+	if (!first || gdfs_list(src, &names))
+		goto out;
+	for (p = names.buf; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		if (strncmp(p, "gemkit_errors/", 14))
+			continue;
+		n = strtoull(p + 14, &end, 10);
+		if (*end != '\n' || n <= first)
+			continue;
+		ho->later++;
+		if (n > ho->newest)
+			ho->newest = n;
+	}
+out:
+	strbuf_release(&names);
+}
+
+/* A capture, or an error state, that holds no hang says so: status 1. */
+static bool has_hang(const struct gd_capture *c)
+{
+	return c->header.hang_kind[0] ||
+	       (c->nrings && (c->rings[0].flags & GD_RING_HAS_ERROR_REGS));
+}
+
+static int load(const struct gd_ctx *ctx, const char *file, struct gd_capture *c,
+		struct hang_opts *ho)
 {
 	struct strbuf in = STRBUF_INIT, err = STRBUF_INIT;
 	const char *what = file;
@@ -436,7 +488,9 @@ static int load(const struct gd_ctx *ctx, const char *file, struct gd_capture *c
 		what = "i915_error_state";
 		if (ret)
 			gd_error(ctx, "reading %s/i915_error_state: %s", gdfs_describe(src),
-				 strerror(-ret));
+				 gdfs_strerror(ret));
+		else
+			count_later(src, &in, ho);
 		gdfs_close(src);
 		if (ret)
 			goto out;
@@ -457,8 +511,12 @@ static int load(const struct gd_ctx *ctx, const char *file, struct gd_capture *c
 	} else {
 		ret = gd_capture_from_error_state(in.buf, in.len, what, c, &err);
 	}
+	if (!ret && !has_hang(c)) {
+		gd_capture_release(c);
+		ret = -ENOENT;
+	}
 	if (ret == -ENOENT)
-		gd_error(ctx, "%s: no GPU hang recorded (no error state collected)", what);
+		gd_error(ctx, "%s: no GPU hang recorded", what);
 	else if (ret)
 		gd_error(ctx, "%s: %s", what, err.len ? err.buf : strerror(-ret));
 out:
@@ -495,7 +553,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 	}
 	if (argc - optind > 1)
 		return gd_usage_error(ctx, "one input at most");
-	ret = load(ctx, optind < argc ? argv[optind] : NULL, &c);
+	ret = load(ctx, optind < argc ? argv[optind] : NULL, &c, &ho);
 	if (ret)
 		return GD_EXIT_FAIL;
 	gd_output_begin(ctx);

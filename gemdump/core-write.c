@@ -170,7 +170,7 @@ static int pwrite_all(int fd, const void *buf, size_t len, uint64_t off)
 {
 	if (lseek(fd, (off_t)off, SEEK_SET) < 0)
 		return -errno;
-	return write_full(fd, buf, len) < 0 ? -EIO : 0;
+	return write_full(fd, buf, len) < 0 ? -errno : 0;
 }
 
 /*
@@ -347,8 +347,12 @@ static int write_elf(struct gd_capture *c, int fd, struct strbuf *err)
 		l.obj_phdr[i] = p;
 		gelf_update_phdr(elf, p++, &ph);
 	}
+	errno = 0;
 	if (elf_update(elf, ELF_C_WRITE) < 0) {
-		ret = -EIO;
+		/* libelf says "I/O error"; the write's errno says why. */
+		ret = errno ? -errno : -EIO;
+		if (errno && err)
+			strbuf_addf(err, "writing the capture: %s", strerror(errno));
 		goto out_elf;
 	}
 	ret = stream_contents(c, fd, &l, eh.e_phoff, err);

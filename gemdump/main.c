@@ -180,8 +180,9 @@ int gd_output_end(struct gd_ctx *ctx)
 	int ret = 0;
 
 	(void)ctx;
+	errno = 0;
 	if (fflush(stdout) || ferror(stdout))
-		ret = pager_pid ? 0 : -EIO;
+		ret = pager_pid ? 0 : errno ? -errno : -EIO;
 	if (pager_pid) {
 		fclose(stdout);
 		close(1);
@@ -217,7 +218,7 @@ int main(int argc, char **argv)
 	};
 	struct gd_ctx ctx = { .color = GD_COLOR_AUTO };
 	const struct gd_cmd *cmd;
-	int opt, ret;
+	int opt, ret, err;
 
 	/* '+': options after the command belong to the command. */
 	while ((opt = getopt_long(argc, argv, "+D:hV", longopts, NULL)) != -1) {
@@ -270,7 +271,8 @@ int main(int argc, char **argv)
 	if (gd_wants_help(cmd, argc, argv))
 		return GD_EXIT_OK;
 	ret = cmd->run(&ctx, argc, argv);
-	if (gd_output_end(&ctx) && ret == GD_EXIT_OK)
-		ret = gd_error(&ctx, "writing standard output: %s", strerror(EIO));
+	err = gd_output_end(&ctx);
+	if (err && ret == GD_EXIT_OK)
+		ret = gd_error(&ctx, "writing standard output: %s", strerror(-err));
 	return ret;
 }

@@ -59,7 +59,7 @@ int gd_objmap_from_live(struct gd_objmap *m, const struct gd_ctx *ctx)
 		return ret;
 	ret = gdfs_read(src, "gemkit_gtt", &sb);
 	if (ret) {
-		gd_error(ctx, "reading %s/gemkit_gtt: %s", gdfs_describe(src), strerror(-ret));
+		gd_error(ctx, "reading %s/gemkit_gtt: %s", gdfs_describe(src), gdfs_strerror(ret));
 		goto out;
 	}
 	ret = gdfs_parse_gtt(sb.buf, sb.len, &gtt, &err);

@@ -73,7 +73,7 @@ void gt_sampler_release(struct gt_sampler *s)
 
 static void set_error(struct gt_sampler *s, const char *what, int err)
 {
-	snprintf(s->error, sizeof(s->error), "%s: %s", what, strerror(err));
+	snprintf(s->error, sizeof(s->error), "%s: %s", what, gdfs_strerror(-err));
 }
 
 /* Read name into s->buf; -ENOENT when the source lacks it (not fatal). */
@@ -97,11 +97,14 @@ static int open_source(struct gt_sampler *s)
 		if (s->debugfs_dir)
 			snprintf(s->error, sizeof(s->error),
 				 "cannot open '%s': %s (no dri/0 holding a 'name' file "
-				 "under it?)", s->debugfs_dir, strerror(-ret));
+				 "under it?)", s->debugfs_dir, gdfs_strerror(ret));
 		else
 			snprintf(s->error, sizeof(s->error),
-				 "cannot open '%s': %s (is gemd running?)",
-				 gem_device_path(s->device), strerror(-ret));
+				 "cannot open '%s': %s%s",
+				 gem_device_path(s->device), ret == -ETIMEDOUT ?
+				 gdfs_strerror(ret) : strerror(-ret),
+				 ret == -ENOENT || ret == -ECONNREFUSED ?
+				 " (is gemd running?)" : "");
 		s->src = NULL;
 		return ret;
 	}

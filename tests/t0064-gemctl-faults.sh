@@ -7,13 +7,7 @@ test_description='gemctl hang/wait-hang/clear-error/drop-caches/wedged/suspend/r
 . "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
 DFS="$GEMD_SOCK_DIR/debugfs"
-if test -c /dev/fuse && grep -q '^#define HAVE_FUSE3 1' "$GEMKIT_BUILD_DIR/config.h"; then
-	DFS_OPT="--debugfs $DFS"
-	have_fuse=true
-else
-	DFS_OPT=--no-debugfs
-	have_fuse=false
-fi
+test_debugfs_opt "$DFS"
 
 test_expect_success 'start gemd (hangcheck 500 ms)' '
 	start_gemd $DFS_OPT --hangcheck 500 &&
@@ -52,7 +46,7 @@ test_expect_success 'hang --kind wait is caught by hangcheck after the kick' '
 
 test_expect_success 'the default kind is loop; a bad kind is a usage error' '
 	test_expect_code 2 gemctl hang --kind sideways 2>err &&
-	stderr_has "kind '\''sideways'\'' is not loop, wait, badop or fault" &&
+	stderr_has "kind '\''sideways'\'' is not loop, runaway, wait, badop or fault" &&
 	gemctl --json hang | json_check "d[\"kind\"] == \"loop\"" &&
 	gemctl wait-hang --after 4 --timeout 10s >out &&
 	grep "^hang 5: hangcheck" out
@@ -64,8 +58,32 @@ test_expect_success 'the GPU still works after the hangs' '
 	test_cmp expect out
 '
 
+test_expect_success 'records: the first in i915_error_state, the last 4 in gemkit_errors' '
+	gemctl wait-hang --since 1 --timeout 1s >out &&
+	grep "^hang 1: badop" out &&
+	grep "^capture: .*/i915_error_state$" out &&
+	gemctl wait-hang --since 5 --timeout 1s >out &&
+	grep "^hang 5: hangcheck" out &&
+	grep "^capture: .*/gemkit_errors/5$" out &&
+	gemctl --json wait-hang --since 3 --timeout 1s |
+		json_check "d[\"seq\"] == 3 and d[\"record\"] == \"gemkit_errors/3\"" &&
+	test_expect_code 2 gemctl wait-hang --since 0 2>err &&
+	stderr_has "hang numbers start at 1" &&
+	if $have_fuse; then
+		ls "$DFS/dri/0/gemkit_errors" >out &&
+		printf "2\n3\n4\n5\n" >expect &&
+		test_cmp expect out &&
+		grep "^gemd hang number: 4$" "$DFS/dri/0/gemkit_errors/4" &&
+		grep "^gemd hang kind: hangcheck$" "$DFS/dri/0/gemkit_errors/4" &&
+		grep "^gemd hang number: 1$" "$DFS/dri/0/i915_error_state" &&
+		test_must_fail cat "$DFS/dri/0/gemkit_errors/1" 2>/dev/null
+	fi
+'
+
 test_expect_success 'clear-error frees the capture' '
 	gemctl clear-error &&
+	gemctl wait-hang --since 5 --timeout 1s >out &&
+	grep "^capture: none kept" out &&
 	if $have_fuse; then
 		echo "no error state collected" >expect &&
 		test_cmp expect "$DFS/dri/0/i915_error_state"

@@ -113,6 +113,31 @@ if test -x "$POPULATE"; then
 		grep -q "HEAD 0x7d050008: 3DSTATE_PIXEL_SHADER_PROGRAM  <- ACTHD" marked &&
 		grep -q "PS002: unknown  <- refused: unknown opcode" marked
 	'
+	GEMCTL="$GEMKIT_BUILD_DIR/gemctl/gemctl"
+	test_expect_success 'live: a later hang is said, and a capture holds it' '
+		"$GEMCTL" -D "$GEMD_SOCK" -q -c "hang --kind fault; wait-hang --timeout 10s" \
+			>gemctl.out &&
+		"$GEMDUMP" -D "$GEMD_SOCK" hang >live2.out &&
+		grep -q "^GPU hang: badop" live2.out &&
+		grep -q "^  later     1 more hang recorded, the newest 2 (gemkit_errors/2; gemdump capture holds it)$" live2.out &&
+		"$GEMDUMP" -D "$GEMD_SOCK" capture -q -o hang2.core &&
+		"$GEMDUMP" hang hang2.core >core2.out &&
+		grep -q "^GPU hang: fault" core2.out &&
+		grep -q "^  guilty    pid [0-9]* (gemctl)" core2.out &&
+		grep -q "^> .*MI_STORE_DATA_IMM.*<- ACTHD" core2.out
+	'
+	test_expect_success 'no hang recorded: live and in a capture, exit 1' '
+		stop_gemd &&
+		start_gemd &&
+		test_expect_code 1 "$GEMDUMP" -D "$GEMD_SOCK" hang 2>err &&
+		echo "gemdump hang: i915_error_state: no GPU hang recorded" >expect &&
+		test_cmp expect err &&
+		"$GEMDUMP" -D "$GEMD_SOCK" capture -q -o nohang.core &&
+		test_expect_code 1 "$GEMDUMP" hang nohang.core 2>err &&
+		echo "gemdump hang: nohang.core: no GPU hang recorded" >expect &&
+		test_cmp expect err &&
+		stop_gemd
+	'
 fi
 
 test_done

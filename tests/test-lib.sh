@@ -188,6 +188,24 @@ test_pid_gone_ () {
 	test "$state" = Z
 }
 
+# Can gemd mount a debugfs tree here (/dev/fuse, and built with libfuse3)?
+test_have_fuse () {
+	test -c /dev/fuse &&
+	grep -q '^#define HAVE_FUSE3 1' "$GEMKIT_BUILD_DIR/config.h"
+}
+
+# For a gemd whose tree goes to DIR: DFS_OPT is the option to give it
+# (--no-debugfs without FUSE), have_fuse says which.
+test_debugfs_opt () {
+	if test_have_fuse; then
+		DFS_OPT="--debugfs $1"
+		have_fuse=true
+	else
+		DFS_OPT=--no-debugfs
+		have_fuse=false
+	fi
+}
+
 # Start a private gemd on $GEMD_SOCK as a daemon: it returns once clients
 # can connect.  Extra arguments are passed to gemd.
 start_gemd () {

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "debugfs_priv.h"
+#include "error.h"
 #include "util.h"
 
 #define LIST(l)	((const void *)(uintptr_t)(l))
@@ -76,6 +77,12 @@ const struct debugfs_file debugfs_objdata_file = {
 	.raw_read = debugfs_objdata_read,
 };
 
+/* The per-hang capture; data is set per lookup (the hang number). */
+const struct debugfs_file debugfs_errors_file = {
+	.name = DEBUGFS_ERRDIR,
+	.show = debugfs_show_error_record,
+};
+
 static int parse_decimal(const char *s, uint64_t *out)
 {
 	uint64_t v = 0;
@@ -116,6 +123,7 @@ const struct debugfs_file *debugfs_lookup(const char *name, uint64_t *arg)
 	size_t objdir_len = strlen(DEBUGFS_OBJDIR);
 	size_t params_len = strlen(DEBUGFS_PARAMS_DIR);
 	size_t render_len = strlen(DEBUGFS_RENDER_DIR);
+	size_t errdir_len = strlen(DEBUGFS_ERRDIR);
 	unsigned int i;
 
 	*arg = 0;
@@ -144,6 +152,11 @@ const struct debugfs_file *debugfs_lookup(const char *name, uint64_t *arg)
 			return NULL;
 		return &debugfs_objdata_file;
 	}
+	if (!strncmp(name, DEBUGFS_ERRDIR, errdir_len) && name[errdir_len] == '/') {
+		if (parse_decimal(name + errdir_len + 1, arg) || *arg == 0)
+			return NULL;
+		return &debugfs_errors_file;
+	}
 	return NULL;
 }
 
@@ -156,6 +169,8 @@ int debugfs_generate(struct gem_device *dev, const struct debugfs_file *f,
 
 	if (f->show == debugfs_show_gemkit_events && arg)
 		return debugfs_events_since(dev, out, arg);
+	if (f == &debugfs_errors_file)
+		return f->show(dev, out, (const void *)(uintptr_t)arg);
 	if (f->show)
 		return f->show(dev, out, f->data);
 	/* The lock is held only while the snapshot is taken. */
@@ -274,12 +289,19 @@ ssize_t gem_debugfs_write(struct gem_device *dev, const char *path,
 
 int gem_debugfs_list(struct gem_device *dev, struct strbuf *out)
 {
-	unsigned int i;
+	uint64_t seqs[GEM_ERROR_RECORDS_MAX];
+	unsigned int i, n;
 	int ret = 0;
 
 	for (i = 0; !ret && i < debugfs_nfiles; i++)
 		ret = strbuf_addf(out, "%s\n", debugfs_files[i].name);
 	if (!ret)
-		ret = strbuf_addf(out, "%s\n%s\n", DEBUGFS_OBJDIR, DEBUGFS_PARAMS_DIR);
+		ret = strbuf_addf(out, "%s\n%s\n%s\n", DEBUGFS_OBJDIR,
+				  DEBUGFS_PARAMS_DIR, DEBUGFS_ERRDIR);
+	/* The records are few: list them too, as gdfs_list does for a tree. */
+	n = gem_error_records(dev, seqs, GEM_ERROR_RECORDS_MAX);
+	for (i = 0; !ret && i < n; i++)
+		ret = strbuf_addf(out, "%s/%llu\n", DEBUGFS_ERRDIR,
+				  (unsigned long long)seqs[i]);
 	return ret;
 }

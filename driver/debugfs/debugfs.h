@@ -29,9 +29,14 @@ struct strbuf;
  */
 int gem_debugfs_start(struct gem_device *dev, const char *dir,
 		      struct gem_debugfs **out);
-/* Unmount and join the thread.  NULL is allowed.  Call before
- * gem_device_destroy. */
-void gem_debugfs_stop(struct gem_debugfs *dfs);
+/*
+ * Unmount, abort the FUSE connection (however the mount is pinned) and
+ * join the thread, waiting at most 300 ms.  NULL is allowed.  Call before
+ * gem_device_destroy.  Returns 0, or -ETIMEDOUT when the threads did not
+ * stop (no way to abort the connection): they may still be inside a
+ * request, so the caller must exit without destroying the device.
+ */
+int gem_debugfs_stop(struct gem_debugfs *dfs);
 /* Detach a stale (or any) FUSE mount at dir: 0 if nothing was mounted
  * or the mount was removed, else -errno. */
 int gem_debugfs_cleanup_stale(const char *dir);

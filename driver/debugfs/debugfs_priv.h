@@ -75,14 +75,17 @@ extern const unsigned int debugfs_nparams;
 
 /* The directory of per-object raw files: dri/0/gemkit_object_data/<id>. */
 #define DEBUGFS_OBJDIR		"gemkit_object_data"
+/* The kept hang captures: dri/0/gemkit_errors/<hang number>. */
+#define DEBUGFS_ERRDIR		"gemkit_errors"
 /* Incremental event reads by name: dri/0/gemkit_events.since.<N>. */
 #define DEBUGFS_EVENTS_SINCE	"gemkit_events.since."
 
 /* Resolve a name relative to dri/0.  For gemkit_events.since.N, *arg = N;
  * for gemkit_object_data/ID, *arg = ID and the objdata pseudo-entry is
- * returned. */
+ * returned; for gemkit_errors/N, *arg = N and the errors pseudo-entry. */
 const struct debugfs_file *debugfs_lookup(const char *name, uint64_t *arg);
 extern const struct debugfs_file debugfs_objdata_file;
+extern const struct debugfs_file debugfs_errors_file;
 /* Generate show file f (arg from debugfs_lookup) into out. */
 int debugfs_generate(struct gem_device *dev, const struct debugfs_file *f,
 		     uint64_t arg, struct strbuf *out);
@@ -240,7 +243,8 @@ DEBUGFS_WRITE(debugfs_write_drop_caches);
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_counters);
 /* error_state.c: i915_error_state from the kept capture */
 DEBUGFS_SHOW(debugfs_show_error_state);
-DEBUGFS_WRITE(debugfs_write_error_state);	/* clears it */
+DEBUGFS_WRITE(debugfs_write_error_state);	/* clears it (and the records) */
+DEBUGFS_SHOW(debugfs_show_error_record);	/* data = (uintptr_t)hang number */
 /* events.c */
 DEBUGFS_SHOW(debugfs_show_gemkit_events);	/* data: NULL = all */
 int debugfs_events_since(struct gem_device *dev, struct strbuf *sb, uint64_t after);

@@ -1,6 +1,7 @@
 /*
- * i915_error_state: the text of the kept capture (driver/gem/error.h keeps
- * it as data), and the write that clears it.
+ * i915_error_state: the text of the first capture since the last clear
+ * (driver/gem/error.h keeps it as data), and the write that clears it;
+ * gemkit_errors/<n>: the same text for each kept record of hang n.
  *
  * The text is the 3.4 layout of shared/reference/i915-debugfs-formats.md
  * §4.4, which intel_error_decode decodes cleanly, plus gemd's lines about
@@ -134,7 +135,15 @@ DEBUGFS_SHOW(debugfs_show_error_state)
 	return gem_error_state_with(dev, format_error_state, sb);
 }
 
-/* Any write clears the kept capture, as i915_error_state_write of 3.5+. */
+/* The record of one hang (a -ENOENT once it is no longer kept). */
+DEBUGFS_SHOW(debugfs_show_error_record)
+{
+	return gem_error_record_with(dev, (uint64_t)(uintptr_t)data,
+				     format_error_state, sb);
+}
+
+/* Any write clears the kept capture, as i915_error_state_write of 3.5+,
+ * and the records with it. */
 DEBUGFS_WRITE(debugfs_write_error_state)
 {
 	(void)buf;

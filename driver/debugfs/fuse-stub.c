@@ -9,8 +9,9 @@ int gem_debugfs_start(struct gem_device *dev, const char *dir, struct gem_debugf
 	return -ENODEV;
 }
 
-void gem_debugfs_stop(struct gem_debugfs *dfs)
+int gem_debugfs_stop(struct gem_debugfs *dfs)
 {
+	return 0;
 }
 
 int gem_debugfs_cleanup_stale(const char *dir)

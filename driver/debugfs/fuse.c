@@ -13,8 +13,14 @@
  * Writing "since N" to an open gemkit_events regenerates that open file
  * with the events after N; read it again from offset 0 (pread).
  *
- * Shutdown: the mount is detached and the FUSE connection aborted, which
- * wakes the workers blocked in /dev/fuse; the loop thread is then joined.
+ * Shutdown must not hang: a copy of the mount in another mount namespace
+ * (a program that unshared it) or a reader holding a file open keeps the
+ * superblock, and with it the workers blocked in read(/dev/fuse), alive
+ * after the detach.  So the connection is aborted through fusectl, which
+ * is mounted for the moment on our own detached mount point when it is not
+ * at /sys/fs/fuse/connections, and the loop thread is joined with a
+ * deadline: if it does not come back (no fusectl for a user), gemd exits
+ * without freeing what the workers might still touch.
  * At start, a mount whose daemon died (ENOTCONN) is detached first.
  */
 #define FUSE_USE_VERSION 31
@@ -37,10 +43,14 @@
 #include <unistd.h>
 
 #include "debugfs_priv.h"
+#include "error.h"
 #include "log.h"
 #include "util.h"
 
 #define FUSE_SUPER_MAGIC	0x65735546
+#define FUSECTL_DIR		"/sys/fs/fuse/connections"
+/* How long gem_debugfs_stop waits for the FUSE threads. */
+#define STOP_JOIN_MS		300
 
 extern char **environ;
 
@@ -74,7 +84,7 @@ static struct gem_debugfs *dfs_of_context(void)
 /* Path kinds under the mount root. */
 enum dfs_node {
 	NODE_NONE, NODE_ROOT, NODE_DRI, NODE_MINOR, NODE_RENDER, NODE_OBJDIR,
-	NODE_PARAMS, NODE_FILE
+	NODE_PARAMS, NODE_ERRDIR, NODE_FILE
 };
 
 static enum dfs_node classify(const char *path, const struct debugfs_file **f,
@@ -91,6 +101,8 @@ static enum dfs_node classify(const char *path, const struct debugfs_file **f,
 		return NODE_RENDER;
 	if (!strcmp(path, "/dri/0/" DEBUGFS_OBJDIR))
 		return NODE_OBJDIR;
+	if (!strcmp(path, "/dri/0/" DEBUGFS_ERRDIR))
+		return NODE_ERRDIR;
 	if (!strcmp(path, "/dri/0/" DEBUGFS_PARAMS_DIR))
 		return NODE_PARAMS;
 	if (strncmp(path, "/dri/0/", 7) && strncmp(path, "/" DEBUGFS_RENDER_DIR "/",
@@ -98,6 +110,17 @@ static enum dfs_node classify(const char *path, const struct debugfs_file **f,
 		return NODE_NONE;
 	*f = debugfs_lookup(path + 1, arg);
 	return *f ? NODE_FILE : NODE_NONE;
+}
+
+static bool error_record_kept(struct gem_device *dev, uint64_t seq)
+{
+	uint64_t seqs[GEM_ERROR_RECORDS_MAX];
+	unsigned int i, n = gem_error_records(dev, seqs, GEM_ERROR_RECORDS_MAX);
+
+	for (i = 0; i < n; i++)
+		if (seqs[i] == seq)
+			return true;
+	return false;
 }
 
 static int dfs_getattr(const char *path, struct stat *st, struct fuse_file_info *fi)
@@ -120,6 +143,10 @@ static int dfs_getattr(const char *path, struct stat *st, struct fuse_file_info 
 			st->st_size = (off_t)f->raw_size(dfs->dev, (const void *)(uintptr_t)arg);
 			if (f == &debugfs_objdata_file && st->st_size == 0)
 				return -ENOENT;
+		} else if (f == &debugfs_errors_file) {
+			if (!error_record_kept(dfs->dev, arg))
+				return -ENOENT;
+			st->st_mode = S_IFREG | 0444;
 		} else if (f->mode) {
 			st->st_mode = S_IFREG | f->mode;
 		} else {
@@ -179,6 +206,7 @@ static int dfs_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_
 			filler(buf, debugfs_files[i].name, NULL, 0, 0);
 		filler(buf, DEBUGFS_OBJDIR, NULL, 0, 0);
 		filler(buf, DEBUGFS_PARAMS_DIR, NULL, 0, 0);
+		filler(buf, DEBUGFS_ERRDIR, NULL, 0, 0);
 		return 0;
 	case NODE_RENDER:
 		filler(buf, "name", NULL, 0, 0);
@@ -188,6 +216,21 @@ static int dfs_readdir(const char *path, void *buf, fuse_fill_dir_t filler, off_
 			if (debugfs_param_files[i].mode)
 				filler(buf, debugfs_param_files[i].name, NULL, 0, 0);
 		return 0;
+	case NODE_ERRDIR: {
+		uint64_t seqs[GEM_ERROR_RECORDS_MAX];
+		unsigned int k, n = gem_error_records(dfs->dev, seqs,
+						      GEM_ERROR_RECORDS_MAX);
+
+		for (k = 0; k < n; k++) {
+			char name[24];
+
+			snprintf(name, sizeof(name), "%llu",
+				 (unsigned long long)seqs[k]);
+			if (filler(buf, name, NULL, 0, 0))
+				break;
+		}
+		return 0;
+	}
 	case NODE_OBJDIR: {
 		uint32_t *ids;
 		size_t n, k;
@@ -440,19 +483,45 @@ static int detach_mount(const char *dir)
 	return WIFEXITED(status) && WEXITSTATUS(status) == 0 ? 0 : -EPERM;
 }
 
-/* Abort the connection behind st_dev (fusectl), if fusectl is mounted. */
-static void abort_connection(dev_t dev)
+/* Write to fusectl's abort file of the connection behind st_dev. */
+static int write_abort(const char *fusectl, dev_t dev)
 {
-	char path[64];
-	int fd;
+	char path[PATH_MAX];
+	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "/sys/fs/fuse/connections/%u/abort", minor(dev));
+	snprintf(path, sizeof(path), "%s/%u/abort", fusectl, minor(dev));
 	fd = open(path, O_WRONLY | O_CLOEXEC);
 	if (fd < 0)
-		return;
+		return -errno;
 	if (write(fd, "1", 1) < 0)
-		log_debug("debugfs: abort %s: %s", path, strerror(errno));
+		ret = -errno;
 	close(fd);
+	return ret;
+}
+
+/*
+ * Abort the connection behind st_dev: the workers' reads fail at once,
+ * whoever still holds the superblock.  dir is our mount point, already
+ * detached here: if fusectl is not mounted where it usually is, it is
+ * mounted there for the moment (root only).
+ */
+static void abort_connection(const char *dir, dev_t dev)
+{
+	int ret = write_abort(FUSECTL_DIR, dev);
+
+	if (ret != -ENOENT)
+		goto out;
+	if (mount("fusectl", dir, "fusectl", MS_NOSUID | MS_NODEV | MS_NOEXEC,
+		  NULL) < 0) {
+		ret = -errno;
+		goto out;
+	}
+	ret = write_abort(dir, dev);
+	umount2(dir, MNT_DETACH);
+out:
+	if (ret)
+		log_debug("debugfs: cannot abort the FUSE connection: %s",
+			  strerror(-ret));
 }
 
 int gem_debugfs_cleanup_stale(const char *dir)
@@ -563,19 +632,36 @@ out_free:
 	return ret;
 }
 
-void gem_debugfs_stop(struct gem_debugfs *dfs)
+int gem_debugfs_stop(struct gem_debugfs *dfs)
 {
+	struct timespec deadline;
+	int ret;
+
 	if (!dfs)
-		return;
+		return 0;
 	fuse_exit(dfs->fuse);
-	/* Detach, then abort: a reader holding a file open cannot keep the
-	 * workers (and so this join) alive. */
-	if (detach_mount(dfs->dir))
-		log_warn("debugfs: could not unmount %s", dfs->dir);
-	if (dfs->mnt_dev)
-		abort_connection(dfs->mnt_dev);
-	if (dfs->thread_running)
-		pthread_join(dfs->thread, NULL);
+	/* Detach, then abort: a reader holding a file open, or a mount
+	 * namespace holding a copy, cannot keep the workers alive. */
+	ret = detach_mount(dfs->dir);
+	if (ret)
+		log_warn("debugfs: could not unmount %s: %s", dfs->dir,
+			 strerror(-ret));
+	else if (dfs->mnt_dev)
+		abort_connection(dfs->dir, dfs->mnt_dev);
+	if (dfs->thread_running) {
+		clock_gettime(CLOCK_REALTIME, &deadline);
+		deadline.tv_nsec += STOP_JOIN_MS * 1000000L;
+		deadline.tv_sec += deadline.tv_nsec / 1000000000L;
+		deadline.tv_nsec %= 1000000000L;
+		ret = pthread_timedjoin_np(dfs->thread, NULL, &deadline);
+		if (ret) {
+			/* Left as it is: the workers may still be in a request. */
+			log_warn("debugfs: the FUSE workers did not stop within "
+				 "%u ms (no fusectl to abort the connection); "
+				 "exiting without them", STOP_JOIN_MS);
+			return -ETIMEDOUT;
+		}
+	}
 	fuse_unmount(dfs->fuse);	/* closes /dev/fuse; the mount is gone */
 	fuse_destroy(dfs->fuse);
 	while (dfs->handles)
@@ -584,4 +670,5 @@ void gem_debugfs_stop(struct gem_debugfs *dfs)
 	log_info("debugfs: unmounted %s", dfs->dir);
 	free(dfs->dir);
 	free(dfs);
+	return 0;
 }

@@ -233,6 +233,8 @@ DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_counters)
 		.gpu_busy_ns = snap->gpu.busy_ns,
 		.hangs = s->hangs,
 		.resets = s->resets,
+		.bans = s->bans,
+		.wedged = snap->wedged,
 	};
 
 	/* The per-list totals i915_gem_objects gives, without a walk of

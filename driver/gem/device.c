@@ -82,12 +82,34 @@ static int gem_ring_init(struct gem_device *dev)
 	return 0;
 }
 
+/* GEMKIT_CS_STALL_MS=N (gemd(8)): the simulated GPU is starved of the
+ * CPU for N ms before each batch, for the tests of hangcheck. */
+static uint64_t cs_stall_ns(void)
+{
+	const char *env = getenv("GEMKIT_CS_STALL_MS");
+	unsigned long ms;
+	char *end;
+
+	if (!env || !*env)
+		return 0;
+	ms = strtoul(env, &end, 10);
+	if (*end || ms > 60000) {
+		log_warn("ignoring GEMKIT_CS_STALL_MS='%s': not milliseconds "
+			 "up to 60000", env);
+		return 0;
+	}
+	log_notice("GEMKIT_CS_STALL_MS: the GPU is off the CPU for %lu ms "
+		   "before each batch", ms);
+	return ms * 1000000ull;
+}
+
 int gem_device_create(const struct gem_device_config *cfg, struct gem_device **out)
 {
 	struct gpu_config gcfg = {
 		.aperture_size = cfg->aperture_size ? cfg->aperture_size : 256u << 20,
 		.blit_bytes_per_sec = cfg->blit_bytes_per_sec,
 		.cmd_cost_ns = cfg->cmd_cost_ns,
+		.stall_ns = cs_stall_ns(),
 	};
 	struct gem_device *dev;
 	pthread_condattr_t attr;
@@ -153,7 +175,7 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	ret = gem_retire_worker_start(dev);
 	if (ret)
 		goto out_ring;
-	ret = gem_hangcheck_start(dev, cfg->hangcheck_ms);
+	ret = gem_hangcheck_start(dev, cfg);
 	if (ret)
 		goto out_retire;
 
@@ -181,10 +203,18 @@ out_free:
 	return ret;
 }
 
+void gem_device_unblock(struct gem_device *dev)
+{
+	gem_irq_lock(dev);
+	__atomic_store_n(&dev->closing, true, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&dev->irq_cond);
+	gem_irq_unlock(dev);
+}
+
 void gem_device_destroy(struct gem_device *dev)
 {
 	struct gem_file *file;
-	int64_t timeout = 2000000000;
+	int64_t timeout = 100000000;
 
 	gem_hangcheck_stop(dev);
 	gem_retire_worker_stop(dev);
@@ -197,6 +227,8 @@ void gem_device_destroy(struct gem_device *dev)
 		gem_file_release(file);
 	}
 
+	/* Our own wait for the GPU below is not a client's. */
+	__atomic_store_n(&dev->closing, false, __ATOMIC_RELEASE);
 	gem_lock(dev);
 	if (!list_empty(&dev->requests)) {
 		struct gem_request *last =

@@ -5,8 +5,10 @@
  * A capture is taken under dev->lock and holds copies of everything
  * i915_error_state prints (driver/debugfs/error_state.c), so formatting it
  * later needs no dev->lock and the objects it saw may change or go away
- * meanwhile.  Only the first capture is kept until it is cleared (a write
- * to i915_error_state), as in Linux 3.5 and later.
+ * meanwhile.  Every hang is captured: the first one is kept for
+ * i915_error_state until it is cleared (a write to i915_error_state), as
+ * in Linux 3.5 and later, and the last few (gemd --error-states) for
+ * gemkit_errors/<hang number>.
  */
 #ifndef GEMKIT_GEM_ERROR_H
 #define GEMKIT_GEM_ERROR_H
@@ -18,7 +20,9 @@
 #include "strbuf.h"
 
 struct gem_device;
+struct gem_device_config;
 struct gem_request;
+
 
 /* One line of the Active/Pinned lists (print_error_buffers of 3.4). */
 struct gem_error_obj {
@@ -43,6 +47,7 @@ struct gem_error_request {
 };
 
 struct gem_error_state {
+	unsigned int refs;		/* hangcheck.c's holders, under error_lock */
 	uint64_t seq;			/* hang number, as in gem_hang_info */
 	int64_t time_s, time_us;	/* CLOCK_REALTIME of the capture */
 	uint32_t eir, pgtbl_er;
@@ -73,7 +78,7 @@ struct gem_error_state *gem_error_capture(struct gem_device *dev,
 void gem_error_free(struct gem_error_state *e);
 
 /* hangcheck.c */
-int gem_hangcheck_start(struct gem_device *dev, uint32_t period_ms);
+int gem_hangcheck_start(struct gem_device *dev, const struct gem_device_config *cfg);
 void gem_hangcheck_stop(struct gem_device *dev);
 /* From the CS thread: the command streamer stopped on an error. */
 void gem_hangcheck_error_irq(struct gem_device *dev);
@@ -86,7 +91,16 @@ int gem_handle_error_forced(struct gem_device *dev);
  * formats hundreds of KiB) without holding up the clients. */
 int gem_error_state_with(struct gem_device *dev,
 			 int (*fn)(const struct gem_error_state *e, void *arg), void *arg);
-/* Drop the kept capture (a write to i915_error_state). */
+/* The same for the record of hang seq (gemkit_errors/<seq>); -ENOENT
+ * when it is not kept (too old, cleared, or no such hang). */
+int gem_error_record_with(struct gem_device *dev, uint64_t seq,
+			  int (*fn)(const struct gem_error_state *e, void *arg),
+			  void *arg);
+/* The hang numbers of the kept records, oldest first (at most max). */
+unsigned int gem_error_records(struct gem_device *dev, uint64_t *seqs,
+			       unsigned int max);
+/* Drop every kept capture (a write to i915_error_state): the first and
+ * the records. */
 void gem_error_state_clear(struct gem_device *dev);
 
 #endif

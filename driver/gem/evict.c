@@ -56,10 +56,20 @@ int gem_evict_something(struct gem_device *dev, uint64_t size, uint64_t align)
 	struct list_head victims = LIST_HEAD_INIT(victims);
 	struct gem_object *obj, *next;
 	uint32_t wait_seqno = 0;
+	uint64_t free0;
 	bool found = false;
 	int pass, ret = 0;
 
-	gem_retire_requests(dev);	/* idle objects are cheaper victims */
+	/*
+	 * Idle objects are cheaper victims.  Retiring may also free objects
+	 * whose last handle went while the GPU used them: their space is a
+	 * hole the scan would not see, so the caller looks again first
+	 * ("Re-check for free space after retiring requests", 2.6.32).
+	 */
+	free0 = mm_free_bytes(&dev->gtt);
+	gem_retire_requests(dev);
+	if (mm_free_bytes(&dev->gtt) > free0)
+		return 0;
 	mm_scan_init(&dev->gtt, size, align);
 	for (pass = 0; pass < 2 && !found; pass++) {
 		list_for_each_entry(obj, &dev->lists[GEM_LIST_INACTIVE], list_link) {

@@ -17,6 +17,14 @@
  * Relocations are applied whenever the presumed offset is wrong, whatever
  * I915_EXEC_NO_RELOC says (a hint only); the new offsets are written back
  * into the caller's exec objects and relocation entries.
+ *
+ * An execbuffer may drop the lock to wait (eviction, relocation, ring
+ * space), and another client's execbuffer may list the same (flinked)
+ * objects meanwhile.  So what belongs to one execbuffer lives in its
+ * struct eb: the entries, the pending domains, its pins, and a table of
+ * its objects that finds an object listed twice ("Object listed twice",
+ * EINVAL) and the target of a relocation by handle.  The object only
+ * counts the execbuffers that hold it (in_exec) and their pins.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -51,11 +59,21 @@ static uint64_t gen8_noncanonical_addr(uint64_t addr)
 	return addr & ((1ull << 48) - 1);
 }
 
+/* One object's state in one execbuffer. */
+struct eb_vma {
+	uint32_t pending_read, pending_write;
+	bool pinned;
+	bool fence_pinned;		/* holds a pin on its fence register */
+};
+
 struct eb {
 	struct gem_file *file;
 	struct drm_i915_gem_execbuffer2 *args;
 	struct drm_i915_gem_exec_object2 *exec;
 	struct gem_object **objs;
+	struct eb_vma *vma;		/* vma[i] goes with objs[i] and exec[i] */
+	uint32_t *table;		/* open addressing: index + 1, 0 empty */
+	uint32_t table_mask;
 	unsigned int count;
 	unsigned int batch;		/* index of the batch object */
 	bool secure;			/* I915_EXEC_SECURE, allowed */
@@ -141,27 +159,66 @@ static void eb_release(struct eb *eb)
 {
 	unsigned int i;
 
-	if (!eb->objs)
-		return;		/* eb_lookup found no memory for the table */
-	for (i = 0; i < eb->count; i++) {
-		struct gem_object *obj = eb->objs[i];
+	if (eb->objs) {
+		for (i = 0; i < eb->count; i++) {
+			struct gem_object *obj = eb->objs[i];
 
-		if (!obj)
-			continue;
-		obj->in_exec = false;
-		obj->exec_entry = NULL;
-		gem_object_put(obj);
+			if (!obj)
+				continue;
+			obj->in_exec--;
+			gem_object_put(obj);
+		}
 	}
-	free(eb->objs);
+	free(eb->objs);		/* and vma and table: one allocation */
+}
+
+static uint32_t eb_hash(const struct eb *eb, const struct gem_object *obj)
+{
+	uint64_t h = (uint64_t)(uintptr_t)obj * 0x9e3779b97f4a7c15ull;
+
+	return (uint32_t)(h >> 32) & eb->table_mask;
+}
+
+/* This execbuffer's index of obj, or -1 if it does not list it. */
+static int eb_index(const struct eb *eb, const struct gem_object *obj)
+{
+	uint32_t slot;
+
+	for (slot = eb_hash(eb, obj); eb->table[slot];
+	     slot = (slot + 1) & eb->table_mask)
+		if (eb->objs[eb->table[slot] - 1] == obj)
+			return (int)eb->table[slot] - 1;
+	return -1;
+}
+
+/* Enter objs[i]; false if the execbuffer lists it already. */
+static bool eb_add(struct eb *eb, unsigned int i)
+{
+	uint32_t slot;
+
+	for (slot = eb_hash(eb, eb->objs[i]); eb->table[slot];
+	     slot = (slot + 1) & eb->table_mask)
+		if (eb->objs[eb->table[slot] - 1] == eb->objs[i])
+			return false;
+	eb->table[slot] = i + 1;
+	return true;
 }
 
 static int eb_lookup(struct eb *eb)
 {
+	uint32_t size = 2;
 	unsigned int i;
 
-	eb->objs = gem_calloc(eb->count, sizeof(*eb->objs));
+	while (size < 2 * eb->count)
+		size <<= 1;
+	eb->table_mask = size - 1;
+	/* One allocation: objs, then vma, then table (alignment descends). */
+	eb->objs = gem_calloc(1, eb->count * (sizeof(*eb->objs) + sizeof(*eb->vma)) +
+				 size * sizeof(*eb->table));
 	if (!eb->objs)
 		return -ENOMEM;
+	eb->vma = (struct eb_vma *)(eb->objs + eb->count);
+	eb->table = (uint32_t *)(eb->vma + eb->count);
 	for (i = 0; i < eb->count; i++) {
 		struct drm_i915_gem_exec_object2 *entry = &eb->exec[i];
 		struct gem_object *obj;
@@ -175,21 +232,18 @@ static int eb_lookup(struct eb *eb)
 			gem_object_put(obj);
 			return ret;
 		}
-		if (obj->in_exec) {
-			gem_object_put(obj);
-			return -EINVAL;	/* "Object listed twice" */
-		}
-		obj->in_exec = true;
-		obj->exec_entry = entry;
 		eb->objs[i] = obj;
+		obj->in_exec++;
+		if (!eb_add(eb, i))
+			return -EINVAL;	/* "Object listed twice" */
 	}
 	return 0;
 }
 
-static bool eb_needs_fence(struct gem_object *obj)
+static bool eb_needs_fence(const struct eb *eb, unsigned int i)
 {
-	return (obj->exec_entry->flags & EXEC_OBJECT_NEEDS_FENCE) &&
-	       obj->tiling_mode != I915_TILING_NONE;
+	return (eb->exec[i].flags & EXEC_OBJECT_NEEDS_FENCE) &&
+	       eb->objs[i]->tiling_mode != I915_TILING_NONE;
 }
 
 static void eb_unreserve(struct eb *eb)
@@ -198,14 +252,16 @@ static void eb_unreserve(struct eb *eb)
 
 	for (i = 0; i < eb->count; i++) {
 		struct gem_object *obj = eb->objs[i];
+		struct eb_vma *v = &eb->vma[i];
 
-		if (obj->exec_fence_pinned) {
+		if (v->fence_pinned) {
 			obj->dev->fences[obj->fence_reg].pin_count--;
-			obj->exec_fence_pinned = false;
+			v->fence_pinned = false;
 		}
-		if (obj->exec_pinned) {
+		if (v->pinned) {
 			gem_object_unpin(obj);
-			obj->exec_pinned = false;
+			obj->exec_pinned--;
+			v->pinned = false;
 		}
 	}
 }
@@ -215,29 +271,32 @@ static void eb_unreserve(struct eb *eb)
  * register for the execbuffer if it needs one there: that register cannot
  * be stolen for another object of the same execbuffer, every other one can.
  */
-static int eb_reserve_object(struct gem_object *obj)
+static int eb_reserve_object(struct eb *eb, unsigned int i)
 {
-	const struct drm_i915_gem_exec_object2 *entry = obj->exec_entry;
+	const struct drm_i915_gem_exec_object2 *entry = &eb->exec[i];
+	struct gem_object *obj = eb->objs[i];
+	struct eb_vma *v = &eb->vma[i];
 	struct gem_pin_args pin = {
 		.alignment = entry->alignment,
 		.min_size = entry->pad_to_size,
 		.offset = entry->offset,
 		.fixed = entry->flags & EXEC_OBJECT_PINNED,
-		.fenceable = eb_needs_fence(obj),
+		.fenceable = eb_needs_fence(eb, i),
 	};
 	int ret;
 
 	ret = gem_object_pin_args(obj, &pin);
 	if (ret)
 		return ret;
-	obj->exec_pinned = true;
+	v->pinned = true;
+	obj->exec_pinned++;
 	if (!pin.fenceable)
 		return 0;
 	ret = gem_object_get_fence(obj);
 	if (ret)
 		return ret;
 	obj->dev->fences[obj->fence_reg].pin_count++;
-	obj->exec_fence_pinned = true;
+	v->fence_pinned = true;
 	return 0;
 }
 
@@ -256,9 +315,9 @@ static int eb_reserve(struct eb *eb)
 
 	for (i = 0; i < eb->count; i++) {
 		struct gem_object *obj = eb->objs[i];
-		uint64_t size = eb_needs_fence(obj) ? gem_fence_size(obj) : obj->size;
+		uint64_t size = eb_needs_fence(eb, i) ? gem_fence_size(obj) : obj->size;
 
-		size = MAX(size, obj->exec_entry->pad_to_size);
+		size = MAX(size, eb->exec[i].pad_to_size);
 		if (obj->madv != I915_MADV_WILLNEED)
 			return -EFAULT;	/* "Attempting to obtain a purgeable object" */
 		if (size > dev->aperture_size)
@@ -273,12 +332,11 @@ static int eb_reserve(struct eb *eb)
 		ret = 0;
 		for (pass = 0; pass < 2 && !ret; pass++) {
 			for (i = 0; i < eb->count; i++) {
-				struct gem_object *obj = eb->objs[i];
-				bool fixed = obj->exec_entry->flags & EXEC_OBJECT_PINNED;
+				bool fixed = eb->exec[i].flags & EXEC_OBJECT_PINNED;
 
 				if (fixed != (pass == 0))
 					continue;
-				ret = eb_reserve_object(obj);
+				ret = eb_reserve_object(eb, i);
 				if (ret)
 					break;
 			}
@@ -301,9 +359,10 @@ static int eb_reserve(struct eb *eb)
  * Apply one object's relocations.  If a value must change in an object
  * the GPU is still reading, wait for it first (lock dropped): -EAGAIN.
  */
-static int eb_relocate_object(struct eb *eb, struct gem_object *obj)
+static int eb_relocate_object(struct eb *eb, unsigned int i_obj)
 {
-	struct drm_i915_gem_exec_object2 *entry = obj->exec_entry;
+	struct gem_object *obj = eb->objs[i_obj];
+	struct drm_i915_gem_exec_object2 *entry = &eb->exec[i_obj];
 	struct drm_i915_gem_relocation_entry *relocs =
 		(void *)(uintptr_t)entry->relocs_ptr;
 	bool lut = eb->args->flags & I915_EXEC_HANDLE_LUT;
@@ -313,30 +372,35 @@ static int eb_relocate_object(struct eb *eb, struct gem_object *obj)
 	for (i = 0; i < entry->relocation_count; i++) {
 		struct drm_i915_gem_relocation_entry *r = &relocs[i];
 		struct gem_object *target;
+		struct eb_vma *tv;
 		uint32_t value, *dst;
+		int t;
 
 		if (lut) {
 			if (r->target_handle >= eb->count)
 				return -ENOENT;
-			target = eb->objs[r->target_handle];
+			t = (int)r->target_handle;
 		} else {
 			target = gem_handle_lookup(eb->file, r->target_handle);
 			if (!target)
 				return -ENOENT;
+			t = eb_index(eb, target);
 			gem_object_put(target);	/* the file's handle keeps it */
-			if (!target->in_exec)
+			if (t < 0)
 				return -ENOENT;	/* not part of this execbuffer */
 		}
+		target = eb->objs[t];
+		tv = &eb->vma[t];
 		/* Validate the target's domains (i915_gem_execbuffer_relocate_entry). */
 		if (r->write_domain & (r->write_domain - 1))
 			return -EINVAL;
 		if ((r->write_domain | r->read_domains) & ~I915_GEM_GPU_DOMAINS)
 			return -EINVAL;	/* CPU and GTT are no GPU domains */
-		if (r->write_domain && target->pending_write_domain &&
-		    r->write_domain != target->pending_write_domain)
+		if (r->write_domain && tv->pending_write &&
+		    r->write_domain != tv->pending_write)
 			return -EINVAL;
-		target->pending_read_domains |= r->read_domains;
-		target->pending_write_domain |= r->write_domain;
+		tv->pending_read |= r->read_domains;
+		tv->pending_write |= r->write_domain;
 
 		if (r->offset > obj->size - 4 || (r->offset & 3))
 			return -EINVAL;
@@ -365,10 +429,9 @@ static int eb_relocate(struct eb *eb)
 	int ret;
 
 	for (i = 0; i < eb->count; i++) {
-		eb->objs[i]->pending_read_domains = 0;
-		eb->objs[i]->pending_write_domain = 0;
-		if (eb->objs[i]->exec_entry->offset !=
-		    gem_object_gtt_offset(eb->objs[i]))
+		eb->vma[i].pending_read = 0;
+		eb->vma[i].pending_write = 0;
+		if (eb->exec[i].offset != gem_object_gtt_offset(eb->objs[i]))
 			moved = true;
 	}
 	/*
@@ -379,10 +442,10 @@ static int eb_relocate(struct eb *eb)
 	if ((eb->args->flags & I915_EXEC_NO_RELOC) && !moved)
 		return 0;
 	for (i = 0; i < eb->count; i++) {
-		ret = eb_relocate_object(eb, eb->objs[i]);
+		ret = eb_relocate_object(eb, i);
 		if (ret)
 			return ret;	/* -EAGAIN: all of them again after the wait */
-		count += eb->objs[i]->exec_entry->relocation_count;
+		count += eb->exec[i].relocation_count;
 	}
 	/* Counted once the pass succeeds, so a restart counts nothing twice. */
 	eb->file->dev->stats.relocations += count;
@@ -396,20 +459,21 @@ static void eb_move_to_gpu(struct eb *eb)
 
 	for (i = 0; i < eb->count; i++) {
 		struct gem_object *obj = eb->objs[i];
+		struct eb_vma *v = &eb->vma[i];
 		uint32_t old_read = obj->read_domains, old_write = obj->write_domain;
 
-		if (obj->exec_entry->flags & EXEC_OBJECT_WRITE)
-			obj->pending_write_domain |= I915_GEM_DOMAIN_RENDER;
+		if (eb->exec[i].flags & EXEC_OBJECT_WRITE)
+			v->pending_write |= I915_GEM_DOMAIN_RENDER;
 		if (i == eb->batch)
-			obj->pending_read_domains |= I915_GEM_DOMAIN_COMMAND;
-		if (obj->pending_write_domain)
-			obj->pending_read_domains |= obj->pending_write_domain;
-		if (!obj->pending_read_domains)
-			obj->pending_read_domains = I915_GEM_DOMAIN_RENDER;
+			v->pending_read |= I915_GEM_DOMAIN_COMMAND;
+		if (v->pending_write)
+			v->pending_read |= v->pending_write;
+		if (!v->pending_read)
+			v->pending_read = I915_GEM_DOMAIN_RENDER;
 		/* CPU writes must reach memory before the GPU reads. */
 		gem_object_flush_cpu_write_domain(obj);
-		obj->read_domains = obj->pending_read_domains;
-		obj->write_domain = obj->pending_write_domain;
+		obj->read_domains = v->pending_read;
+		obj->write_domain = v->pending_write;
 		gem_event_domain(obj, old_read, old_write);
 	}
 }
@@ -518,7 +582,7 @@ static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *ar
 	}
 	if (ret)
 		goto out_unreserve;
-	if (batch->pending_write_domain) {
+	if (eb.vma[eb.batch].pending_write) {
 		ret = -EINVAL;		/* "Attempting to use self-modifying batch" */
 		goto out_unreserve;
 	}

@@ -38,8 +38,12 @@ struct gem_hang_info {
 	uint32_t acthd;
 	uint32_t ipehr;
 	bool recovered;		/* ring reset and running; false: wedged */
-	char kind[16];		/* "hangcheck", "fault", "badop", "wedged" (forced) */
+	char kind[16];		/* "hangcheck", "runaway", "fault", "badop",
+				 * "wedged" (forced) */
 };
+
+/* gemkit_errors/ keeps at most this many captures (--error-states). */
+#define GEM_ERROR_RECORDS_MAX	64
 
 struct gem_device_config {
 	uint64_t aperture_size;		/* default 256 MiB */
@@ -47,10 +51,19 @@ struct gem_device_config {
 	uint64_t cmd_cost_ns;
 	uint32_t hangcheck_ms;		/* hangcheck period, 0: off (faults are
 					 * still caught); gemd's default 1500 */
+	uint32_t batch_budget;		/* periods of GPU time a request may
+					 * run, 0: no limit; gemd's default 4 */
+	uint32_t error_states;		/* captures kept in gemkit_errors/;
+					 * gemd's default 4 */
 };
 
 int gem_device_create(const struct gem_device_config *cfg, struct gem_device **out);
-/* Idles the GPU, releases every remaining file and object. */
+/* Shutting down: every wait for the GPU, now and later, returns -EINTR
+ * (as a signal ends the kernel's), so no client thread stays in the
+ * driver.  The server's unblock hook. */
+void gem_device_unblock(struct gem_device *dev);
+/* Idles the GPU (waiting 100 ms at most: nobody is left to see the
+ * results), releases every remaining file and object. */
 void gem_device_destroy(struct gem_device *dev);
 
 /* A new drm_file (one per open of the device). comm is truncated to 15.

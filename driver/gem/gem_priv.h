@@ -37,9 +37,10 @@
  *  - gem_wait_seqno (every GPU wait) and ring_wait_for_space drop
  *    dev->lock before they sleep and take it again after; callers return
  *    -EAGAIN or revalidate.  A thread that dropped the lock there may
- *    still hold object references, pins and execbuffer marks (in_exec,
+ *    still hold object references, pins and execbuffer counts (in_exec,
  *    exec_pinned), which is why gem_verify_state counts the ioctls in
- *    flight.
+ *    flight; what one execbuffer knows of its objects is in its own
+ *    struct eb, so another one may list the same objects meanwhile.
  *  - Locks that never nest with these: the server's srv->lock (dropped
  *    before any call into gem), the debugfs export's handle locks
  *    (dropped before a snapshot is taken), the hangcheck thread's sleep
@@ -166,14 +167,11 @@ struct gem_object {
 	uint64_t bind_count;
 	uint64_t evict_count;
 
-	/* execbuffer scratch, valid during one execbuffer (which may drop
-	 * the lock to wait: in_exec and exec_pinned stay set meanwhile) */
-	struct drm_i915_gem_exec_object2 *exec_entry;
-	uint32_t pending_read_domains;
-	uint32_t pending_write_domain;
-	bool in_exec;
-	bool exec_pinned;
-	bool exec_fence_pinned;		/* holds a pin on its fence register */
+	/* The execbuffers in flight that list it (each may drop the lock to
+	 * wait, and several clients may list a shared object), and how many
+	 * of them pinned it.  Their own state is theirs (execbuffer.c). */
+	unsigned int in_exec;
+	unsigned int exec_pinned;
 	struct list_head evict_link;	/* eviction scan */
 
 	/* gem_verify_state's scratch */
@@ -280,6 +278,7 @@ struct gem_stats {		/* dev->lock */
 	uint64_t domain_flushes, clflush_bytes, pwrite_bytes, pread_bytes;
 	uint64_t purges, retires, faults;
 	uint64_t hangs, resets;		/* error captures, ring resets */
+	uint64_t bans;			/* files banned (hangcheck.c) */
 };
 
 struct gem_device {
@@ -351,6 +350,8 @@ struct gem_device {
 					 * Atomic stores; waiters load it under
 					 * irq_lock alone */
 	bool suspended;			/* suspend.c: execbuffer -EBUSY until resume */
+	bool closing;			/* gem_device_unblock: waits return -EINTR.
+					 * Atomic stores and loads */
 	uint32_t waiting_seqno;		/* seqno a waiter sleeps on, 0 = none */
 	struct gem_event_log events;
 

@@ -2,16 +2,30 @@
  * GPU hangs: detection, and recovery that loses nothing but the guilty
  * batch.
  *
- * Detection.  One thread samples ACTHD and INSTDONE four times per
- * hangcheck period while requests are outstanding.  Like the 2.6.37-3.6
- * kernels, three unchanged samples in a row after the first one mean the
- * ring is stuck (hangcheck_count++ > 1); a ring waiting in
- * MI_WAIT_FOR_EVENT is first kicked (kick_ring()), and declared hung only
- * if it is still stuck at the next sample.  So a hang is declared between
- * 3/4 and 1 period after the GPU stops making progress (1 1/4 with a
- * kick), within the two periods the kernel's 1500 ms timer gave.  Errors
- * the command streamer latches itself (PGTBL_ER, a bad command) raise the
+ * Detection, in GPU time.  One thread samples the GPU four times per
+ * hangcheck period while requests are outstanding: ACTHD and INSTDONE, as
+ * the 2.6.37-3.6 kernels did, and two things only a simulator needs
+ * (gpu_sample, gpu.h): how much work the command streamer got done
+ * (commands other than a batch jumping, blit rows, 3D spans) and how long
+ * it ran.  The chip is never descheduled; the simulator's thread is, and
+ * a starved command streamer sampled on the wall clock looked hung (three
+ * unchanged ACTHDs on a long blit).  So the GPU is stuck only after three
+ * samples without progress that together hold 3/4 of a period of GPU time
+ * (the kernel's hangcheck_count++ > 1, each sample a full quarter): a hang
+ * is declared about a period after the GPU stops making progress on an
+ * idle machine (1 1/4 with a kick), within the two periods the kernel's
+ * 1500 ms timer gave, and never while the simulator waits for a CPU.  A
+ * ring waiting in MI_WAIT_FOR_EVENT is first kicked (kick_ring()), and
+ * declared hung only if still stuck at the next sample.  Errors the
+ * command streamer latches itself (PGTBL_ER, a bad command) raise the
  * error interrupt, which wakes this thread at once, timer or not.
+ *
+ * A budget for every batch.  A batch can keep ACTHD moving for ever (a
+ * loop of MI_NOOPs jumping back to its start) while everyone else's work
+ * waits behind it.  As later kernels judged progress by seqnos, a request
+ * that keeps the ring busy for budget periods of GPU time (default 4,
+ * gemd --batch-budget) without completing is declared hung, kind
+ * "runaway", progress or not.  --hangcheck 0 turns both off.
  *
  * Recovery, with the per-drm_file semantics of later kernels (gen3 has no
  * hardware contexts, so a file's default context stands for one): the
@@ -23,6 +37,10 @@
  * file's batch_pending count for GET_RESET_STATS; a file that hangs the
  * GPU again within 8 periods of its last hang (i915_context_is_banned) is
  * banned: its execbuffers fail with -EIO.
+ *
+ * Records.  Every hang is captured (error.c).  The first since the last
+ * clear stays in i915_error_state, as the kernel kept it; the last
+ * max_records captures, each under its hang number, are gemkit_errors/<n>.
  */
 #include <errno.h>
 #include <signal.h>
@@ -47,6 +65,8 @@ struct gem_hang {
 	/* fixed */
 	struct gem_device *dev;
 	uint64_t period_ns;		/* 0: no timer */
+	uint64_t budget_ns;		/* GPU time a request may run, 0: any */
+	unsigned int max_records;	/* gemkit_errors/ */
 	pthread_t thread;
 	bool running;
 
@@ -62,15 +82,21 @@ struct gem_hang {
 
 	/* the samples: under dev->lock (hangcheck thread, forced errors) */
 	bool sampled;
-	uint32_t last_acthd, last_instdone;
-	unsigned int count;
+	struct gpu_progress last;
+	unsigned int count;		/* samples in a row without progress */
+	uint64_t stuck_ns;		/* the GPU time they held */
 	bool kicked;
+	uint32_t budget_seqno;		/* the request being timed ... */
+	uint64_t budget_start;		/* ... since this GPU time */
 
-	/* The kept capture.  Set under dev->lock and error_lock, read and
-	 * cleared under error_lock alone: formatting it (hundreds of KiB of
-	 * text) never holds up the clients. */
+	/* The captures.  Set under dev->lock and error_lock, read and
+	 * cleared under error_lock alone: formatting one (hundreds of KiB of
+	 * text) never holds up the clients.  first_error may also be one of
+	 * records[]: e->refs counts the two. */
 	pthread_mutex_t error_lock;
 	struct gem_error_state *first_error;
+	struct gem_error_state *records[GEM_ERROR_RECORDS_MAX];	/* oldest first */
+	unsigned int nrecords;
 };
 
 static void timespec_at(struct timespec *ts, uint64_t mono_ns)
@@ -111,6 +137,7 @@ static void charge_files(struct gem_hang *h, struct gem_request *guilty,
 		if (file->guilty_ns && now - file->guilty_ns <= ban_ns && !file->banned &&
 		    !file->unbannable) {
 			file->banned = true;
+			h->dev->stats.bans++;
 			log_err("pid %d (%s): GPU hanging too fast, banning file %u: "
 				"its execbuffers now fail with EIO",
 				(int)file->pid, file->comm, file->id);
@@ -172,15 +199,52 @@ static void publish(struct gem_hang *h, struct gem_hang_info *ev)
 	gem_irq_unlock(dev);
 }
 
+/* Drop one holder of a capture; error_lock held.  Returns it when it is
+ * to be freed (after the lock is dropped), else NULL. */
+static struct gem_error_state *error_unref(struct gem_error_state *e)
+{
+	return e && --e->refs == 0 ? e : NULL;
+}
+
+/* Keep capture e (hang number seq): the newest record, and the first
+ * since the last clear.  dev->lock held. */
+static void keep_capture(struct gem_hang *h, struct gem_error_state *e)
+{
+	struct gem_error_state *drop = NULL;
+	bool unused;
+
+	gem_mutex_lock(&h->error_lock, GEM_LOCK_ERROR);
+	if (!h->first_error) {
+		h->first_error = e;
+		e->refs++;
+	}
+	if (h->max_records) {
+		if (h->nrecords == h->max_records) {
+			drop = error_unref(h->records[0]);
+			memmove(h->records, h->records + 1,
+				(h->nrecords - 1) * sizeof(h->records[0]));
+			h->nrecords--;
+		}
+		h->records[h->nrecords++] = e;
+		e->refs++;
+	}
+	unused = e->refs == 0;
+	gem_mutex_unlock(&h->error_lock, GEM_LOCK_ERROR);
+	gem_error_free(drop);
+	if (unused)
+		gem_error_free(e);
+}
+
 /* i915_handle_error: capture, report, reset.  dev->lock held. */
 static int handle_error(struct gem_hang *h, const char *kind)
 {
 	struct gem_device *dev = h->dev;
 	struct gpu *gpu = dev->gpu;
 	struct gem_request *guilty = first_outstanding(dev);
+	struct gem_error_state *e;
 	struct gem_hang_info ev;
 	struct timespec rt;
-	uint64_t now = now_ns(), seq;
+	uint64_t now = now_ns();
 	int ret;
 
 	memset(&ev, 0, sizeof(ev));
@@ -196,25 +260,26 @@ static int handle_error(struct gem_hang *h, const char *kind)
 		ev.detect_ns = now - guilty->emitted_ns;
 	}
 	dev->stats.hangs++;
-	log_err("GPU hang (%s): ACTHD 0x%08x IPEHR 0x%08x EIR 0x%08x PGTBL_ER 0x%08x; "
-		"guilty seqno %u from pid %d (%s), %llu ms after submission",
-		kind, ev.acthd, ev.ipehr, gpu_read(gpu, EIR), gpu_read(gpu, PGTBL_ER),
-		ev.seqno, (int)ev.pid, guilty ? guilty->comm : "none",
-		(unsigned long long)(ev.detect_ns / 1000000));
-
 	/* publish() writes h->seq under dev->lock as well as irq_lock, and
 	 * we hold dev->lock: reading it needs no irq_lock, so error_lock
 	 * never nests around irq_lock (gem_priv.h, LOCKING). */
-	seq = h->seq + 1;
-	gem_mutex_lock(&h->error_lock, GEM_LOCK_ERROR);
-	if (!h->first_error) {
-		h->first_error = gem_error_capture(dev, guilty, kind, now);
-		if (h->first_error)
-			h->first_error->seq = seq;
-		else
-			log_err("GPU hang: no memory for the error state");
+	ev.seq = h->seq + 1;
+	log_err("GPU hang %llu (%s): ACTHD 0x%08x IPEHR 0x%08x EIR 0x%08x "
+		"PGTBL_ER 0x%08x; guilty seqno %u from pid %d (%s), %llu ms "
+		"after submission",
+		(unsigned long long)ev.seq, kind, ev.acthd, ev.ipehr,
+		gpu_read(gpu, EIR), gpu_read(gpu, PGTBL_ER), ev.seqno,
+		(int)ev.pid, guilty ? guilty->comm : "none",
+		(unsigned long long)(ev.detect_ns / 1000000));
+
+	e = gem_error_capture(dev, guilty, kind, now);
+	if (e) {
+		e->seq = ev.seq;
+		keep_capture(h, e);
+	} else {
+		log_err("GPU hang %llu: no memory for the error state",
+			(unsigned long long)ev.seq);
 	}
-	gem_mutex_unlock(&h->error_lock, GEM_LOCK_ERROR);
 	/* The guilty request's out-fences report the hang. */
 	if (guilty)
 		gem_request_set_error(dev, guilty->seqno, -EIO);
@@ -235,37 +300,71 @@ static int handle_error(struct gem_hang *h, const char *kind)
 			   guilty ? "guilty request skipped, the rest replayed"
 				  : "nothing was running");
 	h->sampled = false;
-	h->count = 0;
-	h->kicked = false;
 	publish(h, &ev);
 	return ret;
 }
 
-/* One hangcheck sample (i915_hangcheck_elapsed), dev->lock held. */
+/* A new baseline: the GPU made progress, or sampling starts over. */
+static void sample_restart(struct gem_hang *h, const struct gpu_progress *p)
+{
+	h->last = *p;
+	h->count = 0;
+	h->stuck_ns = 0;
+	h->kicked = false;
+}
+
+/*
+ * One hangcheck sample (i915_hangcheck_elapsed, in GPU time), dev->lock
+ * held.  See the top of the file.
+ */
 static void sample(struct gem_hang *h)
 {
 	struct gem_device *dev = h->dev;
 	struct gpu *gpu = dev->gpu;
-	uint32_t acthd, instdone;
+	struct gem_request *rq = first_outstanding(dev);
+	struct gpu_progress p;
+	uint64_t ran;
 
-	if (!first_outstanding(dev)) {
+	if (!rq) {
 		h->sampled = false;
 		return;
 	}
-	acthd = gpu_read(gpu, ACTHD);
-	instdone = gpu_read(gpu, INSTDONE);
-	if (!h->sampled || acthd != h->last_acthd || instdone != h->last_instdone) {
+	gpu_sample(gpu, &p);
+	if (!h->sampled || rq->seqno != h->budget_seqno) {
+		/* Timed from here: a request that became the oldest since the
+		 * last sample ran less than that, never more. */
+		h->budget_seqno = rq->seqno;
+		h->budget_start = h->sampled ? h->last.run_ns : p.run_ns;
+	}
+	if (!h->sampled) {
 		h->sampled = true;
-		h->last_acthd = acthd;
-		h->last_instdone = instdone;
-		h->count = 0;
-		h->kicked = false;
+		sample_restart(h, &p);
 		return;
 	}
-	if (++h->count < STUCK_SAMPLES)
+	ran = p.run_ns - h->last.run_ns;
+	if (h->budget_ns && p.run_ns - h->budget_start >= h->budget_ns) {
+		log_err("seqno %u from pid %d (%s) kept the GPU busy for %llu ms "
+			"of GPU time without completing (budget %llu ms)",
+			rq->seqno, (int)rq->pid, rq->comm,
+			(unsigned long long)((p.run_ns - h->budget_start) / 1000000),
+			(unsigned long long)(h->budget_ns / 1000000));
+		handle_error(h, "runaway");
+		return;
+	}
+	if (p.acthd != h->last.acthd || p.instdone != h->last.instdone ||
+	    p.work != h->last.work) {
+		sample_restart(h, &p);
+		return;
+	}
+	h->last = p;
+	h->count++;
+	h->stuck_ns += ran;
+	if (h->count < STUCK_SAMPLES ||
+	    h->stuck_ns < STUCK_SAMPLES * (h->period_ns / SAMPLES_PER_PERIOD))
 		return;
 	if ((gpu_read(gpu, PRB0_CTL) & RING_WAIT) && !h->kicked) {
-		log_notice("Kicking stuck wait on render ring (ACTHD 0x%08x)", acthd);
+		log_notice("Kicking stuck wait on render ring (ACTHD 0x%08x)",
+			   p.acthd);
 		gpu_kick(gpu);
 		h->kicked = true;
 		return;
@@ -352,15 +451,55 @@ int gem_error_state_with(struct gem_device *dev,
 	return ret;
 }
 
+int gem_error_record_with(struct gem_device *dev, uint64_t seq,
+			  int (*fn)(const struct gem_error_state *e, void *arg),
+			  void *arg)
+{
+	struct gem_hang *h = dev->hang;
+	unsigned int i;
+	int ret = -ENOENT;
+
+	gem_mutex_lock(&h->error_lock, GEM_LOCK_ERROR);
+	for (i = 0; i < h->nrecords; i++)
+		if (h->records[i]->seq == seq) {
+			ret = fn(h->records[i], arg);
+			break;
+		}
+	gem_mutex_unlock(&h->error_lock, GEM_LOCK_ERROR);
+	return ret;
+}
+
+unsigned int gem_error_records(struct gem_device *dev, uint64_t *seqs,
+			       unsigned int max)
+{
+	struct gem_hang *h = dev->hang;
+	unsigned int i;
+
+	gem_mutex_lock(&h->error_lock, GEM_LOCK_ERROR);
+	for (i = 0; i < h->nrecords && i < max; i++)
+		seqs[i] = h->records[i]->seq;
+	gem_mutex_unlock(&h->error_lock, GEM_LOCK_ERROR);
+	return i;
+}
+
 void gem_error_state_clear(struct gem_device *dev)
 {
-	struct gem_error_state *e;
+	struct gem_error_state *drop[GEM_ERROR_RECORDS_MAX + 1];
+	struct gem_hang *h = dev->hang;
+	unsigned int i, n = 0;
 
-	gem_mutex_lock(&dev->hang->error_lock, GEM_LOCK_ERROR);
-	e = dev->hang->first_error;
-	dev->hang->first_error = NULL;
-	gem_mutex_unlock(&dev->hang->error_lock, GEM_LOCK_ERROR);
-	gem_error_free(e);
+	gem_mutex_lock(&h->error_lock, GEM_LOCK_ERROR);
+	drop[n] = error_unref(h->first_error);
+	n += drop[n] != NULL;
+	h->first_error = NULL;
+	for (i = 0; i < h->nrecords; i++) {
+		drop[n] = error_unref(h->records[i]);
+		n += drop[n] != NULL;
+	}
+	h->nrecords = 0;
+	gem_mutex_unlock(&h->error_lock, GEM_LOCK_ERROR);
+	for (i = 0; i < n; i++)
+		gem_error_free(drop[i]);
 }
 
 uint64_t gem_hang_seq(struct gem_device *dev)
@@ -401,7 +540,7 @@ int gem_hang_wait(struct gem_device *dev, uint64_t after, uint32_t wait_ms,
 	return ret;
 }
 
-int gem_hangcheck_start(struct gem_device *dev, uint32_t period_ms)
+int gem_hangcheck_start(struct gem_device *dev, const struct gem_device_config *cfg)
 {
 	struct gem_hang *h;
 	pthread_condattr_t attr;
@@ -412,7 +551,9 @@ int gem_hangcheck_start(struct gem_device *dev, uint32_t period_ms)
 	if (!h)
 		return -ENOMEM;
 	h->dev = dev;
-	h->period_ns = (uint64_t)period_ms * 1000000ull;
+	h->period_ns = (uint64_t)cfg->hangcheck_ms * 1000000ull;
+	h->budget_ns = cfg->batch_budget * h->period_ns;
+	h->max_records = MIN(cfg->error_states, GEM_ERROR_RECORDS_MAX);
 	pthread_condattr_init(&attr);
 	pthread_condattr_setclock(&attr, CLOCK_MONOTONIC);
 	pthread_cond_init(&h->cond, &attr);
@@ -425,6 +566,8 @@ int gem_hangcheck_start(struct gem_device *dev, uint32_t period_ms)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ret = pthread_create(&h->thread, NULL, hangcheck_thread, h);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!ret)
+		pthread_setname_np(h->thread, "gemd-hangcheck");
 	if (ret) {
 		pthread_mutex_destroy(&h->error_lock);
 		pthread_cond_destroy(&h->event_cond);
@@ -436,8 +579,12 @@ int gem_hangcheck_start(struct gem_device *dev, uint32_t period_ms)
 	gem_irq_lock(dev);
 	dev->hang = h;
 	gem_irq_unlock(dev);
-	if (period_ms)
-		log_info("hangcheck every %u ms", period_ms);
+	if (cfg->hangcheck_ms && h->budget_ns)
+		log_info("hangcheck every %u ms; a batch may run %u periods",
+			 cfg->hangcheck_ms, cfg->batch_budget);
+	else if (cfg->hangcheck_ms)
+		log_info("hangcheck every %u ms; batches may run for ever",
+			 cfg->hangcheck_ms);
 	return 0;
 }
 
@@ -454,10 +601,10 @@ void gem_hangcheck_stop(struct gem_device *dev)
 	gem_irq_unlock(dev);
 	pthread_join(h->thread, NULL);
 
+	gem_error_state_clear(dev);
 	gem_irq_lock(dev);
 	dev->hang = NULL;
 	gem_irq_unlock(dev);
-	gem_error_free(h->first_error);
 	pthread_mutex_destroy(&h->error_lock);
 	pthread_cond_destroy(&h->event_cond);
 	pthread_cond_destroy(&h->cond);

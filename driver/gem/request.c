@@ -257,6 +257,10 @@ int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
 			ret = -EIO;
 			break;
 		}
+		if (__atomic_load_n(&dev->closing, __ATOMIC_ACQUIRE)) {
+			ret = -EINTR;
+			break;
+		}
 		now = now_ns();
 		if (deadline && now >= deadline) {
 			ret = -ETIME;

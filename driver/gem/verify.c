@@ -150,7 +150,7 @@ static void check_pin(struct verify *v, struct gem_object *obj)
 
 	if (obj->pin_count != pins)
 		broken(v, GEM_VERIFY_PIN, obj,
-		       "pin_count %u, pins held %u (user %u, execbuffer %d)",
+		       "pin_count %u, pins held %u (user %u, execbuffer %u)",
 		       obj->pin_count, pins, obj->user_pin_count, obj->exec_pinned);
 	if (obj->pin_count && !gem_object_bound(obj))
 		broken(v, GEM_VERIFY_PIN, obj, "pinned but not bound");
@@ -203,14 +203,13 @@ static void check_fence_of(struct verify *v, struct gem_object *obj)
 
 static void check_exec(struct verify *v, struct gem_object *obj)
 {
-	if (obj->in_exec != (obj->exec_entry != NULL) ||
-	    (obj->exec_pinned && !obj->in_exec))
-		broken(v, GEM_VERIFY_EXEC, obj, "in_exec %d, entry %s, pinned %d",
-		       obj->in_exec, obj->exec_entry ? "set" : "none",
-		       obj->exec_pinned);
-	else if (!v->others && obj->in_exec)
+	if (obj->exec_pinned > obj->in_exec)
+		broken(v, GEM_VERIFY_EXEC, obj, "pinned by %u execbuffers of %u",
+		       obj->exec_pinned, obj->in_exec);
+	else if (obj->in_exec > v->others)
 		broken(v, GEM_VERIFY_EXEC, obj,
-		       "execbuffer marks left with no execbuffer running");
+		       "listed by %u execbuffers with %u other ioctls running",
+		       obj->in_exec, v->others);
 }
 
 static void check_backing(struct verify *v, struct gem_object *obj)

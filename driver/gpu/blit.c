@@ -249,13 +249,26 @@ static enum cs_status row_read(struct gpu *gpu, const struct surf *s, int64_t y,
 
 static void blit_account(struct gpu *gpu, uint64_t bytes)
 {
-	uint64_t rate = gpu->cfg.blit_bytes_per_sec;
-
 	stat_add(&gpu->st_blits, 1);
 	stat_add(&gpu->st_blit_bytes, bytes);
-	if (rate && bytes)
-		gpu_charge(gpu, bytes / rate * 1000000000ull +
-				(bytes % rate) * 1000000000ull / rate);
+}
+
+/*
+ * One row done: progress for hangcheck, and its time in the speed model,
+ * paid row by row so that a long blit is seen to move (and a reset need
+ * not wait for its end).
+ */
+static enum cs_status blit_row_done(struct gpu *gpu, uint32_t bytes)
+{
+	uint64_t rate = gpu->cfg.blit_bytes_per_sec, num;
+
+	cs_progress(gpu, 1);
+	if (rate) {
+		num = (uint64_t)bytes * 1000000000ull + gpu->cs.blit_frac;
+		gpu->cs.blit_frac = num % rate;
+		gpu_charge(gpu, num / rate);
+	}
+	return gpu_cs_aborted(gpu) ? CS_ABORT : CS_OK;
 }
 
 static bool tiled_ok(const struct surf *s, int64_t x, int64_t y)
@@ -279,6 +292,8 @@ static enum cs_status fill_area(struct gpu *gpu, const struct surf *dst, int64_t
 		return CS_INVALID;
 	for (i = 0; i < h; i++) {
 		st = row_write(gpu, dst, y + i, xb, n, NULL, op);
+		if (st == CS_OK)
+			st = blit_row_done(gpu, n);
 		if (st != CS_OK)
 			return st;
 	}
@@ -311,6 +326,8 @@ static enum cs_status copy_area(struct gpu *gpu, const struct surf *dst, int64_t
 		st = row_read(gpu, src, sy + row, sxb, n, gpu->scratch);
 		if (st == CS_OK)
 			st = row_write(gpu, dst, dy + row, dxb, n, gpu->scratch, op);
+		if (st == CS_OK)
+			st = blit_row_done(gpu, n);
 		if (st != CS_OK)
 			return st;
 	}

@@ -1,5 +1,6 @@
 /* The command streamer thread: ring and batch fetch, MI commands, errors. */
 #include <sched.h>
+#include <sys/prctl.h>
 
 #include "cmdtab.h"
 #include "gpu_priv.h"
@@ -143,13 +144,17 @@ static void cs_advance(struct gpu *gpu, uint32_t len)
 static enum cs_status mi_wait_for_event(struct gpu *gpu)
 {
 	/* No display, so no event: only gpu_kick(), a CTL write or a reset
-	 * gets the CS out of here. */
+	 * gets the CS out of here.  The chip waits as long: GPU time, which
+	 * gpu_sample counts while the wait lasts. */
 	pthread_mutex_lock(&gpu->lock);
 	gpu->waiting = true;
+	gpu->wait_start_ns = gpu_now_ns();
 	reg_or(gpu, PRB0_CTL, RING_WAIT);
 	while (gpu->waiting && !gpu->quit && !gpu_cs_aborted(gpu))
 		pthread_cond_wait(&gpu->cs_cond, &gpu->lock);
 	gpu->waiting = false;
+	cs_credit(gpu, gpu_now_ns() - gpu->wait_start_ns);
+	gpu->wait_start_ns = 0;
 	pthread_mutex_unlock(&gpu->lock);
 	return gpu_cs_aborted(gpu) ? CS_ABORT : CS_OK;
 }
@@ -165,6 +170,8 @@ static enum cs_status mi_batch_start(struct gpu *gpu, uint32_t len)
 	addr &= ~3u;
 	stat_add(&gpu->st_batches, 1);
 	if (!cs->in_batch) {
+		if (gpu->cfg.stall_ns && !gpu_cs_stall(gpu, gpu->cfg.stall_ns))
+			return CS_ABORT;
 		/* HEAD moves past the start first, as on hardware, so an error
 		 * capture walking back from HEAD finds this batch. */
 		cs_advance(gpu, len);
@@ -341,6 +348,7 @@ static enum cs_status cs_step(struct gpu *gpu)
 	const struct gen3_cmd *cmd;
 	enum cs_status st;
 	uint32_t hdr, len = 1;
+	bool idle;
 
 	if (gpu_cs_aborted(gpu))
 		return CS_ABORT;
@@ -382,6 +390,10 @@ static enum cs_status cs_step(struct gpu *gpu)
 	if (st != CS_OK)
 		return cs_stop(gpu, st);
 
+	/* A batch jumping (to itself, say) gets nothing done by that, nor
+	 * does a wait that a kick broke. */
+	idle = (cs->in_batch && cmd->id == GEN3_MI_BATCH_BUFFER_START) ||
+	       cmd->id == GEN3_MI_WAIT_FOR_EVENT;
 	switch (cmd->client) {
 	case GEN3_CLIENT_MI:
 		st = mi_exec(gpu, cmd, hdr, len);
@@ -400,6 +412,8 @@ static enum cs_status cs_step(struct gpu *gpu)
 		return CS_ABORT;
 
 	stat_add(&gpu->st_commands, 1);
+	if (!idle)
+		cs_progress(gpu, 1);
 	if (st == CS_OK)
 		cs_advance(gpu, len);
 	if (gpu->cfg.cmd_cost_ns)
@@ -437,8 +451,19 @@ static void cs_release(struct gpu *gpu)
 	pthread_cond_broadcast(&gpu->parked_cond);
 }
 
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
 void gpu_run(struct gpu *gpu, uint64_t budget_ns)
 {
+	uint64_t cpu0;
+
 	pthread_mutex_lock(&gpu->lock);
 	/* A CS thread that is awake finds the work itself. */
 	if (!gpu->sleeping || atomic_load(&gpu->executing) || !cs_has_work(gpu))
@@ -453,7 +478,11 @@ void gpu_run(struct gpu *gpu, uint64_t budget_ns)
 	pthread_mutex_unlock(&gpu->lock);
 
 	stat_add(&gpu->st_inline_runs, 1);
+	/* GPU time is the executing thread's CPU time (gpu_sample): this
+	 * thread's counts as the CS thread's would. */
+	cpu0 = thread_cpu_ns();
 	cs_run(gpu, gpu_now_ns() + budget_ns);
+	cs_credit(gpu, thread_cpu_ns() - cpu0);
 
 	pthread_mutex_lock(&gpu->lock);
 	gpu->cs.inline_run = false;
@@ -479,6 +508,10 @@ static void cs_spin_for_work(struct gpu *gpu)
 void *gpu_cs_thread(void *arg)
 {
 	struct gpu *gpu = arg;
+
+	/* Naps of 50 us, not the default slack's 100: GPU time (gpu.h) is
+	 * credited for at most twice the nap asked for. */
+	prctl(PR_SET_TIMERSLACK, 1000ul, 0, 0, 0);
 
 	for (;;) {
 		cs_spin_for_work(gpu);

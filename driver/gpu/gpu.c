@@ -265,9 +265,9 @@ void gpu_get_stats(struct gpu *gpu, struct gpu_stats *st)
 	st->inline_runs = atomic_load_explicit(&gpu->st_inline_runs, memory_order_relaxed);
 }
 
-bool gpu_cs_nap(struct gpu *gpu, uint64_t ns)
+static bool cs_sleep(struct gpu *gpu, uint64_t ns, bool credit)
 {
-	uint64_t deadline = gpu_now_ns() + ns;
+	uint64_t start = gpu_now_ns(), deadline = start + ns, slept;
 	struct timespec ts = {
 		.tv_sec = (time_t)(deadline / 1000000000ull),
 		.tv_nsec = (long)(deadline % 1000000000ull),
@@ -279,7 +279,40 @@ bool gpu_cs_nap(struct gpu *gpu, uint64_t ns)
 			break;
 	}
 	pthread_mutex_unlock(&gpu->lock);
+	/* Oversleeping by more than asked is waiting for a CPU, not work. */
+	slept = gpu_now_ns() - start;
+	if (credit)
+		cs_credit(gpu, slept < 2 * ns ? slept : 2 * ns);
 	return !gpu_cs_aborted(gpu);
+}
+
+bool gpu_cs_nap(struct gpu *gpu, uint64_t ns)
+{
+	return cs_sleep(gpu, ns, true);
+}
+
+bool gpu_cs_stall(struct gpu *gpu, uint64_t ns)
+{
+	return cs_sleep(gpu, ns, false);
+}
+
+void gpu_sample(struct gpu *gpu, struct gpu_progress *p)
+{
+	struct timespec ts;
+
+	/* A wait in progress is credited when it ends: count it so far. */
+	pthread_mutex_lock(&gpu->lock);
+	p->run_ns = atomic_load_explicit(&gpu->credit_ns, memory_order_relaxed);
+	if (gpu->wait_start_ns)
+		p->run_ns += gpu_now_ns() - gpu->wait_start_ns;
+	pthread_mutex_unlock(&gpu->lock);
+	/* Without the thread's CPU clock, wall time: the old measure. */
+	if (!gpu->have_cs_clock || clock_gettime(gpu->cs_clock, &ts))
+		clock_gettime(CLOCK_MONOTONIC, &ts);
+	p->run_ns += (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	p->work = atomic_load_explicit(&gpu->work, memory_order_relaxed);
+	p->acthd = reg_get(gpu, ACTHD);
+	p->instdone = reg_get(gpu, INSTDONE);
 }
 
 /* Sleeping per command would cost more than most commands are meant to
@@ -326,7 +359,11 @@ static int start_thread(struct gpu *gpu)
 	pthread_sigmask(SIG_SETMASK, &all, &old);
 	ret = pthread_create(&gpu->thread, NULL, gpu_cs_thread, gpu);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
-	return -ret;
+	if (ret)
+		return -ret;
+	pthread_setname_np(gpu->thread, "gpu-cs");
+	gpu->have_cs_clock = pthread_getcpuclockid(gpu->thread, &gpu->cs_clock) == 0;
+	return 0;
 }
 
 struct gpu *gpu_create(const struct gpu_config *cfg, const struct gpu_ops *ops,

@@ -41,6 +41,10 @@ struct gpu_config {
 	/* The hardware status page: 4 KiB of the driver's memory (which it
 	 * may share), or NULL for the model's own. */
 	uint32_t *hws;
+	/* Test knob: before each batch it starts from the ring, the CS is
+	 * off the CPU this long (not GPU time), as a starved simulator is.
+	 * gemd sets it from GEMKIT_CS_STALL_MS. */
+	uint64_t stall_ns;
 };
 
 /* Lifecycle.  gpu_create starts the CS thread idle; returns NULL + errno. */
@@ -102,6 +106,28 @@ void gpu_kick(struct gpu *gpu);
 /* Reset the render engine: ring registers cleared, errors cleared, the CS
  * stops fetching until the ring is programmed again.  PTEs and fences stay. */
 void gpu_reset(struct gpu *gpu);
+
+/*
+ * What hangcheck judges progress by (gpu_sample).  A simulator, unlike the
+ * chip, can be descheduled: wall time is no measure of what it did.
+ *
+ * run_ns is GPU time: the command streamer thread's CPU time, plus the
+ * time the model spends on purpose (the speed model's and a spinning
+ * batch's naps, credited at most twice what was asked, and waits in
+ * MI_WAIT_FOR_EVENT).  Time the thread waited for a CPU does not count.
+ *
+ * work counts what the GPU got done: every command executed except
+ * MI_BATCH_BUFFER_START inside a batch (a jump: a batch jumping to itself
+ * does nothing) and MI_WAIT_FOR_EVENT, every blit row, every 3D span.  ACTHD and INSTDONE are the
+ * registers the kernel's hangcheck compared.
+ */
+struct gpu_progress {
+	uint64_t run_ns;
+	uint64_t work;
+	uint32_t acthd;
+	uint32_t instdone;
+};
+void gpu_sample(struct gpu *gpu, struct gpu_progress *p);
 
 /* Counters kept by the model (for debugfs and benchmarks). */
 struct gpu_stats {

@@ -64,6 +64,7 @@ struct cs_state {
 	uint32_t hdr;			/* its header dword */
 	uint32_t chain;			/* batch-to-batch jumps since the last return */
 	uint64_t debt_ns;		/* speed model: time owed but not slept yet */
+	uint64_t blit_frac;		/* speed model: bytes * 1e9 % rate carried over */
 	uint64_t fault_addr;		/* GTT address of the last page-table error */
 	bool inline_run;		/* executed by gpu_run's caller */
 	struct blit_setup setup;
@@ -86,6 +87,7 @@ struct gpu {
 	bool quit;
 	bool sleeping;			/* CS waits for work: TAIL writes signal */
 	bool waiting;			/* CS in MI_WAIT_FOR_EVENT */
+	uint64_t wait_start_ns;		/* since when, 0: not waiting */
 	atomic_bool executing;		/* a thread runs the CS: the CS thread
 					 * between wake-up and idle, or gpu_run */
 	pthread_t runner;		/* which, while executing */
@@ -96,6 +98,12 @@ struct gpu {
 
 	struct cs_state cs;
 	struct r3d *r3d;		/* the 3D pipeline's state, CS thread only */
+
+	/* gpu_sample's GPU time and progress (gpu.h) */
+	clockid_t cs_clock;		/* the CS thread's CPU-time clock */
+	bool have_cs_clock;
+	_Atomic uint64_t credit_ns;	/* modelled time: naps, waits */
+	_Atomic uint64_t work;
 
 	_Atomic uint64_t st_commands;
 	_Atomic uint64_t st_batches;
@@ -157,6 +165,18 @@ static inline uint8_t *gtt_ptr(struct gpu *gpu, uint64_t addr)
 	return (uint8_t *)page + (addr & (GTT_PAGE_SIZE - 1));
 }
 
+/* The GPU got something done (gpu_progress.work). */
+static inline void cs_progress(struct gpu *gpu, uint64_t n)
+{
+	atomic_fetch_add_explicit(&gpu->work, n, memory_order_relaxed);
+}
+
+/* Time the model spent on purpose counts as GPU time. */
+static inline void cs_credit(struct gpu *gpu, uint64_t ns)
+{
+	atomic_fetch_add_explicit(&gpu->credit_ns, ns, memory_order_relaxed);
+}
+
 /* Dword accesses are atomic so that the CPU can rewrite a spinning batch. */
 static inline bool gtt_read32(struct gpu *gpu, uint64_t addr, uint32_t *val)
 {
@@ -186,8 +206,11 @@ int gpu_fence_lookup(struct gpu *gpu, uint32_t addr, enum gpu_tiling *tiling,
 void gpu_write_from_cs(struct gpu *gpu, uint32_t reg, uint32_t val);
 /* Speed model: owe ns of GPU time; sleeps once 50 us have piled up. */
 void gpu_charge(struct gpu *gpu, uint64_t ns);
-/* Sleep up to ns on the CS thread; false if reset or destroy cut it short. */
+/* Sleep up to ns on the CS thread, credited as GPU time (at most 2 ns);
+ * false if reset or destroy cut it short. */
 bool gpu_cs_nap(struct gpu *gpu, uint64_t ns);
+/* The same, not credited: the CS off the CPU (GEMKIT_CS_STALL_MS). */
+bool gpu_cs_stall(struct gpu *gpu, uint64_t ns);
 /* True when the CS must drop what it is doing (reset, destroy). */
 static inline bool gpu_cs_aborted(struct gpu *gpu)
 {

@@ -41,6 +41,10 @@
 #define APERTURE_MAX		(512ull << 20)
 #define APERTURE_DEFAULT	(256ull << 20)
 #define HANGCHECK_DEFAULT_MS	1500	/* DRM_I915_HANGCHECK_PERIOD of 2.6.37+ */
+#define BATCH_BUDGET_DEFAULT	4	/* hangcheck periods */
+#define BATCH_BUDGET_MAX	1000
+#define ERROR_STATES_DEFAULT	4
+#define STOP_TIMEOUT_MS		400	/* for the client threads to leave */
 
 enum {
 	OPT_DAEMON = 256,
@@ -54,6 +58,8 @@ enum {
 	OPT_DEBUGFS,
 	OPT_NO_DEBUGFS,
 	OPT_HANGCHECK,
+	OPT_BATCH_BUDGET,
+	OPT_ERROR_STATES,
 };
 
 /* The options, their help and getopt's table all come from here. */
@@ -78,12 +84,18 @@ static const struct gemd_option gemd_options[] = {
 	  "model blit throughput (e.g. 800M) and a per-command cost" },
 	{ "hangcheck", required_argument, OPT_HANGCHECK, "MS",
 	  "declare the GPU hung after MS ms without progress (default 1500, 0: off)" },
+	{ "batch-budget", required_argument, OPT_BATCH_BUDGET, "N",
+	  "declare a batch runaway after N hangcheck periods of GPU time "
+	  "(default 4, 0: never)" },
+	{ "error-states", required_argument, OPT_ERROR_STATES, "N",
+	  "keep the last N hang captures in gemkit_errors/ (default 4)" },
 	{ "debugfs", required_argument, OPT_DEBUGFS, "DIR",
 	  "mount the debugfs tree at DIR/dri/0 (default <runtime dir>/debugfs)" },
 	{ "no-debugfs", no_argument, OPT_NO_DEBUGFS, NULL,
 	  "do not mount a debugfs tree" },
 	{ "syslog", no_argument, OPT_SYSLOG, NULL,
-	  "log to syslog (the default with --daemon)" },
+	  "log to syslog (with --daemon: if there is one, else to gemd.log "
+	  "beside the socket)" },
 	{ "log-file", required_argument, OPT_LOG_FILE, "FILE",
 	  "append the log to FILE instead" },
 	{ "verbose", no_argument, 'v', NULL,
@@ -227,6 +239,20 @@ static void parse_hangcheck(const char *s, uint32_t *out)
 	*out = (uint32_t)v;
 }
 
+/* A count from 0 to max, for --batch-budget and --error-states. */
+static uint32_t parse_count(const char *opt, const char *s, uint32_t max)
+{
+	unsigned long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (!*s || *end || errno || s[0] == '-' || v > max)
+		usage_error("invalid --%s '%s': must be a number from 0 to %u",
+			    opt, s, max);
+	return (uint32_t)v;
+}
+
 static void parse_options(int argc, char **argv, struct gemd_opts *o)
 {
 	struct option longopts[ARRAY_SIZE(gemd_options) + 1];
@@ -301,6 +327,14 @@ static void parse_options(int argc, char **argv, struct gemd_opts *o)
 			break;
 		case OPT_HANGCHECK:
 			parse_hangcheck(optarg, &o->dev.hangcheck_ms);
+			break;
+		case OPT_BATCH_BUDGET:
+			o->dev.batch_budget = parse_count("batch-budget", optarg,
+							  BATCH_BUDGET_MAX);
+			break;
+		case OPT_ERROR_STATES:
+			o->dev.error_states = parse_count("error-states", optarg,
+							  GEM_ERROR_RECORDS_MAX);
 			break;
 		case ':':
 			usage_error("option '%s' needs an argument", argv[optind - 1]);
@@ -539,22 +573,70 @@ static void pidfile_remove(void)
 
 /* --- main ---------------------------------------------------------------- */
 
-/* log.c writes to stderr or syslog, so a log file becomes stderr. */
-static void setup_logging(const struct gemd_opts *o)
+/* Is a syslog daemon listening on /dev/log? */
+static bool syslog_available(void)
 {
-	bool use_syslog = o->use_syslog || (o->daemon && !o->log_file);
+	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
+	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	bool ok;
 
-	if (o->log_file) {
-		int fd = open(o->log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+	if (fd < 0)
+		return false;
+	ok = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	close(fd);
+	return ok;
+}
 
+/*
+ * Where a daemon logs unless told: syslog if there is one, else a file a
+ * user finds, gemd.log beside the socket (the runtime directory for the
+ * default socket).  NULL: syslog.
+ */
+static const char *daemon_log_file(const char *socket_path)
+{
+	static char path[PATH_MAX];
+	const char *slash = strrchr(socket_path, '/');
+	int n;
+
+	if (syslog_available())
+		return NULL;
+	if (!slash)
+		n = snprintf(path, sizeof(path), "gemd.log");
+	else
+		n = snprintf(path, sizeof(path), "%.*s/gemd.log",
+			     (int)(slash - socket_path), socket_path);
+	return n > 0 && (size_t)n < sizeof(path) ? path : NULL;
+}
+
+/* log.c writes to stderr or syslog, so a log file becomes stderr. */
+static void setup_logging(const struct gemd_opts *o, const char *socket_path)
+{
+	const char *log_file = o->log_file;
+	bool use_syslog = o->use_syslog;
+
+	if (o->daemon && !log_file && !use_syslog) {
+		log_file = daemon_log_file(socket_path);
+		use_syslog = !log_file;
+	}
+	if (log_file) {
+		int fd = open(log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+
+		/* The socket's directory, made before the socket is (with
+		 * the mode server_start would give it). */
+		if (fd < 0 && errno == ENOENT && log_file != o->log_file &&
+		    make_parent_dirs(log_file, 0755) == 0)
+			fd = open(log_file, O_WRONLY | O_CREAT | O_APPEND |
+				  O_CLOEXEC | O_NOFOLLOW, 0644);
 		if (fd < 0)
-			fail("cannot open log file %s: %s", o->log_file, strerror(errno));
+			fail("cannot open log file %s: %s", log_file, strerror(errno));
 		user_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 		dup2(fd, STDERR_FILENO);
 		close(fd);
 	}
-	log_elsewhere = use_syslog || o->log_file;
+	log_elsewhere = use_syslog || log_file;
 	log_init("gemd", use_syslog, o->level);
+	/* Every line of a file (or of a terminal) says when. */
+	log_set_timestamps(!use_syslog);
 }
 
 /* The debugfs mount is a convenience: gemd serves its device without it. */
@@ -589,6 +671,11 @@ static struct gem_debugfs *start_debugfs(const struct gemd_opts *o,
 	return ret ? NULL : dfs;
 }
 
+static void unblock_device(void *data)
+{
+	gem_device_unblock(data);
+}
+
 /* Signals are taken synchronously from a signalfd, never in a handler. */
 static int block_signals(void)
 {
@@ -615,13 +702,16 @@ static int wait_for_signal(int sfd)
 int main(int argc, char **argv)
 {
 	struct gemd_opts o = { .dev.aperture_size = APERTURE_DEFAULT,
-			       .dev.hangcheck_ms = HANGCHECK_DEFAULT_MS };
+			       .dev.hangcheck_ms = HANGCHECK_DEFAULT_MS,
+			       .dev.batch_budget = BATCH_BUDGET_DEFAULT,
+			       .dev.error_states = ERROR_STATES_DEFAULT };
 	struct server_config scfg = { 0 };
 	struct gem_debugfs *dfs;
 	struct gem_device *dev;
 	struct server *srv;
 	char err[PATH_MAX + 256];
 	int sfd, sig, ret;
+	bool busy;
 
 	parse_options(argc, argv, &o);
 	scfg.path = gem_device_path(o.device);
@@ -644,12 +734,18 @@ int main(int argc, char **argv)
 	}
 	if (o.daemon)
 		daemonize();
-	setup_logging(&o);
+	setup_logging(&o, scfg.path);
 
 	ret = gem_device_create(&o.dev, &dev);
 	if (ret)
 		fail("cannot create the device: %s", strerror(-ret));
 	scfg.dev = dev;
+	/* Shutdown is bounded (about half a second): waits inside the
+	 * driver end at once, and a thread that does not come back in time
+	 * is not waited for. */
+	scfg.unblock = unblock_device;
+	scfg.unblock_data = dev;
+	scfg.stop_timeout_ms = STOP_TIMEOUT_MS;
 	ret = server_start(&scfg, &srv, err, sizeof(err));
 	if (ret)
 		fail("%s", err);
@@ -669,10 +765,10 @@ int main(int argc, char **argv)
 
 	sig = wait_for_signal(sfd);
 	log_notice("%s: shutting down", sig ? strsignal(sig) : "signalfd");
-	gem_debugfs_stop(dfs);
+	busy = gem_debugfs_stop(dfs) < 0;
 	ret = server_stop(srv);
 	pidfile_remove();
-	if (ret == -EBUSY)
+	if (busy || ret == -EBUSY)
 		_exit(0);	/* threads still in the driver: no teardown under them */
 	gem_device_destroy(dev);
 	close(sfd);

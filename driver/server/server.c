@@ -1102,33 +1102,6 @@ static int absolute_path(const char *path, char *buf, size_t len)
 	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
 }
 
-/* mkdir -p of path's directory; existing components are left alone. */
-static int make_parents(const char *path)
-{
-	char dir[PATH_MAX];
-	char *p;
-	int n = snprintf(dir, sizeof(dir), "%s", path);
-
-	if (n < 0 || (size_t)n >= sizeof(dir))
-		return -ENAMETOOLONG;
-	p = strrchr(dir, '/');
-	if (!p || p == dir)
-		return 0;
-	*p = '\0';
-	for (p = dir + 1; ; p++) {
-		bool end = *p == '\0';
-
-		if (*p != '/' && !end)
-			continue;
-		*p = '\0';
-		if (mkdir(dir, PARENT_MODE) < 0 && errno != EEXIST)
-			return -errno;
-		if (end)
-			return 0;
-		*p = '/';
-	}
-}
-
 /*
  * If something is at path: a live gemd (connect succeeds) is an error,
  * a socket nobody listens on (ECONNREFUSED, left by a killed gemd) is
@@ -1270,7 +1243,7 @@ int server_start(const struct server_config *cfg, struct server **out,
 		snprintf(err, errlen, "socket path too long: %s", cfg->path);
 		goto out_free;
 	}
-	ret = make_parents(srv->path);
+	ret = make_parent_dirs(srv->path, PARENT_MODE);
 	if (ret) {
 		snprintf(err, errlen, "cannot create the directory of %s: %s",
 			 srv->path, strerror(-ret));

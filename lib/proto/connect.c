@@ -14,6 +14,14 @@
 int channel_connect(const char *path, uint16_t type, bool autobind,
 		    bool cloexec, void *reply, size_t replylen)
 {
+	return channel_connect_timeout(path, type, autobind, cloexec, reply,
+				       replylen, 0);
+}
+
+int channel_connect_timeout(const char *path, uint16_t type, bool autobind,
+			    bool cloexec, void *reply, size_t replylen,
+			    uint64_t timeout_ns)
+{
 	struct gem_msg_hello hello = {
 		.version = GEM_PROTOCOL_VERSION,
 		.pid = (uint32_t)getpid(),
@@ -52,6 +60,8 @@ int channel_connect(const char *path, uint16_t type, bool autobind,
 	 * buffer at all. */
 	if (!replylen)
 		call.reply = NULL;
+	if (timeout_ns)
+		call.deadline_ns = now_ns() + timeout_ns;
 	ret = wire_call(fd, &call);
 	if (!ret && call.result < 0)
 		ret = call.result;

@@ -19,5 +19,10 @@
  */
 int channel_connect(const char *path, uint16_t type, bool autobind,
 		    bool cloexec, void *reply, size_t replylen);
+/* The same, giving up with -ETIMEDOUT when gemd has not answered within
+ * timeout_ns (0: wait for ever): for tools facing a stopped gemd. */
+int channel_connect_timeout(const char *path, uint16_t type, bool autobind,
+			    bool cloexec, void *reply, size_t replylen,
+			    uint64_t timeout_ns);
 
 #endif

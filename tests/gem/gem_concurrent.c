@@ -1,7 +1,9 @@
 /*
  * gem_concurrent: a drm_file shared across fork, many threads in several
- * processes working at once with every byte checked, and clients killed
- * mid-stream that leave nothing behind and harm nobody else.
+ * processes working at once with every byte checked, clients killed
+ * mid-stream that leave nothing behind and harm nobody else, and two
+ * clients' execbuffers sharing a flinked object while one of them waits
+ * inside the driver.
  */
 #include <dirent.h>
 #include <pthread.h>
@@ -355,6 +357,153 @@ static void test_killed_clients(int fd)
 	free(buf);
 }
 
+/* --- execbuffers sharing an object ------------------------------------ */
+
+#define SHARED_A_ROUNDS		100
+#define FILL_BYTES		(4u << 20)
+
+struct sharer {
+	int fd;
+	uint32_t shared, batch;
+	unsigned int ok, einval, other;
+	int other_err;
+	volatile bool *done;
+};
+
+/*
+ * Client A: one batch that fills 4 MiB and stores into the shared object
+ * at an offset that alternates, submitted again and again without
+ * rewriting it.  Each submission must relocate the store's address in a
+ * batch the GPU is still running: the execbuffer waits for it with the
+ * lock dropped, the shared object listed, as i915 did in relocate_slow.
+ */
+static void *sharer_a_main(void *arg)
+{
+	struct sharer *a = arg;
+	struct gen3_surf dst = { .pitch = 4096, .cpp = 4, .size = FILL_BYTES };
+	struct gen3_rect r = { 0, 0, 1024, FILL_BYTES / 4096 };
+	struct drm_i915_gem_exec_object2 obj[3];
+	struct drm_i915_gem_execbuffer2 eb;
+	struct gen3_batch *b = malloc(sizeof(*b));
+	uint32_t handles[2];
+	unsigned int i, store;
+	int ret;
+
+	gt_assert(b);
+	dst.handle = gt_create(a->fd, FILL_BYTES);
+	handles[0] = dst.handle;
+	handles[1] = a->shared;
+	gen3_batch_reset(b);
+	gen3_emit_color_blt(b, &dst, &r, 0x5a5a5a5a);
+	store = b->nreloc;
+	gen3_emit_store_dword(b, a->shared, 0, 0xa);
+	gen3_batch_end(b);
+	gt_assert_eq(gt_execbuf(a->fd, b, a->batch, handles, NULL, 2, 0, NULL), 0);
+	for (i = 0; i < SHARED_A_ROUNDS; i++) {
+		const struct gen3_exec x = {
+			.batch = a->batch, .handles = handles, .n = 2,
+		};
+
+		/* A new value at the same place: the relocation must write. */
+		b->reloc[store].delta = 4 * (i & 1);
+		b->reloc[store].presumed_offset = 0;
+		gen3_batch_execbuf(b, &x, obj, &eb);
+		ret = gem_ioctl(a->fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb) ? -errno : 0;
+		if (ret == 0)
+			a->ok++;
+		else
+			a->other++, a->other_err = ret;
+	}
+	gt_sync(a->fd, a->batch);
+	gt_close(a->fd, dst.handle);
+	free(b);
+	__atomic_store_n(a->done, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+/* Client B: tiny batches listing the shared object, as fast as it can,
+ * until A is done. */
+static void *sharer_b_main(void *arg)
+{
+	struct sharer *s = arg;
+	struct gen3_batch *b = malloc(sizeof(*b));
+	int ret;
+
+	gt_assert(b);
+	do {
+		gen3_batch_reset(b);
+		gen3_batch_emit(b, MI_NOOP);
+		gen3_batch_end(b);
+		ret = gt_execbuf(s->fd, b, s->batch, &s->shared, NULL, 1, 0, NULL);
+		if (ret == 0)
+			s->ok++;
+		else if (ret == -EINVAL)
+			s->einval++;
+		else
+			s->other++, s->other_err = ret;
+	} while (!__atomic_load_n(s->done, __ATOMIC_ACQUIRE));
+	free(b);
+	return NULL;
+}
+
+/*
+ * Duplicate detection belongs to the execbuffer, not to the object: B's
+ * execbuffers never fail because A's, listing the same flinked object,
+ * sleeps inside the driver; and one execbuffer that lists an object
+ * twice still fails with EINVAL.
+ */
+static void test_shared_object_execbuffers(void)
+{
+	struct drm_gem_flink flink = { 0 };
+	struct drm_gem_open op = { 0 };
+	volatile bool done = false;
+	struct sharer a = { .done = &done }, sb = { .done = &done };
+	struct gen3_batch *b = malloc(sizeof(*b));
+	pthread_t ta, tb;
+	uint32_t twice[2];
+	uint32_t v;
+
+	gt_assert(b);
+	a.fd = gt_open();
+	sb.fd = gt_open();
+	a.shared = gt_create(a.fd, 4096);
+	a.batch = gt_create(a.fd, 4096);
+	flink.handle = a.shared;
+	gt_assert_eq(gt_ioctl_errno(a.fd, DRM_IOCTL_GEM_FLINK, &flink), 0);
+	op.name = flink.name;
+	gt_assert_eq(gt_ioctl_errno(sb.fd, DRM_IOCTL_GEM_OPEN, &op), 0);
+	sb.shared = op.handle;
+	sb.batch = gt_create(sb.fd, 4096);
+
+	gt_assert_eq(pthread_create(&ta, NULL, sharer_a_main, &a), 0);
+	gt_assert_eq(pthread_create(&tb, NULL, sharer_b_main, &sb), 0);
+	gt_assert_eq(pthread_join(ta, NULL), 0);
+	gt_assert_eq(pthread_join(tb, NULL), 0);
+	gemtest_diag("A: %u execbuffers; B: %u ok, %u EINVAL, %u other",
+		     a.ok, sb.ok, sb.einval, sb.other);
+	gt_assert_f(a.other == 0, "A failed %u times (last %d)", a.other, a.other_err);
+	gt_assert_eq(a.ok, SHARED_A_ROUNDS);
+	gt_assert_f(sb.einval == 0, "B got EINVAL %u times of %u", sb.einval,
+		    sb.ok + sb.einval + sb.other);
+	gt_assert_f(sb.other == 0, "B failed %u times (last %d)", sb.other, sb.other_err);
+	gt_assert(sb.ok > 0);
+	/* A's last store went to dword (ROUNDS - 1) & 1. */
+	gt_sync(sb.fd, sb.shared);
+	gt_read(sb.fd, sb.shared, 4 * ((SHARED_A_ROUNDS - 1) & 1), &v, 4);
+	gt_assert_eq(v, 0xa);
+
+	/* A genuine duplicate in one execbuffer is still refused. */
+	twice[0] = twice[1] = sb.shared;
+	gen3_batch_reset(b);
+	gen3_batch_end(b);
+	gt_assert_eq(gt_execbuf(sb.fd, b, sb.batch, twice, NULL, 2, 0, NULL), -EINVAL);
+	twice[1] = sb.batch;	/* the batch listed again, as the last */
+	gt_assert_eq(gt_execbuf(sb.fd, b, sb.batch, twice, NULL, 2, 0, NULL), -EINVAL);
+	free(b);
+	gem_close(a.fd);
+	gem_close(sb.fd);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -371,6 +520,8 @@ int main(int argc, char **argv)
 		test_threads_and_processes(fd);
 	gemtest_subtest("killed-clients")
 		test_killed_clients(fd);
+	gemtest_subtest("shared-object-execbuffers")
+		test_shared_object_execbuffers();
 
 	gem_close(fd);
 	return gemtest_exit();

@@ -4,9 +4,11 @@
  * must, and no byte is lost on the way; a set that cannot fit at once is
  * refused with ENOSPC, an object larger than the aperture with E2BIG;
  * legacy GEM_PIN takes space from aper_available_size and keeps its
- * object in place.
+ * object in place, and a client that fills the aperture with pinned
+ * objects gets ENOSPC itself while every other client is still served.
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <drm.h>
 #include <i915_drm.h>
@@ -305,6 +307,84 @@ static void test_pinned_no_room(int fd)
 	gt_close(fd, batch);
 }
 
+/*
+ * Client A pins 1 MiB objects until the aperture is full: exactly the
+ * pins that fit succeed, the next is ENOSPC.  Client B meanwhile creates,
+ * reads and writes, runs a small batch in what is left, and gets ENOSPC
+ * for a batch that needs more; none of its bytes change.  Once A goes
+ * away, its pins go with it and B's big batch runs.
+ */
+static void test_aperture_full_of_pinned(int fd)
+{
+	enum { MAX_PINS = 16 };
+	int a = gt_open();
+	uint32_t pinned[MAX_PINS + 1], keep = gt_create(fd, 64 << 10);
+	uint32_t small = gt_create(fd, 4096), big = gt_create(fd, MiB);
+	uint32_t batch = gt_create(fd, 4096), fresh, v = 0;
+	uint8_t *ref = gt_upload_pattern(fd, keep, 64 << 10, 0xfull), *now;
+	uint64_t size, avail0, avail, off;
+	unsigned int n = 0, fit;
+	struct gen3_batch b;
+	int ret;
+
+	get_aperture(fd, &size, &avail0);
+	fit = (unsigned int)(avail0 / MiB);
+	gt_assert(fit < MAX_PINS);
+	for (;;) {
+		pinned[n] = gt_create(a, MiB);
+		ret = pin(a, pinned[n], &off);
+		if (ret)
+			break;
+		gt_assert(++n <= MAX_PINS);
+	}
+	gt_assert_eq(errno, ENOSPC);
+	gt_assert_eq(n, fit);
+	get_aperture(fd, &size, &avail);
+	gt_assert_eq_u64(avail, avail0 - (uint64_t)fit * MiB);
+
+	/* B: everything that needs no more aperture than is left works. */
+	fresh = gt_create(fd, 8192);
+	gt_write(fd, fresh, 4096, "hello", 5);
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, small, 0, 0x5a11);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &small, NULL, 1, 0, NULL), 0);
+	gt_read(fd, small, 0, &v, 4);
+	gt_assert_eq(v, 0x5a11);
+	/* ... and what needs more is ENOSPC, for B alone. */
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, big, 0, 0xb16);
+	gen3_batch_end(&b);
+	gt_assert_errno(gt_execbuf(fd, &b, batch, &big, NULL, 1, 0, NULL), ENOSPC);
+	now = malloc(64 << 10);
+	gt_assert(now);
+	gt_read(fd, keep, 0, now, 64 << 10);
+	gt_assert_f(!memcmp(now, ref, 64 << 10), "B's object changed");
+
+	/* A's pins die with its file (gemd sees the close at EOF, so poll
+	 * for it); B's big batch runs. */
+	gem_close(a);
+	for (n = 0; n < 1000; n++) {
+		get_aperture(fd, &size, &avail);
+		if (avail == avail0)
+			break;
+		usleep(10000);
+	}
+	gt_assert_eq_u64(avail, avail0);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &big, NULL, 1, 0, NULL), 0);
+	gt_read(fd, big, 0, &v, 4);
+	gt_assert_eq(v, 0xb16);
+	gt_read(fd, keep, 0, now, 64 << 10);
+	gt_assert_f(!memcmp(now, ref, 64 << 10), "B's object changed");
+	free(now);
+	free(ref);
+	gt_close(fd, fresh);
+	gt_close(fd, keep);
+	gt_close(fd, small);
+	gt_close(fd, big);
+	gt_close(fd, batch);
+}
+
 static void test_pin_errors(int fd)
 {
 	uint32_t h = gt_create(fd, 4096);
@@ -344,6 +424,8 @@ int main(int argc, char **argv)
 		test_pinned_no_room(fd);
 	gemtest_subtest("pin-errors")
 		test_pin_errors(fd);
+	gemtest_subtest("aperture-full-of-pinned")
+		test_aperture_full_of_pinned(fd);
 
 	gem_close(fd);
 	return gemtest_exit();

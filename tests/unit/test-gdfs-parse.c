@@ -4,8 +4,11 @@
  * with a message -- never a crash (this test runs under ASan in CI).
  */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include "gemdebugfs.h"
 #include "gemtest.h"
@@ -153,6 +156,68 @@ static const char *const samples[] = {
 	objects_txt, gtt_txt, ring_txt, counters_txt, clients_txt, events_txt,
 	seqno_txt, ringinfo_txt, era_line,
 };
+
+static void put_file(const char *dir, const char *name, size_t size)
+{
+	char path[512];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	gt_assert(fd >= 0);
+	gt_assert_eq(ftruncate(fd, (off_t)size), 0);
+	gt_assert_eq(close(fd), 0);
+}
+
+/*
+ * A directory source reads regular files only (ESPIPE for a FIFO or a
+ * device, EISDIR for a directory) and no more than its limit (EFBIG),
+ * leaving what the caller had in the buffer alone.
+ */
+static void test_dir_source_limits(void)
+{
+	char dir[256], path[512];
+	struct strbuf sb = STRBUF_INIT;
+	struct gdfs *src;
+
+	snprintf(dir, sizeof(dir), "%s/tree/dri/0", gemtest_tmpdir());
+	snprintf(path, sizeof(path), "%s/tree", gemtest_tmpdir());
+	gt_assert_eq(mkdir(path, 0755), 0);
+	snprintf(path, sizeof(path), "%s/tree/dri", gemtest_tmpdir());
+	gt_assert_eq(mkdir(path, 0755), 0);
+	gt_assert_eq(mkdir(dir, 0755), 0);
+	put_file(dir, "name", 12);
+	put_file(dir, "big", (2u << 20) + 1);
+	put_file(dir, "fits", 1u << 20);
+	snprintf(path, sizeof(path), "%s/fifo", dir);
+	gt_assert_eq(mkfifo(path, 0644), 0);
+	snprintf(path, sizeof(path), "%s/zero", dir);
+	gt_assert_eq(symlink("/dev/zero", path), 0);
+	snprintf(path, sizeof(path), "%s/sub", dir);
+	gt_assert_eq(mkdir(path, 0755), 0);
+
+	snprintf(path, sizeof(path), "%s/tree", gemtest_tmpdir());
+	gt_assert_eq(gdfs_open_dir(path, &src), 0);
+	gdfs_set_max_size(src, 2u << 20);
+	strbuf_addstr(&sb, "kept");
+	gt_assert_eq(gdfs_read(src, "big", &sb), -EFBIG);
+	gt_assert_eq(sb.len, 4);
+	gt_assert_eq(gdfs_read(src, "fits", &sb), 0);
+	gt_assert_eq(sb.len, 4 + (1u << 20));
+	gt_assert_eq(gdfs_read(src, "fifo", &sb), -ESPIPE);
+	gt_assert_eq(gdfs_read(src, "zero", &sb), -ESPIPE);
+	gt_assert_eq(gdfs_read(src, "sub", &sb), -EISDIR);
+	gt_assert_eq(gdfs_read_range(src, "fifo", 0, 16, &sb), -ESPIPE);
+	gt_assert_eq(gdfs_write(src, "fifo", "x", 1), -ESPIPE);
+	gt_assert_eq(sb.len, 4 + (1u << 20));
+	gdfs_close(src);
+
+	gt_assert(!strcmp(gdfs_strerror(-ESPIPE), "not a regular file"));
+	gt_assert(!strcmp(gdfs_strerror(-EFBIG),
+			  "larger than a debugfs file may be (256 MiB)"));
+	gt_assert(!strcmp(gdfs_strerror(-ENOSPC), "No space left on device"));
+	strbuf_release(&sb);
+}
 
 int main(int argc, char **argv)
 {
@@ -404,6 +469,9 @@ int main(int argc, char **argv)
 		}
 		gemtest_diag("%u parses of truncated and mutated input", runs);
 	}
+
+	gemtest_subtest("dir-source-limits")
+		test_dir_source_limits();
 
 	strbuf_release(&err);
 	return gemtest_exit();

@@ -171,6 +171,47 @@ static void set_env(const char *name, const char *value)
 		gt_assert_eq(unsetenv(name), 0);
 }
 
+
+/* What the log writes to stderr while fn runs ("tester", LOG_INFO). */
+static void log_captured(void (*fn)(void), char *buf, size_t size)
+{
+	int fds[2], saved_stderr;
+	ssize_t n;
+
+	gt_assert_eq(pipe(fds), 0);
+	fflush(stderr);
+	saved_stderr = dup(STDERR_FILENO);
+	gt_assert(saved_stderr >= 0);
+	dup2(fds[1], STDERR_FILENO);
+	log_init("tester", 0, LOG_INFO);
+	fn();
+	fflush(stderr);
+	dup2(saved_stderr, STDERR_FILENO);
+	close(saved_stderr);
+	close(fds[1]);
+	n = read_full(fds[0], buf, size - 1);
+	close(fds[0]);
+	gt_assert(n > 0);
+	buf[n] = '\0';
+	log_init("tester", 0, LOG_NOTICE);
+}
+
+static void log_some_lines(void)
+{
+	log_warn("disk %s", "full");
+	log_info("two\n");		/* the trailing newline is not doubled */
+	errno = ENOENT;
+	log_err("open: %m");
+	log_debug("hidden");
+}
+
+static void log_stamped_line(void)
+{
+	log_set_timestamps(1);
+	log_warn("disk %s", "full");
+	log_set_timestamps(0);
+}
+
 int main(int argc, char **argv)
 {
 	gemtest_init(argc, argv);
@@ -351,32 +392,28 @@ int main(int argc, char **argv)
 
 	gemtest_subtest("log-format") {
 		char buf[256] = "";
-		int fds[2], saved_stderr;
-		ssize_t n;
 
-		gt_assert_eq(pipe(fds), 0);
-		fflush(stderr);
-		saved_stderr = dup(STDERR_FILENO);
-		gt_assert(saved_stderr >= 0);
-		dup2(fds[1], STDERR_FILENO);
-		log_init("tester", 0, LOG_INFO);
-		log_warn("disk %s", "full");
-		log_info("two\n");		/* the trailing newline is not doubled */
-		errno = ENOENT;
-		log_err("open: %m");
-		log_debug("hidden");
-		fflush(stderr);
-		dup2(saved_stderr, STDERR_FILENO);
-		close(saved_stderr);
-		close(fds[1]);
-		n = read_full(fds[0], buf, sizeof(buf) - 1);
-		close(fds[0]);
-		gt_assert(n > 0);
+		log_captured(log_some_lines, buf, sizeof(buf));
 		gt_assert_f(!strcmp(buf, "tester: warning: disk full\n"
 				   "tester: info: two\n"
 				   "tester: error: open: No such file or directory\n"),
 			    "got \"%s\"", buf);
-		log_init("tester", 0, LOG_NOTICE);
+	}
+
+	gemtest_subtest("log-timestamps") {
+		char buf[256] = "", tail[64];
+		int y, mo, d, h, mi, sec, ms, pid;
+
+		log_captured(log_stamped_line, buf, sizeof(buf));
+		/* "2026-03-01 12:00:00.123 tester[42]: warning: disk full" */
+		gt_assert_f(sscanf(buf, "%4d-%2d-%2d %2d:%2d:%2d.%3d tester[%d]: %63[^\n]",
+				   &y, &mo, &d, &h, &mi, &sec, &ms, &pid, tail) == 9,
+			    "got \"%s\"", buf);
+		gt_assert(y >= 2024 && mo >= 1 && mo <= 12 && ms >= 0 && ms < 1000);
+		gt_assert_eq(pid, getpid());
+		gt_assert_f(!strcmp(tail, "warning: disk full"), "got \"%s\"", tail);
+		gt_assert_eq(buf[strlen(buf) - 1], '\n');
+		gt_assert_eq(buf[23], ' ');
 	}
 
 	gemtest_subtest("process-running") {
