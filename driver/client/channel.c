@@ -7,9 +7,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <sys/prctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -19,19 +20,19 @@
 
 #define RBUF_INITIAL	(16u << 10)
 
-struct arena_map {
-	uint32_t id;
-	int fd;
-	uint8_t *base;
-	uint64_t size;
+struct arena_fd {
+	struct gem_arena_ref ref;
+	unsigned int users;		/* borrowed, not to be closed */
+	uint64_t used;			/* LRU clock */
 };
 
 struct gem_dev {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	unsigned int index;		/* into each thread's channel table */
 	pthread_mutex_t lock;		/* arenas */
-	struct arena_map *arenas;
+	struct arena_fd *arenas;
 	size_t narenas, alloc;
+	uint64_t clock;
 };
 
 /* devs, and every thread's channels (so that a fork child can drop them). */
@@ -203,6 +204,16 @@ struct gem_dev *libgem_dev_at(unsigned int i)
 	return dev;
 }
 
+struct gem_dev *libgem_dev_only(void)
+{
+	struct gem_dev *dev;
+
+	pthread_mutex_lock(&state_lock);
+	dev = ndevs == 1 ? devs[0] : NULL;
+	pthread_mutex_unlock(&state_lock);
+	return dev;
+}
+
 /* --- one request and its reply ---------------------------------------- */
 
 int channel_call(struct gem_channel *ch, struct wire_call *call)
@@ -338,15 +349,17 @@ int channel_get(struct gem_dev *dev, struct gem_channel **out)
 	return 0;
 }
 
-/* --- arenas ------------------------------------------------------------ */
+/* --- arenas and status pages ------------------------------------------- */
 
-/* gem_arena_reply and gem_status_reply: what channel_map_fd reads. */
+/* gem_arena_reply and gem_status_reply: a descriptor's reply is its size. */
 _Static_assert(sizeof(struct gem_arena_reply) == sizeof(uint64_t) &&
 	       sizeof(struct gem_status_reply) == sizeof(uint64_t),
 	       "a descriptor's reply is its size");
 
-int channel_map_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
-		   uint64_t token, int prot, void **base, uint64_t *size, int *fd)
+/* Ask gemd for a descriptor: it, and the size its reply gives. */
+static int channel_fetch_fd(struct gem_dev *dev, uint16_t type,
+			    uint32_t request, uint64_t token, int *fd,
+			    uint64_t *size)
 {
 	struct wire_call call = {
 		.type = type, .request = request, .file = token,
@@ -354,7 +367,6 @@ int channel_map_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
 		.want_fd = true,
 	};
 	struct gem_channel *ch;
-	void *p;
 	int ret;
 
 	ret = channel_get(dev, &ch);
@@ -366,39 +378,88 @@ int channel_map_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
 	if (call.result < 0)
 		return call.result;
 	memcpy(size, ch->rbuf.buf, sizeof(*size));
-	p = mmap(NULL, *size, prot, MAP_SHARED, call.fd, 0);
+	*fd = call.fd;
+	return 0;
+}
+
+int channel_map_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
+		   uint64_t token, int prot, void **base, uint64_t *size, int *fd)
+{
+	void *p;
+	int ret, mfd;
+
+	ret = channel_fetch_fd(dev, type, request, token, &mfd, size);
+	if (ret)
+		return ret;
+	p = mmap(NULL, *size, prot, MAP_SHARED, mfd, 0);
 	ret = p == MAP_FAILED ? -errno : 0;
 	if (ret || !fd)
-		close(call.fd);
+		close(mfd);
 	if (ret)
 		return ret;
 	*base = p;
 	if (fd)
-		*fd = call.fd;
+		*fd = mfd;
 	return 0;
 }
 
 static int arena_fetch(struct gem_dev *dev, uint64_t token, uint32_t id,
-		       struct arena_map *map)
+		       struct gem_arena_ref *ref)
 {
-	void *base;
-	int ret;
+	struct stat st;
+	uint64_t size;
+	int ret, fd;
 
-	ret = channel_map_fd(dev, GEM_MSG_ARENA, id, token, PROT_READ | PROT_WRITE,
-			     &base, &map->size, &map->fd);
+	ret = channel_fetch_fd(dev, GEM_MSG_ARENA, id, token, &fd, &size);
 	if (ret)
 		return ret;
-	map->id = id;
-	map->base = base;
+	if (fstat(fd, &st) < 0) {
+		ret = -errno;
+		close(fd);
+		return ret;
+	}
+	*ref = (struct gem_arena_ref){
+		.id = id, .fd = fd, .size = size,
+		.st_dev = st.st_dev, .st_ino = st.st_ino,
+	};
 	return 0;
 }
 
-static struct arena_map *arena_find(struct gem_dev *dev, uint32_t id)
+/* A slot for a new entry: a free one, or the least recently used idle
+ * one past the cache's size (its descriptor closed). */
+static struct arena_fd *arena_slot(struct gem_dev *dev)
+{
+	struct arena_fd *victim = NULL;
+	size_t i;
+
+	if (dev->narenas >= LIBGEM_ARENA_CACHE) {
+		for (i = 0; i < dev->narenas; i++)
+			if (!dev->arenas[i].users &&
+			    (!victim || dev->arenas[i].used < victim->used))
+				victim = &dev->arenas[i];
+		if (victim) {
+			close(victim->ref.fd);
+			return victim;
+		}
+	}
+	if (dev->narenas == dev->alloc) {
+		size_t n = dev->alloc ? dev->alloc * 2 : LIBGEM_ARENA_CACHE;
+		struct arena_fd *p = realloc(dev->arenas, n * sizeof(*p));
+
+		if (!p)
+			return NULL;
+		dev->arenas = p;
+		dev->alloc = n;
+	}
+	return &dev->arenas[dev->narenas++];
+}
+
+static struct arena_fd *arena_find(struct gem_dev *dev, uint32_t id)
 {
 	size_t i;
 
 	for (i = 0; i < dev->narenas; i++)
-		if (dev->arenas[i].id == id)
+		if (dev->arenas[i].ref.id == id)
 			return &dev->arenas[i];
 	return NULL;
 }
@@ -406,18 +467,19 @@ static struct arena_map *arena_find(struct gem_dev *dev, uint32_t id)
 /*
  * The lock is never held across the fetch: a signal handler that
  * longjmps out of it (IGT's timeouts do) must not leave it taken.  Two
- * threads fetching the same arena at once map it twice; the second to
+ * threads fetching the same arena at once fetch it twice; the second to
  * come back drops its copy.
  */
-int libgem_dev_arena(struct gem_dev *dev, uint64_t token, uint32_t id,
-		  uint8_t **base, uint64_t *size, int *fd)
+int libgem_arena_get(struct gem_dev *dev, uint64_t token, uint32_t id,
+		     struct gem_arena_ref *ref)
 {
-	struct arena_map *map, fetched;
+	struct gem_arena_ref fetched;
+	struct arena_fd *a;
 	int ret = 0;
 
 	pthread_mutex_lock(&dev->lock);
-	map = arena_find(dev, id);
-	if (map)
+	a = arena_find(dev, id);
+	if (a)
 		goto out_found;
 	pthread_mutex_unlock(&dev->lock);
 
@@ -426,32 +488,34 @@ int libgem_dev_arena(struct gem_dev *dev, uint64_t token, uint32_t id,
 		return ret;
 
 	pthread_mutex_lock(&dev->lock);
-	map = arena_find(dev, id);
-	if (map) {
-		munmap(fetched.base, fetched.size);
+	a = arena_find(dev, id);
+	if (a) {
 		close(fetched.fd);
 		goto out_found;
 	}
-	if (dev->narenas == dev->alloc) {
-		size_t n = dev->alloc ? dev->alloc * 2 : 4;
-		struct arena_map *p = realloc(dev->arenas, n * sizeof(*p));
-
-		if (!p) {
-			munmap(fetched.base, fetched.size);
-			close(fetched.fd);
-			ret = -ENOMEM;
-			goto out_unlock;
-		}
-		dev->arenas = p;
-		dev->alloc = n;
+	a = arena_slot(dev);
+	if (!a) {
+		close(fetched.fd);
+		ret = -ENOMEM;
+		goto out_unlock;
 	}
-	map = &dev->arenas[dev->narenas++];
-	*map = fetched;
+	*a = (struct arena_fd){ .ref = fetched };
 out_found:
-	*base = map->base;
-	*size = map->size;
-	*fd = map->fd;
+	a->users++;
+	a->used = ++dev->clock;
+	*ref = a->ref;
 out_unlock:
 	pthread_mutex_unlock(&dev->lock);
 	return ret;
+}
+
+void libgem_arena_put(struct gem_dev *dev, const struct gem_arena_ref *ref)
+{
+	struct arena_fd *a;
+
+	pthread_mutex_lock(&dev->lock);
+	a = arena_find(dev, ref->id);
+	if (a && a->users)
+		a->users--;
+	pthread_mutex_unlock(&dev->lock);
 }

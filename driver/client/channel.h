@@ -5,6 +5,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 #include <sys/uio.h>
 
 #include "connect.h"
@@ -15,9 +16,9 @@
 
 /*
  * One gemd this process has talked to, named by the socket path gemd
- * bound (what getpeername() returns on any of its fds).  Holds the arena
- * mappings, which fork() children inherit as they are (MAP_SHARED).
- * Never freed: a process talks to a handful at most.
+ * bound (what getpeername() returns on any of its fds).  Holds a small
+ * cache of arena descriptors.  Never freed: a process talks to a handful
+ * at most.
  */
 struct gem_dev;
 
@@ -29,15 +30,32 @@ const char *libgem_dev_path(const struct gem_dev *dev);
 unsigned int libgem_dev_index(const struct gem_dev *dev);
 /* The i-th gemd this process has talked to, or NULL past the last. */
 struct gem_dev *libgem_dev_at(unsigned int i);
+/* The one gemd this process has talked to, or NULL (none, or several). */
+struct gem_dev *libgem_dev_only(void);
+/* A dma-buf fd came from PRIME on dev (dmabuf.c). */
+void libgem_dmabuf_remember(int fd, struct gem_dev *dev);
 
 /*
- * The arena id of dev, mapped whole (read/write, shared) on first use
- * over this thread's channel; token names a file the caller holds, as
- * gemd hands arenas only to clients with an open file.  fd stays owned
- * by libgem.  Returns 0 or -errno.
+ * An arena's descriptor, borrowed from the cache until libgem_arena_put:
+ * pread/pwrite go through it and maps are made from it.  The cache keeps
+ * at most LIBGEM_ARENA_CACHE descriptors not in use, least recently used
+ * out first, so a process never collects the descriptors of arenas gemd
+ * has long destroyed (an object of 1 GiB has one of its own).
  */
-int libgem_dev_arena(struct gem_dev *dev, uint64_t token, uint32_t id,
-		  uint8_t **base, uint64_t *size, int *fd);
+#define LIBGEM_ARENA_CACHE	16
+struct gem_arena_ref {
+	uint32_t id;
+	int fd;			/* libgem's: do not close */
+	uint64_t size;
+	dev_t st_dev;		/* the memfd's identity, to recognise */
+	ino_t st_ino;		/* our mappings of it in /proc/self/maps */
+};
+
+/* Fetch (over this thread's channel, naming the file by token, which
+ * gemd checks may see the arena) or find arena id: 0 or -errno. */
+int libgem_arena_get(struct gem_dev *dev, uint64_t token, uint32_t id,
+		     struct gem_arena_ref *ref);
+void libgem_arena_put(struct gem_dev *dev, const struct gem_arena_ref *ref);
 
 /*
  * A request channel: this thread's connection to one gemd, created on

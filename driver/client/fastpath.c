@@ -29,7 +29,6 @@
 
 #include "channel.h"
 #include "fastpath.h"
-#include "usercopy.h"
 #include "util.h"
 #include "wire.h"
 
@@ -308,9 +307,9 @@ static int fast_rw(struct fast_ctx *x, unsigned long request,
 {
 	void *user = (void *)(uintptr_t)args->data_ptr;
 	struct gem_handle_status e;
-	uint8_t *base;
-	uint64_t asize;
-	int afd;
+	struct gem_arena_ref ref;
+	off_t at;
+	ssize_t n;
 
 	_Static_assert(sizeof(struct drm_i915_gem_pread) ==
 		       sizeof(struct drm_i915_gem_pwrite), "same layout");
@@ -318,14 +317,22 @@ static int fast_rw(struct fast_ctx *x, unsigned long request,
 		return LIBGEM_SLOW;
 	if (args->offset > e.size || args->size > e.size - args->offset)
 		return LIBGEM_SLOW;
-	if (libgem_dev_arena(x->dev, x->token, e.arena, &base, &asize, &afd) ||
-	    e.offset > asize || e.size > asize - e.offset)
+	if (libgem_arena_get(x->dev, x->token, e.arena, &ref))
 		return LIBGEM_SLOW;
-	/* A bad pointer goes to gemd too, for the kernel's partial copy. */
-	if (write ? copy_from_user(base + e.offset + args->offset, user,
-				   args->size) :
-		    copy_to_user(user, base + e.offset + args->offset,
-				 args->size))
+	if (e.offset > ref.size || e.size > ref.size - e.offset) {
+		libgem_arena_put(x->dev, &ref);
+		return LIBGEM_SLOW;
+	}
+	/*
+	 * The kernel copies between the caller's memory and the object's
+	 * (one system call, no round trip), and a bad pointer is its EFAULT:
+	 * that, or a short copy, goes to gemd for the kernel's answer.
+	 */
+	at = (off_t)(e.offset + args->offset);
+	n = write ? pwrite(ref.fd, user, args->size, at) :
+		    pread(ref.fd, user, args->size, at);
+	libgem_arena_put(x->dev, &ref);
+	if (n != (ssize_t)args->size)
 		return LIBGEM_SLOW;
 	return owe(x, request, args, e.size);
 }

@@ -23,6 +23,7 @@
 #include "channel.h"
 #include "fastpath.h"
 #include "libgem.h"
+#include "maps.h"
 #include "usercopy.h"
 #include "util.h"
 #include "wire.h"
@@ -268,31 +269,79 @@ const char *gem_default_device(void)
 
 /* --- the ioctl's client half: copies and maps -------------------------- */
 
-static int finish_rw(const struct fd_entry *e, struct wire_client_call *c,
-		     bool write)
+/* All of an object's bytes, or -errno (-EFAULT for a bad user buffer). */
+static int rw_all(int fd, void *user, uint64_t size, uint64_t off, bool write)
+{
+	uint8_t *p = user;
+
+	while (size) {
+		ssize_t n = write ? pwrite(fd, p, size, (off_t)off) :
+				    pread(fd, p, size, (off_t)off);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)
+			return -EIO;	/* past the arena's end: gemd lied */
+		p += n;
+		off += (uint64_t)n;
+		size -= (uint64_t)n;
+	}
+	return 0;
+}
+
+/*
+ * PREAD/PWRITE: gemd checked and waited; the bytes go between the caller's
+ * buffer and the arena by pread(2)/pwrite(2), so a bad buffer is EFAULT
+ * as in the kernel, never a crash.
+ */
+static int finish_rw(int fd, const struct fd_entry *e,
+		     struct wire_client_call *c, bool write)
 {
 	const struct drm_i915_gem_pread *args = (const void *)c->kx;
-	void *user = (void *)(uintptr_t)args->data_ptr;
-	uint8_t *base, *obj;
-	uint64_t asize;
-	int afd, ret;
+	struct drm_i915_gem_sw_finish sf = { .handle = args->handle };
+	struct gem_arena_ref a;
+	int ret;
 
 	_Static_assert(sizeof(struct drm_i915_gem_pread) ==
 		       sizeof(struct drm_i915_gem_pwrite), "same layout");
-	ret = libgem_dev_arena(e->dev, e->token, c->loc.arena, &base, &asize, &afd);
+	ret = libgem_arena_get(e->dev, e->token, c->loc.arena, &a);
 	if (ret)
 		return ret;
 	/* gemd checked the range; a reply that disagrees is not trusted. */
-	if (c->loc.offset > asize || c->loc.size > asize - c->loc.offset ||
+	if (c->loc.offset > a.size || c->loc.size > a.size - c->loc.offset ||
 	    args->offset > c->loc.size || args->size > c->loc.size - args->offset)
-		return -EIO;
-	if (!user)
-		return -EFAULT;
-	obj = base + c->loc.offset + args->offset;
-	/* The kernel's copy_from_user/copy_to_user: a bad buffer is -EFAULT. */
-	if (write)
-		return copy_from_user(obj, user, args->size);
-	return copy_to_user(user, obj, args->size);
+		ret = -EIO;
+	else
+		ret = rw_all(a.fd, (void *)(uintptr_t)args->data_ptr, args->size,
+			     c->loc.offset + args->offset, write);
+	libgem_arena_put(e->dev, &a);
+	/* The object has a GTT view: gemd merges what we wrote into it. */
+	if (!ret && (c->loc.flags & GEM_LOC_SYNC_AFTER) &&
+	    gem_ioctl(fd, DRM_IOCTL_I915_GEM_SW_FINISH, &sf) < 0)
+		ret = -errno;
+	return ret;
+}
+
+/* Map loc (offset bytes in) and record it for remapping as fake. */
+static void *map_location(const struct fd_entry *e, const struct gem_location *loc,
+			  void *addr, size_t len, int prot, int flags,
+			  uint64_t fake, int *err)
+{
+	struct gem_arena_ref a;
+	void *p;
+
+	*err = libgem_arena_get(e->dev, e->token, loc->arena, &a);
+	if (*err)
+		return MAP_FAILED;
+	p = mmap(addr, len, prot, flags, a.fd, (off_t)loc->offset);
+	if (p == MAP_FAILED)
+		*err = -errno;
+	else
+		libgem_maps_add(e->dev, e->token, p, len, prot, flags, fake, loc, &a);
+	libgem_arena_put(e->dev, &a);
+	return p;
 }
 
 /* GEM_MMAP: a fresh mapping of the object's pages on every call. */
@@ -300,36 +349,41 @@ static int finish_mmap(const struct fd_entry *e, struct wire_client_call *c)
 {
 	const struct drm_i915_gem_mmap *args = (const void *)c->kx;
 	const size_t addr_off = offsetof(struct drm_i915_gem_mmap, addr_ptr);
-	uint8_t *base;
-	uint64_t asize, addr;
+	struct gem_location loc = c->loc;
+	uint64_t addr;
 	void *p;
-	int afd, ret;
+	int ret;
 
 	if (args->offset & (GEM_PAGE_SIZE - 1))
 		return -EINVAL;		/* vm_mmap() refuses it */
-	ret = libgem_dev_arena(e->dev, e->token, c->loc.arena, &base, &asize, &afd);
-	if (ret)
-		return ret;
-	if (c->loc.offset > asize || args->offset > c->loc.size ||
-	    args->size > c->loc.size - args->offset)
+	if (args->offset > c->loc.size || args->size > c->loc.size - args->offset)
 		return -EIO;
-	p = mmap(NULL, args->size, PROT_READ | PROT_WRITE, MAP_SHARED, afd,
-		 (off_t)(c->loc.offset + args->offset));
+	loc.offset += args->offset;
+	/* Mapped again, should the object move, as an mmap of its CPU
+	 * (write-back) offset would be. */
+	p = map_location(e, &loc, NULL, args->size, PROT_READ | PROT_WRITE,
+			 MAP_SHARED, c->loc.object |
+			 (uint64_t)I915_MMAP_OFFSET_WB << 32 | args->offset, &ret);
 	if (p == MAP_FAILED)
-		return -errno;
+		return ret;
 	addr = (uint64_t)(uintptr_t)p;
 	if (c->out_size >= addr_off + sizeof(addr))
 		memcpy((uint8_t *)c->arg + addr_off, &addr, sizeof(addr));
 	return 0;
 }
 
-static int finish_call(const struct fd_entry *e, struct wire_client_call *c)
+static int finish_call(int fd, const struct fd_entry *e,
+		       struct wire_client_call *c)
 {
+	if (c->loc.flags & GEM_LOC_REMAP) {
+		libgem_maps_remap(e->dev, c->loc.object);
+		return 0;
+	}
 	switch (_IOC_NR(c->cmd)) {
 	case DRM_COMMAND_BASE + DRM_I915_GEM_PREAD:
-		return finish_rw(e, c, false);
+		return finish_rw(fd, e, c, false);
 	case DRM_COMMAND_BASE + DRM_I915_GEM_PWRITE:
-		return finish_rw(e, c, true);
+		return finish_rw(fd, e, c, true);
 	case DRM_COMMAND_BASE + DRM_I915_GEM_MMAP:
 		return finish_mmap(e, c);
 	default:
@@ -383,6 +437,25 @@ static uint32_t fence_ino(int fd)
 	return (uint32_t)st.st_ino;
 }
 
+/*
+ * PRIME_HANDLE_TO_FD: the descriptor came with the reply (close-on-exec,
+ * as recvmsg gave it); the caller's struct gets its number, and keeps
+ * FD_CLOEXEC only if it asked for DRM_CLOEXEC.
+ */
+static int finish_fd_out(struct wire_client_call *c, int fd)
+{
+	const struct drm_prime_handle *args = (const void *)c->arg;
+
+	if (!(args->flags & DRM_CLOEXEC) && fcntl(fd, F_SETFD, 0) < 0) {
+		int ret = -errno;
+
+		close(fd);
+		return ret;
+	}
+	memcpy((uint8_t *)c->arg + c->fd_off, &fd, sizeof(fd));
+	return 0;
+}
+
 int gem_ioctl(int fd, unsigned long request, void *arg)
 {
 	static const uint8_t zeros[WIRE_ALIGN];
@@ -430,6 +503,15 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 		ret = -EINVAL;
 		goto out_err;
 	}
+	/* A descriptor to send must be one (dma_buf_get: -EBADF). */
+	if (wire_ioctl_fds(wc.request) & WIRE_FD_IN) {
+		if (call.fd_in < 0 || fcntl(call.fd_in, F_GETFD) < 0) {
+			ret = -EBADF;
+			goto out_err;
+		}
+		wc.pass_fd = &call.fd_in;
+	}
+	wc.want_fd = wc.want_fd || call.fd_out;
 	wc.file = e.token;
 	iov[0] = (struct iovec){ karg, call.in_size };
 	iov[1] = (struct iovec){ (void *)zeros, call.in_pad };
@@ -448,15 +530,26 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 		if (eb->flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT))
 			eb->rsvd2 = (eb->rsvd2 & ~0xffffffffull) | in_fence;
 		if (wc.fd >= 0) {
-			if (call.out_size)
+			if (call.out_size && wc.result >= 0)
 				eb->rsvd2 = (eb->rsvd2 & 0xffffffffull) |
 					    (uint64_t)(uint32_t)wc.fd << 32;
 			else
 				close(wc.fd);	/* no way back to the caller */
 		}
+	} else if (wc.fd >= 0) {
+		/* PRIME_HANDLE_TO_FD: the dma-buf, into the caller's struct */
+		if (ret || wc.result < 0) {
+			close(wc.fd);
+		} else {
+			ret = finish_fd_out(&call, wc.fd);
+			if (!ret)
+				libgem_dmabuf_remember(wc.fd, e.dev);
+		}
 	}
+	if (!ret && wc.result >= 0 && wc.pass_fd)
+		libgem_dmabuf_remember(call.fd_in, e.dev);
 	if (!ret && call.has_loc && wc.result >= 0)
-		ret = finish_call(&e, &call);
+		ret = finish_call(fd, &e, &call);
 	/* drm_ioctl's copy out, after the handler, whatever it returned. */
 	if (call.out_size && !(ret == 0 && wc.result < 0 && !ch->rbuf.len) &&
 	    copy_to_user(arg, karg, call.out_size))
@@ -479,44 +572,50 @@ out_err:
 	return -1;
 }
 
-void *gem_mmap(void *addr, size_t length, int prot, int flags, int fd,
-	       off_t offset)
+/* GEM_MSG_MMAP: where the fake offset points, for a file holding it. */
+int libgem_mmap_locate(struct gem_dev *dev, uint64_t token, uint64_t fake,
+		       uint64_t len, struct gem_location *loc)
 {
-	struct gem_mmap_req req = { (uint64_t)offset, length };
+	struct gem_mmap_req req = { fake, len };
 	struct iovec iov = { &req, sizeof(req) };
 	struct wire_call wc = {
-		.type = GEM_MSG_MMAP, .iov = &iov, .iovcnt = 1,
+		.type = GEM_MSG_MMAP, .iov = &iov, .iovcnt = 1, .file = token,
 		.min_len = sizeof(struct gem_location),
 		.max_len = sizeof(struct gem_location),
 	};
-	struct gem_location loc;
 	struct gem_channel *ch;
+	int ret;
+
+	ret = channel_get(dev, &ch);
+	if (ret)
+		return ret;
+	ret = channel_call(ch, &wc);
+	if (ret)
+		return ret;
+	if (wc.result < 0)
+		return wc.result;
+	memcpy(loc, ch->rbuf.buf, sizeof(*loc));
+	return 0;
+}
+
+void *gem_mmap(void *addr, size_t length, int prot, int flags, int fd,
+	       off_t offset)
+{
+	struct gem_location loc;
 	struct fd_entry e;
-	uint8_t *base;
-	uint64_t asize;
 	void *p;
-	int ret, afd;
+	int ret;
 
 	ret = fd_lookup(fd, &e);
 	if (ret)
 		goto out_err;
-	ret = channel_get(e.dev, &ch);
+	ret = libgem_mmap_locate(e.dev, e.token, (uint64_t)offset, length, &loc);
 	if (ret)
 		goto out_err;
-	wc.file = e.token;
-	ret = channel_call(ch, &wc);
-	if (ret)
-		goto out_err;
-	ret = wc.result;
-	if (ret < 0)
-		goto out_err;
-	memcpy(&loc, ch->rbuf.buf, sizeof(loc));
-	ret = libgem_dev_arena(e.dev, e.token, loc.arena, &base, &asize, &afd);
-	if (ret)
-		goto out_err;
-	p = mmap(addr, length, prot, flags, afd, (off_t)loc.offset);
+	p = map_location(&e, &loc, addr, length, prot, flags, (uint64_t)offset,
+			 &ret);
 	if (p == MAP_FAILED)
-		return MAP_FAILED;	/* errno from mmap */
+		goto out_err;
 	return p;
 
 out_err:
@@ -647,4 +746,10 @@ int gem_syncfile_ioctl(int fd, unsigned long request, void *arg)
 		return -1;
 	}
 	return 0;
+}
+
+int gem_munmap(void *addr, size_t length)
+{
+	libgem_maps_forget(addr, length);
+	return munmap(addr, length);
 }

@@ -44,6 +44,23 @@ int gem_sync(int fd);
  */
 int gem_syncfile_ioctl(int fd, unsigned long request, void *arg);
 
+/* munmap, telling libgem: it maps an object's mappings again when the
+ * object moves or its tiling changes, and must not touch this range. */
+int gem_munmap(void *addr, size_t length);
+/*
+ * A dma-buf from PRIME_HANDLE_TO_FD is the object's memory itself (read,
+ * write, mmap, llseek work on it directly).  What only gemd knows:
+ * gem_dmabuf_busy returns a mask of GEM_DMABUF_WRITE (a GPU write is
+ * pending: not readable yet) and GEM_DMABUF_READ (any GPU use pending:
+ * not writable yet), or -1 and errno; gem_dmabuf_wait waits up to
+ * timeout_ms (< 0: forever) until the buffer may be written (write) or
+ * read, -1 with errno ETIME if it may not yet.
+ */
+#define GEM_DMABUF_WRITE	(1u << 0)	/* as protocol.h's */
+#define GEM_DMABUF_READ		(1u << 1)
+int gem_dmabuf_busy(int fd);
+int gem_dmabuf_wait(int fd, bool write, int timeout_ms);
+
 /* True if fd is a gemd device fd (works for inherited and dup'ed fds). */
 bool gem_is_device_fd(int fd);
 /* The socket path the default rule resolves to (static storage). */

@@ -36,10 +36,12 @@
 #include <unistd.h>
 
 #include <drm.h>
+#include <linux/dma-buf.h>
 #include <linux/sync_file.h>
 
 #include "channel.h"
 #include "libgem.h"
+#include "maps.h"
 #include "preload.h"
 #include "util.h"
 
@@ -92,6 +94,10 @@ static void resolve_all(void)
 	r._longjmp = must_resolve("_longjmp");
 	r.siglongjmp = must_resolve("siglongjmp");
 	r.longjmp_chk = must_resolve("__longjmp_chk");
+	r.munmap = must_resolve("munmap");
+	r.mremap = must_resolve("mremap");
+	r.lseek = must_resolve("lseek");
+	r.poll = must_resolve("poll");
 	preload_real = r;
 }
 
@@ -130,16 +136,23 @@ static bool recognise(int fd)
 	return yes;
 }
 
+int preload_fd_minor_raw(int fd)
+{
+	if (fd < 0 || fd >= FD_TABLE_SIZE)
+		return -1;
+	return (int)__atomic_load_n(&fd_table[fd], __ATOMIC_RELAXED) - 1;
+}
+
 int preload_fd_minor(int fd)
 {
+	int v = preload_fd_minor_raw(fd);
+
+	if (v == PRELOAD_FD_DMABUF)
+		return -1;
+	if (v >= 0)
+		return v;
 	if (fd < 0)
 		return -1;
-	if (fd < FD_TABLE_SIZE) {
-		uint8_t v = __atomic_load_n(&fd_table[fd], __ATOMIC_RELAXED);
-
-		if (v)
-			return v - 1;
-	}
 	if (!recognise(fd))
 		return -1;
 	/* Inherited across exec: the socket does not say which node it was. */
@@ -246,6 +259,9 @@ EXPORT int ioctl(int fd, unsigned long request, ...)
 			return ret;
 		}
 	}
+	if (__builtin_expect(_IOC_TYPE(request) == DMA_BUF_BASE, 0) &&
+	    !preload_busy && preload_is_dmabuf(fd))
+		return preload_dmabuf_ioctl(fd, request, arg);
 	if (__builtin_expect(_IOC_TYPE(request) != DRM_IOCTL_BASE, 1) ||
 	    preload_busy || !preload_is_device_fd(fd)) {
 		if (__builtin_expect(!preload_real.ioctl, 0))
@@ -258,7 +274,17 @@ EXPORT int ioctl(int fd, unsigned long request, ...)
 	preload_busy--;
 	if (ret < 0)
 		errno = err;
+	else
+		preload_prime_done(request, arg);
 	return ret;
+}
+
+/* The program unmaps or reuses addresses: libgem must not map there. */
+static void forget_maps(void *addr, size_t len)
+{
+	preload_busy++;
+	libgem_maps_forget(addr, len);
+	preload_busy--;
 }
 
 static void *hook_mmap(void *addr, size_t len, int prot, int flags, int fd,
@@ -269,8 +295,16 @@ static void *hook_mmap(void *addr, size_t len, int prot, int flags, int fd,
 
 	if (!preload_real.mmap)
 		preload_init();
-	if (fd < 0 || (flags & MAP_ANONYMOUS) || preload_busy ||
-	    !preload_is_device_fd(fd))
+	if (preload_busy)
+		return preload_real.mmap(addr, len, prot, flags, fd, off);
+	/* A mapping over one libgem made: libgem must forget it. */
+	if (flags & MAP_FIXED)
+		forget_maps(addr, len);
+	if (preload_is_dmabuf(fd) && !preload_dmabuf_mmap_ok(fd, len, off)) {
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	if (fd < 0 || (flags & MAP_ANONYMOUS) || !preload_is_device_fd(fd))
 		return preload_real.mmap(addr, len, prot, flags, fd, off);
 	/* A stale table entry must not steal a mapping of some other file. */
 	if (!recognise(fd)) {
@@ -295,6 +329,35 @@ EXPORT void *mmap64(void *addr, size_t len, int prot, int flags, int fd,
 		    off64_t off)
 {
 	return hook_mmap(addr, len, prot, flags, fd, (off_t)off);
+}
+
+EXPORT int munmap(void *addr, size_t len)
+{
+	if (!preload_real.munmap)
+		preload_init();
+	if (!preload_busy)
+		forget_maps(addr, len);
+	return preload_real.munmap(addr, len);
+}
+
+EXPORT void *mremap(void *old, size_t old_len, size_t new_len, int flags, ...)
+{
+	void *new_addr = NULL;
+	va_list ap;
+
+	if (!preload_real.mremap)
+		preload_init();
+	if (flags & MREMAP_FIXED) {
+		va_start(ap, flags);
+		new_addr = va_arg(ap, void *);
+		va_end(ap);
+	}
+	if (!preload_busy) {
+		forget_maps(old, old_len);
+		if (flags & MREMAP_FIXED)
+			forget_maps(new_addr, new_len);
+	}
+	return preload_real.mremap(old, old_len, new_len, flags, new_addr);
 }
 
 /* A device fd goes through libgem, whose close waits for drm_release. */

@@ -1,8 +1,9 @@
 /*
- * libgemkit-preload internals.  The interposer is three files:
- * preload.c (the real libc functions, the device fds, ioctl and mmap),
- * preload-fs.c (path hooks: open, stat, access, readlink, opendir,
- * fopen) and preload-sysfs.c (the fake sysfs and /dev/dri tree).
+ * libgemkit-preload internals.  The interposer is four files:
+ * preload.c (the real libc functions, the device fds, ioctl, mmap and
+ * munmap), preload-fs.c (path hooks: open, stat, access, readlink,
+ * opendir, fopen), preload-sysfs.c (the fake sysfs and /dev/dri tree)
+ * and preload-prime.c (dma-buf fds: llseek, mmap bounds, their ioctls).
  */
 #ifndef GEMKIT_PRELOAD_H
 #define GEMKIT_PRELOAD_H
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <dirent.h>
 #include <setjmp.h>
+#include <poll.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
@@ -43,6 +45,10 @@ struct preload_real {
 	void (*_longjmp)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
 	void (*siglongjmp)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
 	void (*longjmp_chk)(struct __jmp_buf_tag *, int) __attribute__((noreturn));
+	int (*munmap)(void *, size_t);
+	void *(*mremap)(void *, size_t, size_t, int, ...);
+	off_t (*lseek)(int, off_t, int);
+	int (*poll)(struct pollfd *, nfds_t, int);
 };
 
 extern struct preload_real preload_real;
@@ -58,7 +64,17 @@ extern __thread int preload_busy;
 /* Device fds: known by number (fast) or recognised off the socket. */
 bool preload_is_device_fd(int fd);
 void preload_fd_set(int fd, int minor);	/* minor -1: not a device */
+/* dma-buf fds this process got from PRIME (preload-prime.c). */
+#define PRELOAD_FD_DMABUF	254	/* preload_fd_set's "minor" for them */
+bool preload_is_dmabuf(int fd);
+/* After a PRIME ioctl through libgem: remember the dma-buf it named. */
+void preload_prime_done(unsigned long request, void *arg);
+/* DMA_BUF_IOCTL_* on a dma-buf fd: the result, errno set. */
+int preload_dmabuf_ioctl(int fd, unsigned long request, void *arg);
+/* mmap of a dma-buf: MAP_FAILED with EINVAL past its end, else 0. */
+bool preload_dmabuf_mmap_ok(int fd, size_t len, off_t off);
 int preload_fd_minor(int fd);		/* -1 if not a device */
+int preload_fd_minor_raw(int fd);	/* the table only: -1 if unknown */
 int preload_fd_minor_checked(int fd);	/* the same, the table double-checked */
 
 /* Open the device node of minor (new drm_file): an fd or -1 and errno. */

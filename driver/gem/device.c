@@ -63,7 +63,7 @@ static int gem_ring_init(struct gem_device *dev)
 	struct gem_object *ring;
 	int ret;
 
-	ret = gem_object_create(dev, GEM_RING_SIZE, &ring);
+	ret = gem_object_create(dev, NULL, GEM_RING_SIZE, &ring);
 	if (ret)
 		return ret;
 	ret = gem_object_pin(ring, 4096, true);
@@ -130,6 +130,7 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	for (i = 0; i < GEM_LIST_COUNT; i++)
 		INIT_LIST_HEAD(&dev->lists[i]);
 	INIT_LIST_HEAD(&dev->arenas);
+	INIT_LIST_HEAD(&dev->kernel_arenas);
 	INIT_LIST_HEAD(&dev->quarantine);
 	INIT_LIST_HEAD(&dev->files);
 	INIT_LIST_HEAD(&dev->requests);
@@ -287,47 +288,46 @@ void gem_device_destroy(struct gem_device *dev)
 }
 
 /*
- * A duplicate, taken under dev->lock: a dedicated arena is destroyed (its
- * fd closed, the number free for reuse) as soon as its object is freed,
- * possibly by another client between our unlock and the caller's send.
+ * drm_vma_offset_lookup + drm_vma_node_is_allowed: the offset names an
+ * object and a mapping type (I915_MMAP_OFFSET_*), and only a file holding
+ * a handle to the object may map it.
  */
-int gem_arena_fd(struct gem_device *dev, uint32_t id, uint64_t *size)
-{
-	struct gem_arena *arena;
-	int fd = -ENOENT;
-
-	gem_lock(dev);
-	arena = idmap_lookup(&dev->arena_ids, id);
-	if (arena) {
-		fd = fcntl(arena->fd, F_DUPFD_CLOEXEC, 0);
-		if (fd < 0)
-			fd = -errno;
-		else
-			*size = arena->size;
-	}
-	gem_unlock(dev);
-	return fd;
-}
-
 int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
 		    struct gem_backing_loc *loc)
 {
 	struct gem_device *dev = file->dev;
 	uint32_t id = (uint32_t)(offset >> GEM_FAKE_OFFSET_SHIFT);
-	uint64_t within = offset & ((1ull << GEM_FAKE_OFFSET_SHIFT) - 1);
+	uint32_t type = (uint32_t)(offset >> GEM_FAKE_TYPE_SHIFT) & 3;
+	uint64_t within = offset & ((1ull << GEM_FAKE_TYPE_SHIFT) - 1);
 	struct gem_object *obj;
 	int ret = 0;
 
 	gem_lock(dev);
 	obj = idmap_lookup(&dev->objects, id);
-	/* Like drm_vma_offset: the range must lie inside one object. */
-	if (!obj || !obj->handle_count || (within & 4095) ||
-	    within >= obj->size || length > obj->size - within || !length) {
+	if (!obj) {
 		ret = -EINVAL;
 		goto out_unlock;
 	}
-	gem_object_location(obj, loc);
-	obj->client_mapped = true;
+	if (!gem_holder_find(obj, file)) {
+		ret = -EACCES;
+		goto out_unlock;
+	}
+	/* Like drm_vma_offset: the range must lie inside one object. */
+	if ((within & 4095) || within >= obj->size ||
+	    length > obj->size - within || !length) {
+		ret = -EINVAL;
+		goto out_unlock;
+	}
+	if (type == I915_MMAP_OFFSET_GTT && obj->tiling_mode != I915_TILING_NONE) {
+		ret = gem_view_get(obj);
+		if (ret)
+			goto out_unlock;
+		gem_view_location(obj, loc);
+	} else {
+		gem_view_sync(obj);
+		gem_object_location(obj, loc);
+		obj->client_mapped = true;
+	}
 	loc->offset += within;
 	loc->size = length;
 out_unlock:

@@ -138,6 +138,9 @@ int gem_set_domain_ioctl(struct gem_file *file, void *data,
 		else
 			ret = gem_object_set_to_cpu_domain(obj, write != 0);
 	} while (ret == -EAGAIN);
+	/* Either way the program looks at one view next (view.c). */
+	if (!ret)
+		gem_view_sync(obj);
 	gem_object_put(obj);
 	return ret;
 }
@@ -151,6 +154,8 @@ int gem_sw_finish_ioctl(struct gem_file *file, void *data,
 	obj = gem_handle_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
+	/* libgem's follow-up of a pwrite to an object with a GTT view. */
+	gem_view_sync(obj);
 	gem_object_put(obj);
 	return 0;
 }
@@ -200,6 +205,7 @@ int gem_pread_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 		return ret;
 	ret = gem_object_set_to_cpu_domain(obj, false);
 	if (ret == 0) {
+		gem_view_sync(obj);
 		gem_object_location(obj, &call->loc);
 		call->has_loc = true;
 		file->dev->stats.pread_bytes += args->size;
@@ -226,7 +232,12 @@ int gem_pwrite_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	else
 		ret = gem_object_set_to_cpu_domain(obj, true);
 	if (ret == 0) {
+		gem_view_sync(obj);
 		gem_object_location(obj, &call->loc);
+		/* The copy comes after this reply: the client asks for the
+		 * merge into the view once it is done. */
+		if (obj->view)
+			call->loc.flags |= GEM_LOC_SYNC_AFTER;
 		call->has_loc = true;
 		file->dev->stats.pwrite_bytes += args->size;
 	}
@@ -251,6 +262,7 @@ int gem_mmap_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 		ret = -EINVAL;
 		goto out_put;
 	}
+	gem_view_sync(obj);
 	gem_object_location(obj, &call->loc);
 	call->has_loc = true;
 	obj->client_mapped = true;
@@ -262,7 +274,8 @@ out_put:
 /*
  * MMAP_GTT (16 bytes) and MMAP_OFFSET (32 bytes) share a number; the
  * short form arrives zero-extended, i.e. with flags = I915_MMAP_OFFSET_GTT.
- * The fake offset names the object by id; mmap(fd, offset) goes through
+ * The fake offset names the object by id and the mapping type, as the
+ * kernel's has a node per type; mmap(fd, offset) goes through
  * gem_mmap_lookup.
  */
 int gem_mmap_gtt_ioctl(struct gem_file *file, void *data, struct gem_call *call)
@@ -286,7 +299,8 @@ int gem_mmap_gtt_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	obj = gem_handle_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
-	args->offset = (uint64_t)obj->id << GEM_FAKE_OFFSET_SHIFT;
+	args->offset = (uint64_t)obj->id << GEM_FAKE_OFFSET_SHIFT |
+		       (uint64_t)args->flags << GEM_FAKE_TYPE_SHIFT;
 	gem_object_put(obj);
 	return 0;
 }

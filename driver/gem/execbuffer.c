@@ -470,8 +470,10 @@ static void eb_move_to_gpu(struct eb *eb)
 			v->pending_read |= v->pending_write;
 		if (!v->pending_read)
 			v->pending_read = I915_GEM_DOMAIN_RENDER;
-		/* CPU writes must reach memory before the GPU reads. */
+		/* CPU writes must reach memory before the GPU reads, and
+		 * so must writes through the GTT view of a tiled object. */
 		gem_object_flush_cpu_write_domain(obj);
+		gem_view_sync(obj);
 		obj->read_domains = v->pending_read;
 		obj->write_domain = v->pending_write;
 		gem_event_domain(obj, old_read, old_write);
@@ -607,7 +609,7 @@ static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *ar
 	eb_write_back_offsets(&eb);
 	if (eb.out_fence) {
 		gem_syncfile_commit(dev, eb.out_fence, rq->seqno);
-		call->out_fd = eb.out_fence_fd;
+		call->fd_out = eb.out_fence_fd;
 		eb.out_fence = NULL;
 	}
 out_unreserve:

@@ -21,6 +21,7 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 	snprintf(file->comm, sizeof(file->comm), "%s", comm ? comm : "");
 	file->lowest_free = 1;
 	file->status_fd = -1;
+	INIT_LIST_HEAD(&file->arenas);
 	INIT_LIST_HEAD(&file->requests);
 	gem_lock(dev);
 	ret = gem_master_open(file);
@@ -37,6 +38,64 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 	return 0;
 }
 
+struct gem_holder *gem_holder_find(struct gem_object *obj,
+				   const struct gem_file *file)
+{
+	uint32_t i;
+
+	if (obj->holder.file == file)
+		return &obj->holder;
+	for (i = 0; i < obj->nmore; i++)
+		if (obj->more[i].file == file)
+			return &obj->more[i];
+	return NULL;
+}
+
+/* Count one more handle of file's to obj: 0 or -ENOMEM. */
+static int holder_add(struct gem_object *obj, struct gem_file *file)
+{
+	struct gem_holder *h = gem_holder_find(obj, file);
+
+	if (h) {
+		h->handles++;
+		return 0;
+	}
+	if (!obj->holder.file) {
+		h = &obj->holder;
+	} else {
+		if (obj->nmore == obj->more_alloc) {
+			uint32_t n = obj->more_alloc ? obj->more_alloc * 2 : 2;
+			struct gem_holder *p = gem_realloc(obj->more, n * sizeof(*p));
+
+			if (!p)
+				return -ENOMEM;
+			obj->more = p;
+			obj->more_alloc = n;
+		}
+		h = &obj->more[obj->nmore++];
+	}
+	*h = (struct gem_holder){ .file = file, .handles = 1 };
+	return 0;
+}
+
+/* file's handle to obj is gone (drm_gem_remove_prime_handles too). */
+static void holder_remove(struct gem_object *obj, struct gem_file *file,
+			  uint32_t handle)
+{
+	struct gem_holder *h = gem_holder_find(obj, file);
+
+	if (h->prime_handle == handle)
+		h->prime_handle = 0;
+	if (--h->handles)
+		return;
+	if (h != &obj->holder)
+		*h = obj->more[--obj->nmore];
+	else if (obj->nmore)
+		*h = obj->more[--obj->nmore];
+	else
+		*h = (struct gem_holder){ .file = NULL };
+}
+
 /* Drop one handle's hold on obj (drm_gem_object_handle_unreference). */
 static void gem_handle_unref(struct gem_file *file, uint32_t handle,
 			     struct gem_object *obj)
@@ -50,6 +109,7 @@ static void gem_handle_unref(struct gem_file *file, uint32_t handle,
 		obj->pin_file = NULL;
 		gem_object_unpin(obj);
 	}
+	holder_remove(obj, file, handle);
 	if (--obj->handle_count == 0 && obj->flink_name) {
 		idmap_remove(&dev->names, obj->flink_name);
 		obj->flink_name = 0;
@@ -74,6 +134,7 @@ void gem_file_release(struct gem_file *file)
 	}
 	gem_request_file_release(file);
 	gem_master_release(file);
+	gem_backing_file_release(file);
 	list_del_init(&file->link);
 	gem_verify_after(dev, "file release", file);
 	gem_unlock(dev);
@@ -121,6 +182,8 @@ int gem_handle_create(struct gem_file *file, struct gem_object *obj,
 			h = 1;
 		file->handles_alloc = n;
 	}
+	if (holder_add(obj, file))
+		return -ENOMEM;
 	file->handles[h] = obj;
 	file->lowest_free = h + 1;
 	file->handle_count++;

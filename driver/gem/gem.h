@@ -23,9 +23,18 @@ struct gem_file;
  */
 struct gem_backing_loc {
 	uint32_t arena;
+	uint32_t flags;		/* GEM_LOC_* */
 	uint64_t offset;	/* of the first byte in the arena */
 	uint64_t size;
+	uint64_t object;	/* the object's fake mmap offset (type 0, byte 0) */
 };
+/* After its copy the client asks for a merge of the object's views
+ * (a pwrite to a tiled object with a GTT view: SW_FINISH). */
+#define GEM_LOC_SYNC_AFTER	(1u << 0)
+/* No location: the object's memory moved or its GTT view changed, and
+ * the client maps again what it mapped of it (only object is set;
+ * SET_TILING, FLINK, PRIME_HANDLE_TO_FD). */
+#define GEM_LOC_REMAP		(1u << 1)
 
 /* One GPU hang as hangcheck.c reports it (gem_hang_wait). */
 struct gem_hang_info {
@@ -88,9 +97,12 @@ struct gem_call {
 	/* out */
 	bool has_loc;
 	struct gem_backing_loc loc;
-	int out_fd;			/* a descriptor for the caller (an
-					 * out-fence), or -1; the caller
-					 * passes it on and closes it */
+	int fd_in;		/* set by the caller: a descriptor that came
+				 * with the request, -1: none (the caller
+				 * closes it) */
+	int fd_out;		/* one to send with the reply, -1: none (the
+				 * caller sends and closes it): a PRIME
+				 * export, an out-fence */
 };
 
 /*
@@ -125,8 +137,23 @@ int gem_device_suspend(struct gem_device *dev);
 int gem_device_resume(struct gem_device *dev);
 
 /* A new descriptor (the caller closes it) of arena id's memfd and its
- * size, or -ENOENT (-EMFILE ...). */
-int gem_arena_fd(struct gem_device *dev, uint32_t arena, uint64_t *size);
+ * size, or -ENOENT (-EMFILE ...); -EACCES unless file may see every
+ * byte of it: its own objects' arena, or the arena of an object it holds
+ * a handle to (backing.c). */
+int gem_arena_fd(struct gem_file *file, uint32_t arena, uint64_t *size);
+
+/*
+ * A dma-buf (the memfd fd) as poll() and DMA_BUF_IOCTL_SYNC see it
+ * (prime.c): gem_dmabuf_busy's mask has GEM_DMABUF_WRITE while a GPU
+ * write is pending and GEM_DMABUF_READ while any GPU use is; wait waits
+ * up to timeout_ns (< 0: forever) for the writes (reader) or all use
+ * (writer), -ETIME if not done.  Unknown buffers are idle.
+ */
+#define GEM_DMABUF_WRITE	(1u << 0)
+#define GEM_DMABUF_READ		(1u << 1)
+unsigned int gem_dmabuf_busy(struct gem_device *dev, int fd);
+int gem_dmabuf_wait(struct gem_device *dev, int fd, bool write,
+		    int64_t timeout_ns);
 
 /*
  * The status pages (status.c), as new descriptors the caller closes, to be
@@ -166,7 +193,9 @@ int gem_syncfile_info(struct gem_device *dev, uint32_t ino, int *status,
 int gem_syncfile_merge(struct gem_device *dev, uint32_t ino1, uint32_t ino2);
 
 /* Translate a fake mmap offset (MMAP_GTT / MMAP_OFFSET) of an object this
- * file can see into its location; offset may point inside the object. */
+ * file holds a handle to into its location (-EACCES for another's, as
+ * drm_vma_node_is_allowed); offset may point inside the object.  A GTT
+ * mapping of a tiled object maps its linear view (view.c). */
 int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
 		    struct gem_backing_loc *loc);
 

@@ -76,9 +76,13 @@ struct strbuf;
 
 #define GEM_RING_SIZE		(128u << 10)
 #define GEM_ARENA_SIZE		(1ull << 30)	/* shared arenas: 1 GiB, sparse */
+#define GEM_DEDICATED_SIZE	(16ull << 20)	/* objects this big get their own */
 #define GEM_MAX_OBJECT_SIZE	(4ull << 30)
 #define GEM_QUARANTINE_BYTES	(256ull << 20)	/* see backing.c */
-#define GEM_FAKE_OFFSET_SHIFT	32		/* mmap offset = id << 32 */
+/* mmap fake offset: id << 34 | mapping type << 32 | byte in the object */
+#define GEM_FAKE_OFFSET_SHIFT	34
+#define GEM_FAKE_TYPE_SHIFT	32
+#define GEM_FAKE_MAX_ID		((1u << (63 - GEM_FAKE_OFFSET_SHIFT)) - 1)
 #define GEM_THROTTLE_NS		(20ull * 1000 * 1000)	/* as i915: 20 ms */
 
 /* Which of the era's lists an object is on (i915_gem_active etc.). */
@@ -91,19 +95,30 @@ enum gem_list {
 	GEM_LIST_COUNT
 };
 
-/* Memory that backs objects: a memfd mapped into gemd (and the clients). */
+/*
+ * Memory that backs objects: a memfd mapped into gemd and, whole or in
+ * part, into the clients allowed to see it (backing.c says who).
+ */
 struct gem_arena {
 	/* fixed */
 	uint32_t id;
 	int fd;
 	uint8_t *base;
 	uint64_t size;
-	bool dedicated;		/* holds exactly one large object */
+	dev_t st_dev;		/* the memfd's identity: PRIME imports */
+	ino_t st_ino;		/* name objects by it */
+	bool dedicated;		/* exactly one object's pages, or its view */
+	bool kernel;		/* gemd's own objects: never handed out */
 
 	/* dev->lock */
+	struct gem_file *owner;	/* shared: the file whose objects it holds,
+				 * NULL once that file is released */
+	struct gem_object *obj;	/* dedicated: whose pages (or view) */
+	uint32_t ranges;	/* objects and views in it (not quarantine) */
 	uint64_t free;		/* bytes not sub-allocated */
 	struct mm mm;		/* sub-allocation of [0, size) */
 	struct list_head link;	/* dev->arenas */
+	struct list_head owner_link;	/* owner->arenas */
 	/* gem_verify_state's scratch */
 	uint32_t verify_epoch, verify_objects;
 	uint64_t verify_bytes;
@@ -117,6 +132,30 @@ struct gem_quarantine {
 	struct list_head link;		/* dev->quarantine, oldest first */
 };
 
+/* A file that holds handles to an object (drm_vma_node's allow list). */
+struct gem_holder {
+	struct gem_file *file;
+	uint32_t handles;		/* how many of its handles name it */
+	uint32_t prime_handle;		/* the handle PRIME gives back, 0: none */
+};
+
+/*
+ * The linear view of a tiled object that its GTT mappings show (view.c):
+ * the contents a 945G's fence shows through the aperture, kept apart from
+ * the object's own (tiled) pages and merged with them at every driver
+ * entry point that hands the object from one side to the other.
+ */
+struct gem_view {
+	/* dev->lock */
+	struct gem_arena *arena;
+	struct mm_node node;		/* in arena->mm */
+	uint8_t *vaddr;			/* what the GTT mappings map */
+	uint8_t *base;			/* the raw pages as of the last merge */
+	uint32_t tiling_mode;		/* the layout it was made for */
+	uint32_t stride;
+	bool mapped;			/* a client mapped it */
+};
+
 struct gem_object {
 	/* fixed from gem_object_create to the last put */
 	struct gem_device *dev;
@@ -124,16 +163,23 @@ struct gem_object {
 	uint64_t size;
 	pid_t creator_pid;
 	uint64_t created_ns;
-	/* backing store: arena_node.start and vaddr are fixed (a purge
-	 * zeroes the pages in place); the node's links belong to arena->mm */
+
+	/* everything below: dev->lock */
+	/* backing store: the node's links belong to arena->mm; a purge
+	 * zeroes the pages in place, and the first export moves them into
+	 * an arena of their own (backing.c) */
 	struct gem_arena *arena;
 	struct mm_node arena_node;
 	uint8_t *vaddr;
+	struct gem_view *view;		/* tiled and GTT-mapped: view.c */
 
-	/* everything below: dev->lock */
 	unsigned int refcount;		/* handles, active, batches, lookups in flight */
 	unsigned int handle_count;
 	uint32_t flink_name;		/* 0 = none */
+	/* the files holding handles: the first inline, the rest in more[] */
+	struct gem_holder holder;
+	struct gem_holder *more;
+	uint32_t nmore, more_alloc;
 
 	/* GTT */
 	struct mm_node gtt_node;	/* allocated while bound */
@@ -230,6 +276,7 @@ struct gem_file {
 	uint32_t handles_alloc;
 	uint32_t lowest_free;		/* hint: no free handle below this */
 	uint32_t handle_count;
+	struct list_head arenas;	/* shared arenas of its own objects */
 	struct list_head requests;
 	struct list_head link;		/* dev->files */
 	/* GPU hangs (GET_RESET_STATS, the ban rule): hangcheck.c */
@@ -314,6 +361,7 @@ struct gem_device {
 	uint32_t next_name;
 	uint64_t object_count, object_bytes;
 	struct list_head arenas;
+	struct list_head kernel_arenas;	/* the shared ones of gemd's own objects */
 	uint32_t next_arena_id;
 	struct idmap arena_ids;		/* id -> arena */
 	struct list_head quarantine;	/* freed ranges clients may still map */
@@ -390,6 +438,7 @@ struct gem_device {
 	X(EXEC, "exec", "execbuffer marks are inconsistent or outlive their execbuffer") \
 	X(ARENA, "arena", "the backing store disagrees with its arenas") \
 	X(STATUS, "status", "a handle table entry clients read differs from its handle, or an object's only handle is not where it says") \
+	X(ISOLATION, "isolation", "a file holds an object in an arena it may not see") \
 	X(REQUESTS, "requests", "requests are out of order or linked to the wrong file")
 
 enum gem_verify_rule {
@@ -414,15 +463,56 @@ void gem_event_domain(struct gem_object *obj, uint32_t old_read, uint32_t old_wr
 /* device.c */
 uint32_t gem_hw_seqno(struct gem_device *dev);
 
-/* backing.c: object memory in memfd arenas */
-int gem_backing_alloc(struct gem_device *dev, struct gem_object *obj);
+/*
+ * backing.c: object memory in memfd arenas.  owner is the file whose
+ * arenas hold a new object (NULL: gemd's own, never handed out).
+ */
+int gem_backing_alloc(struct gem_device *dev, struct gem_file *owner,
+		      struct gem_object *obj);
 void gem_backing_free(struct gem_device *dev, struct gem_object *obj);
 void gem_backing_discard(struct gem_object *obj);	/* purge: zero the pages */
 void gem_backing_fini(struct gem_device *dev);
+void gem_backing_file_release(struct gem_file *file);
+/* Give obj an arena of its own (its first export), moving its pages. */
+int gem_backing_export(struct gem_object *obj);
+/* Memory for obj's view, next to obj's own; and back. */
+int gem_backing_view_alloc(struct gem_object *obj, struct gem_view *view);
+void gem_backing_view_free(struct gem_object *obj, struct gem_view *view);
+/* The object whose own dedicated arena is the memfd fd (PRIME import),
+ * or NULL. */
+struct gem_object *gem_backing_find(struct gem_device *dev, int fd);
+/* A new object on the client's memfd fd (a PRIME import of an object
+ * that no longer exists in gemd): -EINVAL unless it is sealed as ours. */
+int gem_backing_adopt(struct gem_device *dev, int fd, struct gem_object *obj);
 void gem_object_location(const struct gem_object *obj, struct gem_backing_loc *loc);
 
+/*
+ * view.c: the GTT view of tiled objects.  gem_view_sync merges what
+ * changed on either side since the last merge; gem_view_get makes the
+ * view (a tiled object's first GTT mapping); gem_view_drop merges and
+ * lets it go (a tiling change, an export, a purge, the object's end).
+ */
+void gem_view_sync(struct gem_object *obj);
+int gem_view_get(struct gem_object *obj);
+void gem_view_drop(struct gem_object *obj);
+void gem_view_free(struct gem_object *obj);	/* no merge: contents go */
+/* Where a GTT mapping of obj's view goes (marks the view mapped). */
+void gem_view_location(struct gem_object *obj, struct gem_backing_loc *loc);
+/*
+ * The 3-way merge it uses, on len bytes: a (the side that wins a
+ * conflict) and b were both equal to base at the last merge; bytes that
+ * changed on one side are copied to the other, and all three are equal
+ * afterwards.  Returns true if anything changed.
+ */
+bool gem_merge3(uint8_t *a, uint8_t *b, uint8_t *base, size_t len);
+
 /* object.c */
-int gem_object_create(struct gem_device *dev, uint64_t size, struct gem_object **out);
+int gem_object_create(struct gem_device *dev, struct gem_file *owner,
+		      uint64_t size, struct gem_object **out);
+int gem_object_adopt(struct gem_device *dev, int fd, struct gem_object **out);
+/* Move obj into memory of its own before it is shared (FLINK, PRIME);
+ * call learns whether the client must map it again. */
+int gem_object_export(struct gem_object *obj, struct gem_call *call);
 void gem_object_get(struct gem_object *obj);
 void gem_object_put(struct gem_object *obj);
 void gem_object_move_to_list(struct gem_object *obj, enum gem_list list);
@@ -438,6 +528,8 @@ bool gem_file_is_master(const struct gem_file *file);	/* drm_is_current_master *
 struct gem_object *gem_handle_lookup(struct gem_file *file, uint32_t handle);	/* +ref */
 int gem_handle_create(struct gem_file *file, struct gem_object *obj, uint32_t *handle);
 int gem_handle_delete(struct gem_file *file, uint32_t handle);
+/* file's entry in obj's holders, or NULL: it holds no handle to obj */
+struct gem_holder *gem_holder_find(struct gem_object *obj, const struct gem_file *file);
 
 /* request.c */
 void gem_request_free(struct gem_device *dev, struct gem_request *rq);

@@ -56,7 +56,9 @@ int gem_get_cap_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	case DRM_CAP_TIMESTAMP_MONOTONIC:
 		cap->value = 1;
 		return 0;
-	case DRM_CAP_PRIME:		/* no dma-buf export on gemd */
+	case DRM_CAP_PRIME:		/* prime.c */
+		cap->value = DRM_PRIME_CAP_IMPORT | DRM_PRIME_CAP_EXPORT;
+		return 0;
 	case DRM_CAP_SYNCOBJ:
 	case DRM_CAP_SYNCOBJ_TIMELINE:
 		cap->value = 0;
@@ -367,6 +369,7 @@ int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
 	if (desc->size && !arg)
 		return -EFAULT;
 	call->has_loc = false;
+	call->fd_out = -1;
 	if (desc->flags & IOCTL_UNLOCKED)
 		return desc->handler(file, arg, call);
 	gem_ioctl_enter(file);

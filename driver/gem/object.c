@@ -8,16 +8,13 @@
 #include "log.h"
 #include "util.h"
 
-int gem_object_create(struct gem_device *dev, uint64_t size, struct gem_object **out)
+/* A new object's fields; the caller gives it pages. */
+static struct gem_object *object_alloc(struct gem_device *dev, uint64_t size)
 {
-	struct gem_object *obj;
-	int ret;
+	struct gem_object *obj = gem_calloc(1, sizeof(*obj));
 
-	if (size > GEM_MAX_OBJECT_SIZE)
-		return -ENOMEM;
-	obj = gem_calloc(1, sizeof(*obj));
 	if (!obj)
-		return -ENOMEM;
+		return NULL;
 	obj->dev = dev;
 	obj->size = size;
 	obj->refcount = 1;
@@ -28,19 +25,38 @@ int gem_object_create(struct gem_device *dev, uint64_t size, struct gem_object *
 	obj->read_domains = I915_GEM_DOMAIN_CPU;
 	obj->write_domain = I915_GEM_DOMAIN_CPU;
 	obj->created_ns = now_realtime_ns();
-	ret = gem_backing_alloc(dev, obj);
-	if (ret)
-		goto out_free;
+	return obj;
+}
+
+/* An object with pages joins the device: its id, the unbound list. */
+static int object_publish(struct gem_device *dev, struct gem_object *obj)
+{
+	int ret;
+
+	if (dev->next_object_id > GEM_FAKE_MAX_ID)
+		return -ENOSPC;		/* its mmap offset would not fit */
 	obj->id = dev->next_object_id++;
 	ret = idmap_insert(&dev->objects, obj->id, obj);
 	if (ret)
-		goto out_backing;
+		return ret;
 	obj->list = GEM_LIST_UNBOUND;
 	list_add_tail(&obj->list_link, &dev->lists[GEM_LIST_UNBOUND]);
 	dev->list_count[GEM_LIST_UNBOUND]++;
-	dev->list_bytes[GEM_LIST_UNBOUND] += size;
+	dev->list_bytes[GEM_LIST_UNBOUND] += obj->size;
 	dev->object_count++;
-	dev->object_bytes += size;
+	dev->object_bytes += obj->size;
+	return 0;
+}
+
+/* obj got its pages (ret 0) or did not: publish it, or undo. */
+static int object_install(struct gem_device *dev, struct gem_object *obj,
+			  int ret, struct gem_object **out)
+{
+	if (ret)
+		goto out_free;
+	ret = object_publish(dev, obj);
+	if (ret)
+		goto out_backing;
 	*out = obj;
 	return 0;
 
@@ -49,6 +65,29 @@ out_backing:
 out_free:
 	free(obj);
 	return ret;
+}
+
+int gem_object_create(struct gem_device *dev, struct gem_file *owner,
+		      uint64_t size, struct gem_object **out)
+{
+	struct gem_object *obj;
+
+	if (size > GEM_MAX_OBJECT_SIZE)
+		return -ENOMEM;
+	obj = object_alloc(dev, size);
+	if (!obj)
+		return -ENOMEM;
+	return object_install(dev, obj, gem_backing_alloc(dev, owner, obj), out);
+}
+
+/* An object on the pages of a client's memfd (PRIME import). */
+int gem_object_adopt(struct gem_device *dev, int fd, struct gem_object **out)
+{
+	struct gem_object *obj = object_alloc(dev, 0);
+
+	if (!obj)
+		return -ENOMEM;
+	return object_install(dev, obj, gem_backing_adopt(dev, fd, obj), out);
 }
 
 void gem_object_get(struct gem_object *obj)
@@ -77,6 +116,7 @@ static void gem_object_free(struct gem_object *obj)
 	gem_backing_free(dev, obj);
 	dev->object_count--;
 	dev->object_bytes -= obj->size;
+	free(obj->more);
 	free(obj);
 }
 
@@ -136,7 +176,7 @@ int gem_create_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	/* i915_gem_object_size_2big: the page count must fit an int. */
 	if ((size >> 12) > INT32_MAX)
 		return -E2BIG;
-	ret = gem_object_create(dev, size, &obj);
+	ret = gem_object_create(dev, file, size, &obj);
 	if (ret)
 		return ret;
 	obj->creator_pid = file->pid;
@@ -227,6 +267,31 @@ int gem_close_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	return gem_handle_delete(file, args->handle);
 }
 
+/*
+ * An object leaves its file's arenas the first time it is exported
+ * (backing.c): its pages move into memory of its own, and a client that
+ * mapped them maps them again.
+ */
+int gem_object_export(struct gem_object *obj, struct gem_call *call)
+{
+	bool mapped = obj->client_mapped || obj->view;
+	int ret;
+
+	if (obj->arena->dedicated)
+		return 0;
+	gem_view_drop(obj);
+	ret = gem_backing_export(obj);
+	if (ret)
+		return ret;
+	if (mapped) {
+		memset(&call->loc, 0, sizeof(call->loc));
+		call->loc.flags = GEM_LOC_REMAP;
+		call->loc.object = (uint64_t)obj->id << GEM_FAKE_OFFSET_SHIFT;
+		call->has_loc = true;
+	}
+	return 0;
+}
+
 int gem_flink_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_gem_flink *args = data;
@@ -241,6 +306,11 @@ int gem_flink_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 		ret = idmap_insert(&dev->names, dev->next_name, obj);
 		if (ret)
 			goto out_put;
+		ret = gem_object_export(obj, call);
+		if (ret) {
+			idmap_remove(&dev->names, dev->next_name);
+			goto out_put;
+		}
 		obj->flink_name = dev->next_name++;
 	}
 	args->name = obj->flink_name;

@@ -200,6 +200,9 @@ void gem_retire_requests(struct gem_device *dev)
 			break;
 		obj->active = false;
 		obj->write_domain &= ~I915_GEM_GPU_DOMAINS;
+		/* What the GPU wrote shows through the GTT view now. */
+		if (old_write & I915_GEM_GPU_DOMAINS)
+			gem_view_sync(obj);
 		gem_event_domain(obj, obj->read_domains, old_write);
 		gem_object_update_list(obj);
 		gem_object_put(obj);	/* the active reference */

@@ -130,6 +130,9 @@ void gem_status_entry(const struct gem_file *file, const struct gem_object *obj,
 	if (!obj || obj->handle_count != 1 || obj->solo_file != file ||
 	    obj->madv != I915_MADV_WILLNEED || !obj->arena)
 		return;
+	/* A GTT view must see the writes merged: gemd copies (view.c). */
+	if (obj->view)
+		return;
 	gem_object_location(obj, &loc);
 	val->flags = GEM_HANDLE_DIRECT;
 	val->read_seqno = obj->last_read_seqno;

@@ -180,13 +180,24 @@ int gem_set_tiling_ioctl(struct gem_file *file, void *data,
 
 	if (args->tiling_mode != obj->tiling_mode || args->stride != obj->stride) {
 		uint32_t old_mode = obj->tiling_mode, old_stride = obj->stride;
-		bool misplaced;
+		bool misplaced, mapped;
 
 		/* The GPU may be reading through the current fence. */
 		ret = gem_object_wait_rendering(obj, false);
 		if (ret)
 			goto out_put;
 		gem_object_put_fence(obj);
+		mapped = obj->client_mapped || obj->view;
+		/* The GTT view changes: the old one goes (view.c), and the
+		 * client maps its GTT mappings again. */
+		gem_view_drop(obj);
+		if (mapped) {
+			call->loc = (struct gem_backing_loc){
+				.flags = GEM_LOC_REMAP,
+				.object = (uint64_t)obj->id << GEM_FAKE_OFFSET_SHIFT,
+			};
+			call->has_loc = true;
+		}
 		obj->tiling_mode = args->tiling_mode;
 		obj->stride = args->stride;
 		/* A binding that cannot hold the new fence must go (i915 does

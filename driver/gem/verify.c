@@ -212,20 +212,69 @@ static void check_exec(struct verify *v, struct gem_object *obj)
 		       obj->in_exec, v->others);
 }
 
+/* A range of arena that an object or a view holds. */
+static bool range_ok(struct verify *v, const struct gem_arena *arena,
+		     const struct mm_node *node, const uint8_t *vaddr,
+		     uint64_t size)
+{
+	return arena && arena->verify_epoch == v->epoch &&
+	       node->mm == &arena->mm && mm_node_allocated(node) &&
+	       node->size == size && vaddr == arena->base + node->start;
+}
+
+/* Every file holding the object may see its arena (backing.c). */
+static void check_isolation(struct verify *v, struct gem_object *obj)
+{
+	const struct gem_arena *arena = obj->arena;
+	uint32_t i, handles = obj->holder.handles;
+
+	for (i = 0; i < obj->nmore; i++) {
+		handles += obj->more[i].handles;
+		if (!obj->more[i].file || !obj->more[i].handles)
+			broken(v, GEM_VERIFY_HANDLE_COUNT, obj,
+			       "holder %u names no file or no handle", i + 1);
+	}
+	if (handles != obj->handle_count || (obj->nmore && !obj->holder.file))
+		broken(v, GEM_VERIFY_HANDLE_COUNT, obj,
+		       "holders count %u handles, handle_count %u", handles,
+		       obj->handle_count);
+	if (arena->dedicated) {
+		if (arena->obj != obj)
+			broken(v, GEM_VERIFY_ISOLATION, obj,
+			       "dedicated arena %u is another object's", arena->id);
+		return;
+	}
+	if ((obj->holder.file && (arena->kernel || obj->holder.file != arena->owner)) ||
+	    obj->nmore)
+		broken(v, GEM_VERIFY_ISOLATION, obj,
+		       "held by a file that may not see shared arena %u", arena->id);
+}
+
 static void check_backing(struct verify *v, struct gem_object *obj)
 {
 	struct gem_arena *arena = obj->arena;
+	struct gem_view *view = obj->view;
 
-	if (!arena || arena->verify_epoch != v->epoch ||
-	    obj->arena_node.mm != &arena->mm || !mm_node_allocated(&obj->arena_node) ||
-	    obj->arena_node.size != obj->size ||
-	    obj->vaddr != arena->base + obj->arena_node.start) {
+	if (!range_ok(v, arena, &obj->arena_node, obj->vaddr, obj->size)) {
 		broken(v, GEM_VERIFY_ARENA, obj, "backing not in arena %u",
 		       arena ? arena->id : 0);
 		return;
 	}
 	arena->verify_bytes += obj->size;
 	arena->verify_objects++;
+	check_isolation(v, obj);
+	if (!view)
+		return;
+	if (!range_ok(v, view->arena, &view->node, view->vaddr, obj->size) ||
+	    (view->arena->dedicated ? view->arena->obj != obj :
+	     view->arena->owner != arena->owner) ||
+	    view->tiling_mode != obj->tiling_mode || view->stride != obj->stride) {
+		broken(v, GEM_VERIFY_ARENA, obj, "its GTT view is not in arena %u "
+		       "or not of its tiling", view->arena ? view->arena->id : 0);
+		return;
+	}
+	view->arena->verify_bytes += obj->size;
+	view->arena->verify_objects++;
 }
 
 /* Fence slots against the objects that claim them (the other way round
@@ -279,6 +328,7 @@ static void check_files(struct verify *v, uint32_t *file_requests)
 {
 	struct gem_device *dev = v->dev;
 	struct gem_file *file;
+	struct gem_arena *arena;
 
 	list_for_each_entry(file, &dev->files, link) {
 		struct gem_request *rq;
@@ -307,6 +357,11 @@ static void check_files(struct verify *v, uint32_t *file_requests)
 				obj->verify_solo = true;
 			check_status_entry(v, file, h, obj);
 		}
+		list_for_each_entry(arena, &file->arenas, owner_link)
+			if (arena->owner != file || arena->dedicated)
+				broken(v, GEM_VERIFY_ISOLATION, NULL,
+				       "file %u lists arena %u, which is not its own",
+				       file->id, arena->id);
 		if (count != file->handle_count ||
 		    (file->handles_alloc && file->handles[0]))
 			broken(v, GEM_VERIFY_HANDLES, NULL,
@@ -471,15 +526,19 @@ static void check_arenas(struct verify *v)
 		if (idmap_lookup(&dev->arena_ids, arena->id) != arena ||
 		    arena->verify_bytes != arena->mm.allocated_bytes ||
 		    arena->free != arena->size - arena->mm.allocated_bytes ||
-		    (arena->dedicated && arena->verify_objects != 1))
+		    arena->verify_objects != arena->ranges ||
+		    (arena->dedicated && arena->ranges != 1) ||
+		    (!arena->dedicated && !arena->owner && !arena->kernel &&
+		     !arena->ranges))
 			broken(v, GEM_VERIFY_ARENA, NULL,
 			       "arena %u: %llu bytes of objects and quarantine, "
-			       "allocator %llu, free %llu of %llu, %u objects%s",
+			       "allocator %llu, free %llu of %llu, %u objects and "
+			       "views, %u counted%s",
 			       arena->id, (unsigned long long)arena->verify_bytes,
 			       (unsigned long long)arena->mm.allocated_bytes,
 			       (unsigned long long)arena->free,
 			       (unsigned long long)arena->size, arena->verify_objects,
-			       arena->dedicated ? " (dedicated)" : "");
+			       arena->ranges, arena->dedicated ? " (dedicated)" : "");
 	}
 	if (arenas != dev->arena_ids.count)
 		broken(v, GEM_VERIFY_ARENA, NULL, "%u arenas listed, %u in the id map",

@@ -84,6 +84,8 @@ struct conn {
 	bool from_ring;			/* its reply goes into the ring */
 	bool ring_pending;		/* a ring entry awaits shm_chan_done */
 	bool noreply;			/* GEM_MSG_F_NOREPLY: no reply at all */
+	int rx_fd;			/* a descriptor that came with the
+					 * current message, -1: none */
 };
 
 struct server {
@@ -202,6 +204,56 @@ static void conn_error(struct conn *c, const char *fmt, ...)
 }
 
 /*
+ * read() that keeps a descriptor sent with the bytes (SCM_RIGHTS): the
+ * first goes to c->rx_fd for the message's handler (PRIME import), any
+ * other is closed at once.  Bytes read, 0 at EOF, or -errno.
+ */
+static ssize_t conn_recv(struct conn *c, void *buf, size_t len)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int) * 4)];
+	} ctl;
+	struct iovec iov = { buf, len };
+	struct msghdr msg = {
+		.msg_iov = &iov, .msg_iovlen = 1,
+		.msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf),
+	};
+	struct cmsghdr *cm;
+	ssize_t n;
+
+	do
+		n = recvmsg(c->fd, &msg, MSG_CMSG_CLOEXEC);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -errno;
+	for (cm = CMSG_FIRSTHDR(&msg); cm; cm = CMSG_NXTHDR(&msg, cm)) {
+		size_t i, nfds = (cm->cmsg_len - CMSG_LEN(0)) / sizeof(int);
+
+		if (cm->cmsg_level != SOL_SOCKET || cm->cmsg_type != SCM_RIGHTS)
+			continue;
+		for (i = 0; i < nfds; i++) {
+			int fd;
+
+			memcpy(&fd, CMSG_DATA(cm) + i * sizeof(int), sizeof(int));
+			if (c->rx_fd < 0)
+				c->rx_fd = fd;
+			else
+				close(fd);
+		}
+	}
+	return n;
+}
+
+/* The message is done: a descriptor nobody took is not kept. */
+static void conn_drop_fd(struct conn *c)
+{
+	if (c->rx_fd >= 0)
+		close(c->rx_fd);
+	c->rx_fd = -1;
+}
+
+/*
  * Buffer at least want bytes: 1, 0 at EOF, or -errno.  Each read takes
  * all the room there is, so a request's header and payload normally
  * arrive in one read().
@@ -221,7 +273,7 @@ static int conn_fill(struct conn *c, size_t want)
 			c->rbuf = p;
 			c->ralloc = size;
 		}
-		n = xread(c->fd, c->rbuf + c->rlen, c->ralloc - c->rlen);
+		n = conn_recv(c, c->rbuf + c->rlen, c->ralloc - c->rlen);
 		if (n <= 0)
 			return (int)n;
 		c->rlen += (size_t)n;
@@ -471,8 +523,11 @@ static int handle_sync(struct conn *c, const struct gem_msg_hdr *hdr,
 /* The gem core's answers in the wire's structs (the core has its own). */
 static void loc_to_wire(const struct gem_backing_loc *in, struct gem_location *out)
 {
+	_Static_assert(GEM_LOC_SYNC_AFTER == (1u << 0) && GEM_LOC_REMAP == (1u << 1),
+		       "the core's location flags are the wire's");
 	*out = (struct gem_location){
-		.arena = in->arena, .offset = in->offset, .size = in->size,
+		.arena = in->arena, .flags = in->flags, .offset = in->offset,
+		.size = in->size, .object = in->object,
 	};
 }
 
@@ -492,7 +547,8 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 {
 	struct wire_server_call call;
 	struct gem_call gc = {
-		.caller_pid = c->pid, .caller_admin = c->uid == 0, .out_fd = -1,
+		.caller_pid = c->pid, .caller_admin = c->uid == 0,
+		.fd_in = -1, .fd_out = -1,
 	};
 	struct gem_location loc;
 	struct file_entry *fe;
@@ -509,7 +565,13 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 			  wire_ioctl_name(hdr->request), strerror(-ret));
 		goto out_put;
 	}
+	if (wire_ioctl_fds(hdr->request) & WIRE_FD_IN) {
+		gc.fd_in = c->rx_fd;
+		c->rx_fd = -1;
+	}
 	ret = gem_ioctl_dispatch(fe->file, hdr->request, call.karg, &gc);
+	if (gc.fd_in >= 0)
+		close(gc.fd_in);
 	if (gc.has_loc)
 		loc_to_wire(&gc.loc, &loc);
 	pret = wire_server_pack(&call, ret, gc.has_loc ? &loc : NULL, &c->out);
@@ -518,12 +580,16 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 		strbuf_reset(&c->out);
 		ret = pret;
 	}
+	if (ret < 0 && gc.fd_out >= 0) {
+		close(gc.fd_out);
+		gc.fd_out = -1;
+	}
 out_put:
 	file_put(c->srv, fe);
-	/* An out-fence goes along with a success only; ours is closed. */
-	pret = conn_reply(c, ret, c->out.buf, c->out.len, ret >= 0 ? gc.out_fd : -1);
-	if (gc.out_fd >= 0)
-		close(gc.out_fd);
+	/* A descriptor goes along with a success only; ours is closed. */
+	pret = conn_reply(c, ret, c->out.buf, c->out.len, ret >= 0 ? gc.fd_out : -1);
+	if (gc.fd_out >= 0)
+		close(gc.fd_out);
 	return pret;
 }
 
@@ -542,7 +608,7 @@ static int handle_arena(struct conn *c, const struct gem_msg_hdr *hdr,
 	fe = file_get(c->srv, hdr->file, c->uid);
 	if (!fe)
 		return conn_reply(c, -EBADF, NULL, 0, -1);
-	fd = gem_arena_fd(c->srv->dev, hdr->request, &rep.size);
+	fd = gem_arena_fd(fe->file, hdr->request, &rep.size);
 	file_put(c->srv, fe);
 	if (fd < 0)
 		return conn_reply(c, fd, NULL, 0, -1);
@@ -713,6 +779,43 @@ static int handle_syncfile(struct conn *c, const struct gem_msg_hdr *hdr,
 }
 
 /*
+ * GEM_MSG_DMABUF: poll() and DMA_BUF_IOCTL_SYNC on a dma-buf.  The fd
+ * that came with the request is the object and the right to ask; the
+ * wait blocks this connection's thread only.
+ */
+static int handle_dmabuf(struct conn *c, const struct gem_msg_hdr *hdr,
+			 uint8_t *payload)
+{
+	struct gem_dmabuf_req req;
+	int ret;
+
+	_Static_assert(GEM_DMABUF_WRITE == (1u << 0) && GEM_DMABUF_READ == (1u << 1),
+		       "the core's dma-buf bits are the wire's");
+	if (hdr->len != sizeof(req)) {
+		conn_error(c, "DMABUF payload of %u bytes, expected %zu",
+			   hdr->len, sizeof(req));
+		return -EPROTO;
+	}
+	memcpy(&req, payload, sizeof(req));
+	if (c->rx_fd < 0)
+		return conn_reply(c, -EBADF, NULL, 0, -1);
+	switch (hdr->request) {
+	case GEM_DMABUF_BUSY:
+		ret = (int)gem_dmabuf_busy(c->srv->dev, c->rx_fd);
+		break;
+	case GEM_DMABUF_WAIT:
+		ret = gem_dmabuf_wait(c->srv->dev, c->rx_fd, req.write != 0,
+				      req.timeout_ms ?
+				      (int64_t)req.timeout_ms * 1000000 : -1);
+		break;
+	default:
+		ret = -EINVAL;
+		break;
+	}
+	return conn_reply(c, ret, NULL, 0, -1);
+}
+
+/*
  * GEM_MSG_DEBUGFS: the debugfs files without FUSE, byte-identical to a
  * read through the mount (both go through gem_debugfs_*).  No drm_file is
  * needed: tools that only look at the driver open none.
@@ -868,6 +971,7 @@ static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_STATUS, "STATUS", CONN_CHANNEL, handle_status },
 	{ GEM_MSG_RELEASE, "RELEASE", CONN_CHANNEL, handle_release },
 	{ GEM_MSG_SYNCFILE, "SYNCFILE", CONN_CHANNEL, handle_syncfile },
+	{ GEM_MSG_DMABUF, "DMABUF", CONN_CHANNEL, handle_dmabuf },
 	{ GEM_MSG_DEBUGFS, "DEBUGFS", CONN_CHANNEL, handle_debugfs },
 	{ GEM_MSG_HANG_WAIT, "HANG_WAIT", CONN_CHANNEL, handle_hang_wait },
 	{ GEM_MSG_CONTROL, "CONTROL", CONN_CHANNEL, handle_control },
@@ -908,6 +1012,7 @@ static void conn_destroy(struct conn *c)
 		file_put(srv, c->file);
 	}
 	shm_chan_destroy(c->shm);
+	conn_drop_fd(c);
 	close(c->fd);
 	free(c->rbuf);
 	strbuf_release(&c->out);
@@ -979,6 +1084,7 @@ static void *conn_main(void *arg)
 		}
 		if (h->fn(c, &hdr, payload))
 			break;
+		conn_drop_fd(c);
 		if (!c->from_ring)
 			conn_consume(c, sizeof(hdr) + hdr.len);
 		if (c->ring_pending)
@@ -1006,6 +1112,7 @@ static void conn_spawn(struct server *srv, int fd)
 		log_warn("SO_PEERCRED: %m");
 	c->srv = srv;
 	c->fd = fd;
+	c->rx_fd = -1;
 	c->kind = CONN_NEW;
 	c->pid = cred.pid;
 	c->uid = cred.uid;

@@ -34,7 +34,10 @@
  *
  * Every message is a header followed by len payload bytes.  Object memory
  * never travels on the socket: objects live in memfd "arenas" that clients
- * map (GEM_MSG_ARENA passes the memfd with SCM_RIGHTS).
+ * map or read and write (GEM_MSG_ARENA passes the memfd with SCM_RIGHTS),
+ * each holding only what the file asking may see (driver/gem/backing.c).
+ * PRIME descriptors travel with SCM_RIGHTS too: with the request of
+ * PRIME_FD_TO_HANDLE, with the reply of PRIME_HANDLE_TO_FD (wire.c).
  *
  * A message with GEM_MSG_F_NOREPLY gets no reply: libgem sends an ioctl
  * it has already completed on its side that way (a pread or pwrite of an
@@ -55,7 +58,7 @@
 
 #include <stdint.h>
 
-#define GEM_PROTOCOL_VERSION	4
+#define GEM_PROTOCOL_VERSION	5
 #define GEM_PROTOCOL_MAGIC	0x474d4431u	/* "GMD1" */
 #define GEM_MSG_MAX_PAYLOAD	(64u << 20)	/* sanity bound on len */
 
@@ -72,12 +75,17 @@ enum gem_msg_type {
 				 * everything sent before it is handled */
 	/* 16-63: the device */
 	GEM_MSG_IOCTL = 16,	/* request = ioctl code, payload = marshalled arg (wire.c) */
-	GEM_MSG_ARENA = 17,	/* request = arena id; reply: struct gem_arena_reply + 1 fd */
-	GEM_MSG_MMAP = 18,	/* payload struct gem_mmap_req; reply struct gem_location */
+	GEM_MSG_ARENA = 17,	/* request = arena id; reply: struct gem_arena_reply + 1 fd;
+				 * -EACCES for an arena the file may not see */
+	GEM_MSG_MMAP = 18,	/* payload struct gem_mmap_req; reply struct gem_location;
+				 * -EACCES for an object the file holds no handle to */
 	GEM_MSG_STATUS = 19,	/* request = enum gem_status_page; reply
 				 * struct gem_status_reply + 1 read-only fd */
 	GEM_MSG_RELEASE = 20,	/* after closing a device fd: empty; see below */
 	GEM_MSG_SYNCFILE = 21,	/* request = enum gem_syncfile_op; see below */
+	GEM_MSG_DMABUF = 22,	/* request = enum gem_dmabuf_op, payload struct
+				 * gem_dmabuf_req, 1 fd: a dma-buf; no file needed
+				 * (holding the fd is the right to ask) */
 	/* 64-127: debugfs, events, hang notification and driver control;
 	 * valid on a channel without a file (hdr.file 0): tools that only
 	 * look at the driver need not open a drm_file. */
@@ -144,16 +152,43 @@ struct gem_open_reply {
 	uint64_t file;		/* token to put in gem_msg_hdr.file */
 };
 
-/* Where an object's pages live: arena memfd 'arena' at byte 'offset'. */
+/*
+ * Where an object's pages (or its GTT view) live: arena memfd 'arena' at
+ * byte 'offset'.  With GEM_LOC_REMAP nothing lives anywhere: the object
+ * named by 'object' moved, or its GTT view changed, and the client maps
+ * again whatever it mapped of it (asking GEM_MSG_MMAP).
+ */
 struct gem_location {
 	uint32_t arena;
-	uint32_t pad;
+	uint32_t flags;		/* GEM_LOC_* */
 	uint64_t offset;	/* of the object's first byte in the arena */
 	uint64_t size;		/* object size */
+	uint64_t object;	/* the object's fake mmap offset (type 0, byte 0) */
 };
+#define GEM_LOC_SYNC_AFTER	(1u << 0)	/* after the copy: SW_FINISH */
+#define GEM_LOC_REMAP		(1u << 1)	/* map the object again */
 
 struct gem_arena_reply {
 	uint64_t size;		/* bytes to map */
+};
+
+/*
+ * GEM_MSG_DMABUF: what poll() and DMA_BUF_IOCTL_SYNC ask of a dma-buf
+ * (the dma_resv fences of the kernel's).  BUSY answers a mask of
+ * GEM_DMABUF_* still pending; WAIT waits up to timeout_ms (0: forever)
+ * until the GPU is done writing (for a reader) or done with it (for a
+ * writer), -ETIME if not, and leaves the pages coherent for the CPU.
+ * A dma-buf whose object gemd no longer has is idle.
+ */
+enum gem_dmabuf_op {
+	GEM_DMABUF_BUSY = 0,
+	GEM_DMABUF_WAIT = 1,
+};
+#define GEM_DMABUF_WRITE	(1u << 0)	/* a GPU write pending: not readable */
+#define GEM_DMABUF_READ		(1u << 1)	/* any GPU use pending: not writable */
+struct gem_dmabuf_req {
+	uint32_t write;		/* WAIT: 1 to write afterwards, 0 to read */
+	uint32_t timeout_ms;
 };
 
 struct gem_mmap_req {

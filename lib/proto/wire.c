@@ -45,6 +45,8 @@ typedef int (*client_unpack_fn)(struct wire_client_call *c, int result,
  */
 struct wire_codec {
 	unsigned int scratch;		/* server bytes for write-only memory */
+	uint8_t fds;			/* WIRE_FD_IN / WIRE_FD_OUT */
+	uint8_t fd_off;			/* where the struct holds the caller's fd */
 	uint8_t nptr;			/* user pointers to restore in replies */
 	uint8_t ptr_off[3];
 	const void *data;		/* the hooks' parameters */
@@ -921,6 +923,17 @@ static const struct wire_codec wire_codec_query = {
 	.server_reply = query_reply, .client_unpack = query_client,
 };
 
+/* PRIME: the struct's fd is the caller's number; the descriptor itself
+ * rides along with SCM_RIGHTS (wire_call's pass_fd and want_fd). */
+static const struct wire_codec wire_codec_prime_export = {
+	.fds = WIRE_FD_OUT, .fd_off = offsetof(struct drm_prime_handle, fd),
+	.server_reply = loc_reply, .client_unpack = loc_client,
+};
+
+static const struct wire_codec wire_codec_prime_import = {
+	.fds = WIRE_FD_IN, .fd_off = offsetof(struct drm_prime_handle, fd),
+};
+
 static const struct wire_codec wire_codec_create_ext = {
 	.nptr = 1, .ptr_off = { CREATE_EXT_EXTENSIONS },
 	.client_pack = create_ext_pack, .server_unpack = create_ext_unpack,
@@ -964,6 +977,13 @@ int wire_ioctl_size(unsigned int cmd)
 	return d ? (int)_IOC_SIZE(d->kcmd) : -EINVAL;
 }
 
+unsigned int wire_ioctl_fds(unsigned int cmd)
+{
+	const struct wire_ioctl *d = wire_ioctl_find(cmd);
+
+	return d ? d->codec->fds : 0;
+}
+
 static bool has_hooks(const struct wire_ioctl *d)
 {
 	const struct wire_codec *co = d->codec;
@@ -998,6 +1018,8 @@ int wire_client_pack(struct wire_client_call *c, unsigned int cmd, void *arg,
 	c->in_size = c->in_pad = c->out_size = 0;
 	c->has_loc = false;
 	c->extra = extra;
+	c->fd_in = -1;
+	c->fd_out = false;
 	if (!d)
 		return 0;	/* gemd answers -ENOTTY or -EINVAL */
 	c->in_size = payload_struct_size(cmd);
@@ -1006,6 +1028,12 @@ int wire_client_pack(struct wire_client_call *c, unsigned int cmd, void *arg,
 		c->out_size = usize;
 	if (!arg && (c->in_size || c->out_size))
 		return -EFAULT;
+	if ((d->codec->fds & WIRE_FD_IN) && c->in_size >= d->codec->fd_off + sizeof(int))
+		memcpy(&c->fd_in, (uint8_t *)arg + d->codec->fd_off, sizeof(int));
+	if ((d->codec->fds & WIRE_FD_OUT) && c->out_size >= d->codec->fd_off + sizeof(int)) {
+		c->fd_out = true;
+		c->fd_off = d->codec->fd_off;
+	}
 	if (!has_hooks(d))
 		return 0;
 	/* What the kernel's zero-extended copy of arg would hold. */

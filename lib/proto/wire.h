@@ -19,7 +19,9 @@
  * the kernel's request codes have _IOC_READ, user pointers unchanged),
  * then the user memory the driver wrote (execbuffer offsets, GETPARAM's
  * value, VERSION's strings), then, for PREAD/PWRITE/MMAP, a struct
- * gem_location telling the client where to copy or map.
+ * gem_location telling the client where to copy or map (for FLINK,
+ * SET_TILING and PRIME_HANDLE_TO_FD, sometimes one telling it to map an
+ * object again).
  *
  * gemd unpacks into a kernel-sized struct zero-extended exactly as
  * drm_ioctl() does, with embedded pointers rewritten to point into the
@@ -62,6 +64,13 @@ const struct wire_ioctl *wire_ioctl_find(unsigned int cmd);
 const char *wire_ioctl_name(unsigned int cmd);
 /* The kernel's struct size for cmd's _IOC_NR, or -EINVAL. */
 int wire_ioctl_size(unsigned int cmd);
+/* The descriptors cmd's messages carry besides the payload (SCM_RIGHTS):
+ * WIRE_FD_IN, the request one (the struct names it by the caller's
+ * number); WIRE_FD_OUT, a successful reply one (the client writes its
+ * number into the struct).  0 for most ioctls. */
+#define WIRE_FD_IN	(1u << 0)
+#define WIRE_FD_OUT	(1u << 1)
+unsigned int wire_ioctl_fds(unsigned int cmd);
 
 /* --- client side ---------------------------------------------------- */
 
@@ -79,6 +88,10 @@ struct wire_client_call {
 	const struct strbuf *extra;
 	bool has_loc;
 	struct gem_location loc;
+	int fd_in;		/* WIRE_FD_IN: the caller's descriptor, else -1 */
+	bool fd_out;		/* WIRE_FD_OUT: a success brings one, whose
+				 * number goes at arg + fd_off */
+	uint8_t fd_off;
 };
 
 /*

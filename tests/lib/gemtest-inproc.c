@@ -35,7 +35,7 @@ int gti_ioctl(unsigned long cmd, void *arg)
 {
 	/* The test process calls as root, as the kernel's tests run. */
 	struct gem_call call = {
-		.caller_pid = GTI_PID, .caller_admin = true, .out_fd = -1,
+		.caller_pid = GTI_PID, .caller_admin = true, .fd_in = -1, .fd_out = -1,
 	};
 
 	return gem_ioctl_dispatch(gti_file, (unsigned int)cmd, arg, &call);

@@ -11,8 +11,10 @@
  */
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "gem_priv.h"
 #include "gemtest-inproc.h"
@@ -68,7 +70,7 @@ static void take_counts(struct counts *c)
 }
 
 static void assert_same_counts(const struct counts *a, const struct counts *b,
-			       bool binds)
+			       bool binds, bool arenas)
 {
 	int l;
 
@@ -80,11 +82,11 @@ static void assert_same_counts(const struct counts *a, const struct counts *b,
 			gt_assert_eq_u64(b->list_count[l], a->list_count[l]);
 	gt_assert_eq_u64(b->list_count[GEM_LIST_UNBOUND] + b->list_count[GEM_LIST_INACTIVE],
 			 a->list_count[GEM_LIST_UNBOUND] + a->list_count[GEM_LIST_INACTIVE]);
-	gt_assert_eq(b->arenas, a->arenas);
+	gt_assert_eq(b->arenas, a->arenas + (arenas && b->arenas > a->arenas));
 	gt_assert_eq(b->names, a->names);
 	gt_assert_eq(b->handles, a->handles);
 	gt_assert_eq(b->files, a->files);
-	gt_assert_eq(b->fds, a->fds);
+	gt_assert_eq(b->fds, a->fds + (b->arenas - a->arenas));
 	gt_assert_eq_u64(b->quarantine, a->quarantine);
 	gt_assert_eq(b->requests, a->requests);
 }
@@ -108,6 +110,9 @@ struct path {
 	const char *name;
 	bool binds;			/* a failure may leave objects bound, as
 					 * i915's does: binding is a cache */
+	bool arenas;			/* a failure may leave the file's new
+					 * arena (its memfd): the next object
+					 * goes there */
 	void (*prepare)(void *data);	/* on a fresh device; may be NULL */
 	int (*op)(void *data);		/* 0 or -errno; a failure changes nothing */
 	void (*finish)(void *data);	/* before teardown; may be NULL */
@@ -135,7 +140,7 @@ static bool walk_one(const struct path *p, void *data, unsigned int n)
 			    p->name, n, ret);
 		gti_idle();
 		take_counts(&after);	/* and verifies */
-		assert_same_counts(&before, &after, p->binds);
+		assert_same_counts(&before, &after, p->binds, p->arenas);
 	} else {
 		gt_assert_f(ret == 0, "%s: %s with no failure injected",
 			    p->name, strerror(-ret));
@@ -246,9 +251,70 @@ static int op_open(void *data)
 {
 	struct flink_case *f = data;
 	struct drm_gem_open op = { .name = f->name };
-	struct gem_call call = { .caller_pid = 77, .out_fd = -1 };
+	struct gem_call call = { .caller_pid = 77, .fd_in = -1, .fd_out = -1 };
 
 	return gem_ioctl_dispatch(f->other, DRM_IOCTL_GEM_OPEN, &op, &call);
+}
+
+/* PRIME: export from the test's file, import into another. */
+struct prime_case {
+	uint32_t handle;
+	int fd;
+	bool dead;		/* the object is gone when the import comes */
+	struct gem_file *other;
+};
+
+static int op_prime_export(void *data)
+{
+	struct prime_case *pc = data;
+	struct drm_prime_handle args = { .handle = pc->handle, .flags = DRM_RDWR };
+	struct gem_call call = { .fd_in = -1 };
+	int ret;
+
+	ret = gem_ioctl_dispatch(gti_file, DRM_IOCTL_PRIME_HANDLE_TO_FD, &args, &call);
+	pc->fd = call.fd_out;
+	return ret;
+}
+
+static int op_prime_import(void *data)
+{
+	struct prime_case *pc = data;
+	struct drm_prime_handle args = { .fd = pc->fd };
+	struct gem_call call = { .fd_in = pc->fd };
+
+	return gem_ioctl_dispatch(pc->other, DRM_IOCTL_PRIME_FD_TO_HANDLE, &args,
+				  &call);
+}
+
+static void prepare_prime_export(void *data)
+{
+	struct prime_case *pc = data;
+
+	pc->handle = gti_create(4096);
+	pc->fd = -1;
+	gt_assert_eq(gem_file_open(gti_dev, 77, "other", &pc->other), 0);
+}
+
+static void prepare_prime_import(void *data)
+{
+	struct prime_case *pc = data;
+	struct drm_gem_close cl;
+
+	prepare_prime_export(pc);
+	gt_assert_eq(op_prime_export(pc), 0);
+	if (pc->dead) {
+		cl.handle = pc->handle;
+		gt_assert_eq(gti_ioctl(DRM_IOCTL_GEM_CLOSE, &cl), 0);
+	}
+}
+
+static void finish_prime(void *data)
+{
+	struct prime_case *pc = data;
+
+	gem_file_release(pc->other);
+	if (pc->fd >= 0)
+		close(pc->fd);
 }
 
 static int op_file_open(void *data)
@@ -331,7 +397,8 @@ static void prepare_mmap(void *data)
 
 static unsigned int walk_create(unsigned int count, uint64_t size, uint64_t new_size)
 {
-	const struct path p = { "create", false, prepare_preload, op_create, NULL };
+	const struct path p = { "create", false, true, prepare_preload, op_create,
+				NULL };
 
 	preload_count = count;
 	preload_size = size;
@@ -342,9 +409,10 @@ int main(int argc, char **argv)
 {
 	gemtest_init(argc, argv);
 
-	/* The object, then the file's first handle table. */
+	/* The object, the file's first arena (its record, memfd, size and
+	 * mapping), then the file's first handle table. */
 	gemtest_subtest("create")
-		gt_assert_eq(walk_create(0, 0, 4096), 2);
+		gt_assert_eq(walk_create(0, 0, 4096), 6);
 
 	/* The 33rd object makes the id map grow (the ring is the 1st): the
 	 * object, then the map's keys and values. */
@@ -355,18 +423,20 @@ int main(int argc, char **argv)
 	gemtest_subtest("create-grows-handle-table")
 		gt_assert_eq(walk_create(63, 4096, 4096), 2);
 
-	/* Objects over half an arena get one of their own: its record,
+	/* Objects of 16 MiB and more get one of their own: its record,
 	 * memfd, size, mapping and id. */
 	gemtest_subtest("create-dedicated-arena")
-		gt_assert_eq(walk_create(1, 4096, GEM_ARENA_SIZE / 2 + 4096), 5);
+		gt_assert_eq(walk_create(1, 4096, GEM_DEDICATED_SIZE), 5);
 
-	/* A full shared arena: the next object opens a new one. */
+	/* A full shared arena (68 objects of 15 MiB): the next object opens
+	 * a new one. */
 	gemtest_subtest("create-new-arena")
-		gt_assert_eq(walk_create(2, 400u << 20, 400u << 20), 5);
+		gt_assert_eq(walk_create(68, 15u << 20, 15u << 20), 5);
 
 	/* The execbuffer's object table, then the request. */
 	gemtest_subtest("execbuffer2-relocations") {
-		const struct path p = { "execbuffer2", true, prepare_exec, op_exec, NULL };
+		const struct path p = { "execbuffer2", true, false, prepare_exec,
+					op_exec, NULL };
 		struct exec_case e = { .legacy = false };
 
 		gt_assert_eq(walk(&p, &e), 2);
@@ -374,32 +444,70 @@ int main(int argc, char **argv)
 
 	/* The legacy interface converts the list first. */
 	gemtest_subtest("execbuffer-legacy-relocations") {
-		const struct path p = { "execbuffer", true, prepare_exec, op_exec, NULL };
+		const struct path p = { "execbuffer", true, false, prepare_exec,
+					op_exec, NULL };
 		struct exec_case e = { .legacy = true };
 
 		gt_assert_eq(walk(&p, &e), 3);
 	}
 
-	/* The name map: its keys and values. */
+	/* The name map (its keys and values), then the first export's arena
+	 * of the object's own: record, memfd, size, mapping. */
 	gemtest_subtest("flink") {
-		const struct path p = { "flink", false, prepare_flink, op_flink, finish_flink };
+		const struct path p = { "flink", false, false, prepare_flink,
+					op_flink, finish_flink };
+		struct flink_case f = { 0 };
+
+		gt_assert_eq(walk(&p, &f), 6);
+	}
+
+	/* The other file's first handle table, the object's list of files. */
+	gemtest_subtest("open") {
+		const struct path p = { "open", false, false, prepare_open, op_open,
+					finish_flink };
 		struct flink_case f = { 0 };
 
 		gt_assert_eq(walk(&p, &f), 2);
 	}
 
-	/* The other file's first handle table. */
-	gemtest_subtest("open") {
-		const struct path p = { "open", false, prepare_open, op_open, finish_flink };
-		struct flink_case f = { 0 };
+	/* The first export: the object's own arena (record, memfd, size,
+	 * mapping); the descriptor is a dup, which is no allocation. */
+	gemtest_subtest("prime-export") {
+		const struct path p = { "prime export", false, false,
+					prepare_prime_export, op_prime_export,
+					finish_prime };
+		struct prime_case pc = { .dead = false };
 
-		gt_assert_eq(walk(&p, &f), 1);
+		gt_assert_eq(walk(&p, &pc), 4);
+	}
+
+	/* Import of a live object: the other file's handle table, the
+	 * object's list of files. */
+	gemtest_subtest("prime-import") {
+		const struct path p = { "prime import", false, false,
+					prepare_prime_import, op_prime_import,
+					finish_prime };
+		struct prime_case pc = { .dead = false };
+
+		gt_assert_eq(walk(&p, &pc), 2);
+	}
+
+	/* Import of a memfd whose object is gone: a new object (its record,
+	 * the memfd's dup, the arena's record and mapping), the handle
+	 * table. */
+	gemtest_subtest("prime-import-adopts") {
+		const struct path p = { "prime adopt", false, false,
+					prepare_prime_import, op_prime_import,
+					finish_prime };
+		struct prime_case pc = { .dead = true };
+
+		gt_assert_eq(walk(&p, &pc), 5);
 	}
 
 	/* A client connecting: its drm_file. */
 	gemtest_subtest("file-open") {
-		const struct path p = { "file open", false, NULL, op_file_open,
-					finish_file_open };
+		const struct path p = { "file open", false, false, NULL,
+					op_file_open, finish_file_open };
 		struct gem_file *file = NULL;
 
 		gt_assert_eq(walk(&p, &file), 1);
@@ -407,7 +515,8 @@ int main(int argc, char **argv)
 
 	/* Mapping allocates nothing: it cannot fail for want of memory. */
 	gemtest_subtest("mmap-allocates-nothing") {
-		const struct path p = { "mmap", false, prepare_mmap, op_mmap, NULL };
+		const struct path p = { "mmap", false, false, prepare_mmap, op_mmap,
+					NULL };
 		uint32_t handle;
 
 		gt_assert_eq(walk(&p, &handle), 0);

@@ -3,9 +3,11 @@
  * socket: lists, domains and their flush accounting, eviction order and
  * purging — the state the uAPI does not show directly.
  */
+#include <fcntl.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "cmd.h"
 #include "gem_priv.h"
@@ -195,6 +197,57 @@ int main(int argc, char **argv)
 		/* X tiling, 2048 = 512 << 2, 1 MiB, valid */
 		gt_assert_eq_u64(gpu_read(gti_dev->gpu, fence_reg_offset(obj->fence_reg)),
 				 (uint32_t)obj->gtt_node.start | (2u << 4) | 1u);
+		gti_teardown();
+	}
+
+	/*
+	 * Who may fetch which arena (GEM_MSG_ARENA: the attacker asks for
+	 * ids it was never told): only the file whose objects fill a shared
+	 * arena, only a holder of the object of a dedicated one, nobody the
+	 * kernel's.
+	 */
+	gemtest_subtest("arena-fetch-rules") {
+		struct gem_file *other;
+		struct drm_prime_handle ph = { .flags = DRM_RDWR };
+		struct gem_call call = { .fd_in = -1 };
+		struct drm_gem_close cl = { 0 };
+		uint32_t a, shared_id, dedicated_id, kernel_id;
+		uint64_t size;
+		int fd;
+
+		gti_setup(16u << 20);
+		a = gti_create(4096);
+		gt_assert_eq(gem_file_open(gti_dev, 2, "other", &other), 0);
+		shared_id = gti_obj(a)->arena->id;
+		kernel_id = gti_dev->ring->arena->id;
+		fd = gem_arena_fd(gti_file, shared_id, &size);
+		gt_assert(fd >= 0);
+		gt_assert_eq_u64(size, GEM_ARENA_SIZE);
+		close(fd);
+		gt_assert_eq(gem_arena_fd(other, shared_id, &size), -EACCES);
+		gt_assert_eq(gem_arena_fd(gti_file, kernel_id, &size), -EACCES);
+		gt_assert_eq(gem_arena_fd(other, 9999, &size), -ENOENT);
+
+		/* Exported: an arena of its own, for holders only. */
+		ph.handle = a;
+		gt_assert_eq(gem_ioctl_dispatch(gti_file, DRM_IOCTL_PRIME_HANDLE_TO_FD,
+						&ph, &call), 0);
+		dedicated_id = gti_obj(a)->arena->id;
+		gt_assert(dedicated_id != shared_id);
+		gt_assert_eq(gem_arena_fd(other, dedicated_id, &size), -EACCES);
+		ph.fd = call.fd_out;
+		call.fd_in = call.fd_out;
+		gt_assert_eq(gem_ioctl_dispatch(other, DRM_IOCTL_PRIME_FD_TO_HANDLE,
+						&ph, &call), 0);
+		fd = gem_arena_fd(other, dedicated_id, &size);
+		gt_assert(fd >= 0);
+		gt_assert_eq_u64(size, 4096);
+		close(fd);
+		cl.handle = ph.handle;
+		gt_assert_eq(gem_ioctl_dispatch(other, DRM_IOCTL_GEM_CLOSE, &cl, &call), 0);
+		gt_assert_eq(gem_arena_fd(other, dedicated_id, &size), -EACCES);
+		close(call.fd_in);
+		gem_file_release(other);
 		gti_teardown();
 	}
 

@@ -252,6 +252,26 @@ int main(int argc, char **argv)
 		repaired_and_teardown();
 	}
 
+	/* Another file holding b, which lives in gti_file's own arena. */
+	gemtest_subtest("isolation") {
+		struct gem_file *other;
+		struct gem_holder saved;
+
+		setup(&f);
+		gem_unlock(gti_dev);
+		gt_assert_eq(gem_file_open(gti_dev, 1, "other", &other), 0);
+		gem_lock(gti_dev);
+		saved = f.ob->holder;
+		f.ob->holder.file = other;
+		check_only(GEM_VERIFY_ISOLATION);
+		f.ob->holder = saved;
+		gt_assert_eq(gem_verify_state(gti_dev), 0);
+		gem_unlock(gti_dev);
+		gem_file_release(other);
+		gem_lock(gti_dev);
+		repaired_and_teardown();
+	}
+
 	gemtest_subtest("requests") {
 		struct gem_request *rq;
 

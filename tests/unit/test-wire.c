@@ -67,7 +67,7 @@ static int roundtrip(struct trip *t, unsigned int cmd, void *arg, fake_driver fn
 		memset(&loc, 0, sizeof(loc));
 		t->has_loc = false;
 		t->result = fn ? fn(cmd, t->sc.karg, &loc) : 0;
-		t->has_loc = loc.size != 0;
+		t->has_loc = loc.size != 0 || loc.flags != 0;
 		gt_assert_eq(wire_server_pack(&t->sc, t->result,
 					      t->has_loc ? &loc : NULL, &t->reply), 0);
 	}
@@ -484,6 +484,57 @@ static void test_location(void)
 	/* no location (pread of 0 bytes): nothing after the struct */
 	trip_init(&t);
 	gt_assert_eq(roundtrip(&t, DRM_IOCTL_I915_GEM_PWRITE, &pr, NULL), 0);
+	gt_assert(!t.cc.has_loc);
+	trip_release(&t);
+}
+
+static int drv_remap(unsigned int cmd, void *karg, struct gem_location *loc)
+{
+	loc->flags = GEM_LOC_REMAP;
+	loc->object = 7ull << 34;
+	return 0;
+}
+
+/*
+ * PRIME: the descriptor travels beside the payload, so the codecs only
+ * say which way; FLINK and SET_TILING may bring a remap notice.
+ */
+static void test_prime_and_remap(void)
+{
+	struct drm_prime_handle ph = { .handle = 4, .flags = DRM_CLOEXEC, .fd = 33 };
+	struct drm_gem_flink fl = { .handle = 4 };
+	struct wire_client_call cc;
+	struct strbuf extra = STRBUF_INIT;
+	struct trip t;
+
+	gt_assert_eq(wire_ioctl_fds(DRM_IOCTL_PRIME_HANDLE_TO_FD), WIRE_FD_OUT);
+	gt_assert_eq(wire_ioctl_fds(DRM_IOCTL_PRIME_FD_TO_HANDLE), WIRE_FD_IN);
+	gt_assert_eq(wire_ioctl_fds(DRM_IOCTL_GEM_FLINK), 0);
+	gt_assert_eq(wire_ioctl_fds(DRM_IOCTL_I915_GEM_CREATE), 0);
+
+	gt_assert_eq(wire_client_pack(&cc, DRM_IOCTL_PRIME_FD_TO_HANDLE, &ph, &extra), 0);
+	gt_assert_eq(cc.fd_in, 33);
+	gt_assert(!cc.fd_out);
+	gt_assert_eq(wire_client_pack(&cc, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph, &extra), 0);
+	gt_assert_eq(cc.fd_in, -1);
+	gt_assert(cc.fd_out);
+	gt_assert_eq(cc.fd_off, offsetof(struct drm_prime_handle, fd));
+	strbuf_release(&extra);
+
+	trip_init(&t);
+	gt_assert_eq(roundtrip(&t, DRM_IOCTL_PRIME_HANDLE_TO_FD, &ph, drv_remap), 0);
+	gt_assert(t.cc.has_loc);
+	gt_assert_eq(t.cc.loc.flags, GEM_LOC_REMAP);
+	gt_assert_eq_u64(t.cc.loc.object, 7ull << 34);
+	trip_release(&t);
+
+	trip_init(&t);
+	gt_assert_eq(roundtrip(&t, DRM_IOCTL_GEM_FLINK, &fl, drv_remap), 0);
+	gt_assert(t.cc.has_loc);
+	trip_release(&t);
+
+	trip_init(&t);
+	gt_assert_eq(roundtrip(&t, DRM_IOCTL_GEM_FLINK, &fl, NULL), 0);
 	gt_assert(!t.cc.has_loc);
 	trip_release(&t);
 }
@@ -1092,6 +1143,8 @@ int main(int argc, char **argv)
 		test_query();
 	gemtest_subtest("pread-pwrite-mmap-location")
 		test_location();
+	gemtest_subtest("prime-and-remap")
+		test_prime_and_remap();
 	gemtest_subtest("zero-extend-mmap-gtt")
 		test_zero_extend_mmap_gtt();
 	gemtest_subtest("zero-extend-context-create")

@@ -1,0 +1,29 @@
+/* libgem internals: the mappings libgem made, to map them again (maps.c). */
+#ifndef GEMKIT_MAPS_H
+#define GEMKIT_MAPS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "protocol.h"
+
+struct gem_dev;
+struct gem_arena_ref;
+
+/* Record a mapping libgem made of an object's fake offset fake (through
+ * the file token), which gemd placed at loc in arena. */
+void libgem_maps_add(struct gem_dev *dev, uint64_t token, void *addr, size_t len,
+		     int prot, int flags, uint64_t fake,
+		     const struct gem_location *loc,
+		     const struct gem_arena_ref *arena);
+/* The program unmapped or reused [addr, addr + len). */
+void libgem_maps_forget(void *addr, size_t len);
+/* gemd said GEM_LOC_REMAP for object (its fake offset): map again every
+ * recorded mapping of it whose place changed. */
+void libgem_maps_remap(struct gem_dev *dev, uint64_t object);
+
+/* GEM_MSG_MMAP: where fake offset fake, len bytes, points now (libgem.c). */
+int libgem_mmap_locate(struct gem_dev *dev, uint64_t token, uint64_t fake,
+		       uint64_t len, struct gem_location *loc);
+
+#endif
