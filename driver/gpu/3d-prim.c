@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "3d-priv.h"
+#include "util.h"
 
 /* Texture coordinate dwords per S2 format (-1: reserved). */
 static int tc_dwords(uint32_t fmt)
@@ -110,20 +111,20 @@ static void texcoord(const struct r3d_draw *d, const uint32_t *p, unsigned int s
 	switch (d->tc_fmt[set]) {
 	case TEXCOORDFMT_4D:
 		out[3] = f32(q[3]);
-		/* fall through */
+		fallthrough;
 	case TEXCOORDFMT_3D:
 		out[2] = f32(q[2]);
-		/* fall through */
+		fallthrough;
 	case TEXCOORDFMT_2D:
 		out[1] = f32(q[1]);
-		/* fall through */
+		fallthrough;
 	case TEXCOORDFMT_1D:
 		out[0] = f32(q[0]);
 		break;
 	case TEXCOORDFMT_4D_16:
 		out[2] = half(q[1] & 0xffff);
 		out[3] = half(q[1] >> 16);
-		/* fall through */
+		fallthrough;
 	case TEXCOORDFMT_2D_16:
 		out[0] = half(q[0] & 0xffff);
 		out[1] = half(q[0] >> 16);
