@@ -56,9 +56,9 @@ const struct debugfs_file debugfs_files[] = {
 	SNAP("gemkit_counters", debugfs_show_gemkit_counters, 0),
 	SHOW("gemkit_events", debugfs_show_gemkit_events),
 	/* the metrics for Prometheus (driver/metrics/metrics.h) */
-	{ .name = METRICS_FILE_PROMETHEUS, .snap_show = debugfs_show_metrics,
+	{ .name = GDFS_FILE_METRICS, .snap_show = debugfs_show_metrics,
 	  .snap = SNAP_FILE_TOTALS, .data = &metrics_formats[METRICS_PROMETHEUS] },
-	{ .name = METRICS_FILE_OPENMETRICS, .snap_show = debugfs_show_metrics,
+	{ .name = GDFS_FILE_OPENMETRICS, .snap_show = debugfs_show_metrics,
 	  .snap = SNAP_FILE_TOTALS, .data = &metrics_formats[METRICS_OPENMETRICS] },
 	/* raw memory */
 	{ .name = "gemkit_aperture", .raw_size = debugfs_aperture_size,

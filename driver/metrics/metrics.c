@@ -25,9 +25,9 @@
 #endif
 
 const struct metrics_format metrics_formats[METRICS_FORMAT_COUNT] = {
-	[METRICS_PROMETHEUS] = { METRICS_FILE_PROMETHEUS,
+	[METRICS_PROMETHEUS] = { GDFS_FILE_METRICS,
 				 "text/plain; version=0.0.4; charset=utf-8", false },
-	[METRICS_OPENMETRICS] = { METRICS_FILE_OPENMETRICS,
+	[METRICS_OPENMETRICS] = { GDFS_FILE_OPENMETRICS,
 				  "application/openmetrics-text; version=1.0.0; charset=utf-8",
 				  true },
 };

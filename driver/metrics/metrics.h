@@ -26,9 +26,6 @@ enum metrics_format_id {
 	METRICS_FORMAT_COUNT
 };
 
-#define METRICS_FILE_PROMETHEUS		"gemkit_metrics"
-#define METRICS_FILE_OPENMETRICS	"gemkit_openmetrics"
-
 struct metrics_format {
 	const char *file;		/* relative to dri/0 */
 	const char *content_type;
