@@ -32,6 +32,8 @@ struct metrics_format {
 	bool openmetrics;
 };
 extern const struct metrics_format metrics_formats[METRICS_FORMAT_COUNT];
+/* The format an HTTP Accept header (NULL: none) asks for (negotiate.c). */
+enum metrics_format_id metrics_negotiate(const char *accept);
 
 /* Per-process series at most (the rest summed as pid="other"), so a farm
  * with many short-lived clients does not grow Prometheus without bound. */
