@@ -3,10 +3,14 @@
  *
  * What a port open to a network must survive, and how:
  *   - one thread polls every connection (MHD's internal epoll/poll loop),
- *     so a thousand connections cost descriptors, not threads, and past
- *     CONN_LIMIT MHD closes new ones at once;
+ *     so a thousand connections cost descriptors, not threads;
+ *   - at most conn_limit() connections are open at once, a quarter of
+ *     gemd's descriptor limit at most, so the metrics port can never take
+ *     the descriptors the device socket needs; the next ones wait in the
+ *     listen backlog (or are refused by the kernel) until a slot frees;
  *   - a client that sends slowly or not at all is dropped after
- *     CONN_TIMEOUT_S; the others are served meanwhile, from the same loop;
+ *     CONN_TIMEOUT_S, short because a scrape sends its request at once;
+ *     the others are served meanwhile, from the same loop;
  *   - a request's headers get CONN_MEMORY bytes: larger ones are answered
  *     with an HTTP error by MHD (431, or 414 for a long URL);
  *   - only GET and HEAD of /metrics are served: 405 (with Allow) for other
@@ -25,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <unistd.h>
 
@@ -115,10 +120,10 @@ static void addr_format(const struct sockaddr *sa, socklen_t len, char *buf, siz
 	snprintf(buf, n, sa->sa_family == AF_INET6 ? "[%s]:%s" : "%s:%s", host, port);
 }
 
-#define CONN_LIMIT	64		/* connections served at once */
-#define CONN_TIMEOUT_S	10		/* idle or slow clients are dropped */
+#define CONN_LIMIT_MAX	256		/* connections served at once */
+#define CONN_TIMEOUT_S	5		/* idle or slow clients are dropped */
 #define CONN_MEMORY	(16u << 10)	/* a request's headers and their parsing */
-#define LISTEN_BACKLOG	64
+#define LISTEN_BACKLOG	1024		/* a flood waits here, not in SYN retries */
 
 const bool metrics_http_available = true;
 
@@ -201,6 +206,18 @@ static void mhd_log(void *cls, const char *fmt, va_list ap)
 	log_debug("metrics: %s", msg);
 }
 
+static unsigned int conn_limit(void)
+{
+	struct rlimit rl;
+	rlim_t quarter;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur == RLIM_INFINITY)
+		return CONN_LIMIT_MAX;
+	quarter = rl.rlim_cur / 4;
+	return quarter < 4 ? 4 : quarter < CONN_LIMIT_MAX ? (unsigned int)quarter :
+	       CONN_LIMIT_MAX;
+}
+
 static int listen_on(const struct metrics_addr *addr, char *err, size_t errlen)
 {
 	int fd, one = 1;
@@ -252,7 +269,7 @@ int metrics_http_start(struct gem_device *dev, const struct metrics_addr *addr,
 				   MHD_USE_ITC,
 				   0, NULL, NULL, answer, mh,
 				   MHD_OPTION_LISTEN_SOCKET, mh->fd,
-				   MHD_OPTION_CONNECTION_LIMIT, (unsigned int)CONN_LIMIT,
+				   MHD_OPTION_CONNECTION_LIMIT, conn_limit(),
 				   MHD_OPTION_CONNECTION_TIMEOUT, (unsigned int)CONN_TIMEOUT_S,
 				   MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)CONN_MEMORY,
 				   MHD_OPTION_EXTERNAL_LOGGER, mhd_log, NULL,
