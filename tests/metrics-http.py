@@ -14,7 +14,16 @@ be as wrong as a test needs).
   metrics-http.py slow HOST:PORT
       Hold one connection with half a request and, meanwhile, scrape
       /metrics on another; prints the scrape's status.
+  metrics-http.py query PROM_URL PROMQL
+      An instant query of Prometheus' HTTP API; prints one line per
+      series: "{label="value",...} VALUE", sorted.  Exit 1 on an error.
+  metrics-http.py alerts PROM_URL
+      Prometheus' alerts: "STATE ALERTNAME {labels}" per line, sorted.
+  metrics-http.py free-port
+      A loopback port nothing listened on a moment ago.
 """
+import json
+import urllib.request
 import resource
 import select
 import socket
@@ -159,9 +168,55 @@ def cmd_slow(args):
     return 0
 
 
+def prom_api(base, path, params=None):
+    url = base.rstrip("/") + path
+    if params:
+        url += "?" + urllib.parse.urlencode(params)
+    with urllib.request.urlopen(url, timeout=30) as r:
+        d = json.load(r)
+    if d.get("status") != "success":
+        raise SystemExit("prometheus: %r" % d)
+    return d["data"]
+
+
+def labels_str(m):
+    return "{" + ",".join('%s="%s"' % (k, m[k]) for k in sorted(m)) + "}"
+
+
+def cmd_query(args):
+    data = prom_api(args[0], "/api/v1/query", {"query": args[1]})
+    lines = []
+    for r in data["result"]:
+        lines.append("%s %s" % (labels_str(r["metric"]), r["value"][1]))
+    for line in sorted(lines):
+        print(line)
+    return 0
+
+
+def cmd_alerts(args):
+    data = prom_api(args[0], "/api/v1/alerts")
+    lines = []
+    for a in data["alerts"]:
+        labels = dict(a["labels"])
+        name = labels.pop("alertname")
+        lines.append("%s %s %s" % (a["state"], name, labels_str(labels)))
+    for line in sorted(lines):
+        print(line)
+    return 0
+
+
+def cmd_free_port(args):
+    s = socket.socket()
+    s.bind(("127.0.0.1", 0))
+    print(s.getsockname()[1])
+    s.close()
+    return 0
+
+
 def main():
-    cmds = {"get": cmd_get, "flood": cmd_flood, "slow": cmd_slow}
-    if len(sys.argv) < 3 or sys.argv[1] not in cmds:
+    cmds = {"get": cmd_get, "flood": cmd_flood, "slow": cmd_slow,
+            "query": cmd_query, "alerts": cmd_alerts, "free-port": cmd_free_port}
+    if len(sys.argv) < 2 or sys.argv[1] not in cmds:
         sys.exit(__doc__)
     sys.exit(cmds[sys.argv[1]](sys.argv[2:]))
 
