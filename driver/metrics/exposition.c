@@ -1,7 +1,7 @@
 /*
- * The OpenMetrics and Prometheus 0.0.4 text formats, written from the
- * family table.  Where they differ (OpenMetrics' "Text format" section
- * against Prometheus' exposition_formats.md):
+ * The OpenMetrics and Prometheus 0.0.4 text formats.  Where they differ
+ * (OpenMetrics' "Text format" section against Prometheus'
+ * exposition_formats.md):
  *
  *   counter  OpenMetrics names the family without _total (# TYPE x
  *            counter, sample x_total); 0.0.4 names both x_total.
@@ -10,9 +10,12 @@
  *   unit     OpenMetrics only: # UNIT x bytes.
  *   end      OpenMetrics only: # EOF.
  *
- * Label values and help text are escaped as both require (\\, \n, and \"
- * in label values); bytes outside printable ASCII become '?', since both
- * formats are UTF-8 and a process name is any bytes.
+ * The header lines of each family are string literals (metrics.c makes
+ * them from metrics.def at compile time), so a scrape writes only the
+ * samples, each into room reserved for its longest form.  Label values
+ * are escaped as both formats require (\\, \" and \n); bytes outside
+ * printable ASCII become '?', since both formats are UTF-8 and a process
+ * name is any bytes.
  */
 #include <errno.h>
 #include <string.h>
@@ -20,89 +23,105 @@
 #include "exposition.h"
 #include "strbuf.h"
 
-static const char *const type_names[2][3] = {
-	[false] = { [METRICS_COUNTER] = "counter", [METRICS_GAUGE] = "gauge",
-		    [METRICS_INFO] = "gauge" },
-	[true] = { [METRICS_COUNTER] = "counter", [METRICS_GAUGE] = "gauge",
-		   [METRICS_INFO] = "info" },
-};
-
 static const char *sample_suffix(const struct metrics_family *f)
 {
 	return f->type == METRICS_COUNTER ? "_total" :
 	       f->type == METRICS_INFO ? "_info" : "";
 }
 
-static int add_escaped(struct strbuf *sb, const char *s, bool quote)
-{
-	int ret = 0;
-
-	for (; *s && !ret; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '\\')
-			ret = strbuf_addstr(sb, "\\\\");
-		else if (c == '\n')
-			ret = strbuf_addstr(sb, "\\n");
-		else if (c == '"' && quote)
-			ret = strbuf_addstr(sb, "\\\"");
-		else
-			ret = strbuf_addch(sb, c < 0x20 || c > 0x7e ? '?' : c);
-	}
-	return ret;
-}
-
 int expo_family(struct expo *e, const struct metrics_family *f)
 {
-	const char *suffix = e->openmetrics ? "" : sample_suffix(f);
-	size_t oldlen = e->sb->len;
-	int ret;
+	return strbuf_add(e->sb, f->header[e->format->id], f->header_len[e->format->id]);
+}
 
-	ret = strbuf_addf(e->sb, "# HELP %s%s ", f->name, suffix);
-	if (!ret)
-		ret = add_escaped(e->sb, f->help, e->openmetrics);
-	if (!ret)
-		ret = strbuf_addf(e->sb, "\n# TYPE %s%s %s\n", f->name, suffix,
-				  type_names[e->openmetrics][f->type]);
-	if (!ret && e->openmetrics && f->unit[0])
-		ret = strbuf_addf(e->sb, "# UNIT %s %s\n", f->name, f->unit);
-	if (ret)
-		strbuf_setlen(e->sb, oldlen);
-	return ret;
+static char *put(char *p, const char *s)
+{
+	size_t n = strlen(s);
+
+	memcpy(p, s, n);
+	return p + n;
+}
+
+/* At most 2 bytes out per byte in. */
+static char *put_escaped(char *p, const char *s)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '\\' || c == '"') {
+			*p++ = '\\';
+			*p++ = (char)c;
+		} else if (c == '\n') {
+			*p++ = '\\';
+			*p++ = 'n';
+		} else {
+			*p++ = c < 0x20 || c > 0x7e ? '?' : (char)c;
+		}
+	}
+	return p;
+}
+
+static char *put_u64(char *p, uint64_t v)
+{
+	char tmp[20];
+	int n = 0;
+
+	do {
+		tmp[n++] = (char)('0' + v % 10);
+		v /= 10;
+	} while (v);
+	while (n)
+		*p++ = tmp[--n];
+	return p;
 }
 
 /* Nanoseconds as seconds, exactly: "12.000340000". */
-static int add_value(struct strbuf *sb, const struct metrics_family *f, uint64_t v)
+static char *put_seconds(char *p, uint64_t ns)
 {
-	if (f->value == METRICS_NS)
-		return strbuf_addf(sb, " %llu.%09llu\n",
-				   (unsigned long long)(v / 1000000000u),
-				   (unsigned long long)(v % 1000000000u));
-	return strbuf_addf(sb, " %llu\n", (unsigned long long)v);
+	uint64_t frac = ns % 1000000000u;
+	int i;
+
+	p = put_u64(p, ns / 1000000000u);
+	*p++ = '.';
+	for (i = 8; i >= 0; i--) {
+		p[i] = (char)('0' + frac % 10);
+		frac /= 10;
+	}
+	return p + 9;
 }
 
 int expo_sample(struct expo *e, const struct metrics_family *f,
 		const struct expo_label *labels, size_t nlabels, uint64_t v)
 {
-	size_t oldlen = e->sb->len, i;
-	int ret;
+	/* name, suffix, '{', '}', ' ', the value (20 + '.' + 9), '\n' */
+	size_t room = strlen(f->name) + 6 + 3 + 31 + 1, i;
+	char *p;
 
-	ret = strbuf_addf(e->sb, "%s%s", f->name, sample_suffix(f));
-	for (i = 0; i < nlabels && !ret; i++) {
-		ret = strbuf_addf(e->sb, "%c%s=\"", i ? ',' : '{', labels[i].name);
-		if (!ret)
-			ret = add_escaped(e->sb, labels[i].value, true);
-		if (!ret)
-			ret = strbuf_addstr(e->sb, i + 1 == nlabels ? "\"}" : "\"");
+	for (i = 0; i < nlabels; i++)
+		room += strlen(labels[i].name) + 2 * strlen(labels[i].value) + 4;
+	if (strbuf_grow(e->sb, room))
+		return -ENOMEM;
+	p = e->sb->buf + e->sb->len;
+	p = put(p, f->name);
+	p = put(p, sample_suffix(f));
+	for (i = 0; i < nlabels; i++) {
+		*p++ = i ? ',' : '{';
+		p = put(p, labels[i].name);
+		*p++ = '=';
+		*p++ = '"';
+		p = put_escaped(p, labels[i].value);
+		*p++ = '"';
 	}
-	if (!ret)
-		ret = add_value(e->sb, f, v);
-	if (ret)
-		strbuf_setlen(e->sb, oldlen);
-	return ret;
+	if (nlabels)
+		*p++ = '}';
+	*p++ = ' ';
+	p = f->value == METRICS_NS ? put_seconds(p, v) : put_u64(p, v);
+	*p++ = '\n';
+	strbuf_setlen(e->sb, (size_t)(p - e->sb->buf));
+	return 0;
 }
 
 int expo_end(struct expo *e)
 {
-	return e->openmetrics ? strbuf_addstr(e->sb, "# EOF\n") : 0;
+	return e->format->openmetrics ? strbuf_addstr(e->sb, "# EOF\n") : 0;
 }

@@ -1,14 +1,11 @@
 /*
  * The text exposition formats (exposition.c): a family's header lines and
- * its samples, in OpenMetrics 1.0 or Prometheus 0.0.4, which differ in
- * the header (# UNIT, the counter family's name without _total, info) and
- * the end (# EOF).  Functions return 0 or -ENOMEM, leaving sb as it was
- * on failure of the line.
+ * its samples, in OpenMetrics 1.0 or Prometheus 0.0.4.  Functions return
+ * 0 or -ENOMEM, leaving sb as it was on failure of the line.
  */
 #ifndef GEMKIT_METRICS_EXPOSITION_H
 #define GEMKIT_METRICS_EXPOSITION_H
 
-#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -18,7 +15,7 @@ struct strbuf;
 
 struct expo {
 	struct strbuf *sb;
-	bool openmetrics;
+	const struct metrics_format *format;
 };
 
 struct expo_label {

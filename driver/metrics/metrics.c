@@ -25,17 +25,55 @@
 #endif
 
 const struct metrics_format metrics_formats[METRICS_FORMAT_COUNT] = {
-	[METRICS_PROMETHEUS] = { GDFS_FILE_METRICS,
+	[METRICS_PROMETHEUS] = { METRICS_PROMETHEUS, GDFS_FILE_METRICS,
 				 "text/plain; version=0.0.4; charset=utf-8", false },
-	[METRICS_OPENMETRICS] = { GDFS_FILE_OPENMETRICS,
+	[METRICS_OPENMETRICS] = { METRICS_OPENMETRICS, GDFS_FILE_OPENMETRICS,
 				  "application/openmetrics-text; version=1.0.0; charset=utf-8",
 				  true },
 };
 
+/*
+ * The header lines, as exposition.c's essay says the formats differ: the
+ * sample suffix and the type word by type, the # UNIT line by unit.
+ */
+#define SUFFIX_COUNTER		"_total"
+#define SUFFIX_GAUGE		""
+#define SUFFIX_INFO		"_info"
+#define PROM_TYPE_COUNTER	"counter"
+#define PROM_TYPE_GAUGE		"gauge"
+#define PROM_TYPE_INFO		"gauge"
+#define OM_TYPE_COUNTER		"counter"
+#define OM_TYPE_GAUGE		"gauge"
+#define OM_TYPE_INFO		"info"
+#define UNIT_UNITLESS		""
+#define UNIT_bytes		"bytes"
+#define UNIT_seconds		"seconds"
+#define UNIT_LINE_UNITLESS(name)	""
+#define UNIT_LINE_bytes(name)		"# UNIT " #name " bytes\n"
+#define UNIT_LINE_seconds(name)		"# UNIT " #name " seconds\n"
+
+#define PROM_HEADER(name, type, unit, help) \
+	"# HELP " #name SUFFIX_##type " " help "\n" \
+	"# TYPE " #name SUFFIX_##type " " PROM_TYPE_##type "\n"
+#define OM_HEADER(name, type, unit, help) \
+	"# HELP " #name " " help "\n" \
+	"# TYPE " #name " " OM_TYPE_##type "\n" UNIT_LINE_##unit(name)
+
 const struct metrics_family metrics_families[] = {
-#define METRIC(name_, type_, unit_, by_, value_, help_, expr) \
-	{ .name = #name_, .unit = unit_, .help = help_, .type = METRICS_##type_, \
-	  .by = METRICS_BY_##by_, .value = METRICS_##value_ },
+#define METRIC(name_, type_, unit_, by_, value_, help_, expr)			\
+	{ .name = #name_, .unit = UNIT_##unit_, .help = help_,			\
+	  .type = METRICS_##type_, .by = METRICS_BY_##by_,			\
+	  .value = METRICS_##value_,						\
+	  .header = {								\
+		[METRICS_PROMETHEUS] = PROM_HEADER(name_, type_, unit_, help_), \
+		[METRICS_OPENMETRICS] = OM_HEADER(name_, type_, unit_, help_),	\
+	  },									\
+	  .header_len = {							\
+		[METRICS_PROMETHEUS] =						\
+			sizeof(PROM_HEADER(name_, type_, unit_, help_)) - 1,	\
+		[METRICS_OPENMETRICS] =						\
+			sizeof(OM_HEADER(name_, type_, unit_, help_)) - 1,	\
+	  } },
 #include "metrics.def"
 #undef METRIC
 };
@@ -105,7 +143,7 @@ static size_t labels_of(enum metrics_by by, const struct metrics_snap *s, size_t
 int metrics_write(struct strbuf *sb, const struct metrics_snap *s,
 		  const struct metrics_format *fmt)
 {
-	struct expo e = { .sb = sb, .openmetrics = fmt->openmetrics };
+	struct expo e = { .sb = sb, .format = fmt };
 	struct expo_label labels[2];
 	char pid[16];
 	size_t k, i, n, nl;

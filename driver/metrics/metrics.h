@@ -27,6 +27,7 @@ enum metrics_format_id {
 };
 
 struct metrics_format {
+	enum metrics_format_id id;
 	const char *file;		/* relative to dri/0 */
 	const char *content_type;
 	bool openmetrics;
@@ -71,6 +72,10 @@ struct metrics_family {
 	enum metrics_type type;
 	enum metrics_by by;
 	enum metrics_value value;
+	/* Its # HELP, # TYPE (and # UNIT) lines in each format, made at
+	 * compile time: a scrape formats only the samples. */
+	const char *header[METRICS_FORMAT_COUNT];
+	unsigned short header_len[METRICS_FORMAT_COUNT];
 };
 extern const struct metrics_family metrics_families[];
 extern const size_t metrics_nfamilies;
