@@ -20,6 +20,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "debugfs_priv.h"	/* the fast formatters: fmt_str, fmt_u64 */
 #include "exposition.h"
 #include "strbuf.h"
 
@@ -32,14 +33,6 @@ static const char *sample_suffix(const struct metrics_family *f)
 int expo_family(struct expo *e, const struct metrics_family *f)
 {
 	return strbuf_add(e->sb, f->header[e->format->id], f->header_len[e->format->id]);
-}
-
-static char *put(char *p, const char *s)
-{
-	size_t n = strlen(s);
-
-	memcpy(p, s, n);
-	return p + n;
 }
 
 /* At most 2 bytes out per byte in. */
@@ -61,27 +54,13 @@ static char *put_escaped(char *p, const char *s)
 	return p;
 }
 
-static char *put_u64(char *p, uint64_t v)
-{
-	char tmp[20];
-	int n = 0;
-
-	do {
-		tmp[n++] = (char)('0' + v % 10);
-		v /= 10;
-	} while (v);
-	while (n)
-		*p++ = tmp[--n];
-	return p;
-}
-
 /* Nanoseconds as seconds, exactly: "12.000340000". */
 static char *put_seconds(char *p, uint64_t ns)
 {
 	uint64_t frac = ns % 1000000000u;
 	int i;
 
-	p = put_u64(p, ns / 1000000000u);
+	p = fmt_u64(p, ns / 1000000000u);
 	*p++ = '.';
 	for (i = 8; i >= 0; i--) {
 		p[i] = (char)('0' + frac % 10);
@@ -99,14 +78,14 @@ int expo_sample(struct expo *e, const struct metrics_family *f,
 
 	for (i = 0; i < nlabels; i++)
 		room += strlen(labels[i].name) + 2 * strlen(labels[i].value) + 4;
-	if (strbuf_grow(e->sb, room))
+	p = sb_reserve(e->sb, room);
+	if (!p)
 		return -ENOMEM;
-	p = e->sb->buf + e->sb->len;
-	p = put(p, f->name);
-	p = put(p, sample_suffix(f));
+	p = fmt_str(p, f->name);
+	p = fmt_str(p, sample_suffix(f));
 	for (i = 0; i < nlabels; i++) {
 		*p++ = i ? ',' : '{';
-		p = put(p, labels[i].name);
+		p = fmt_str(p, labels[i].name);
 		*p++ = '=';
 		*p++ = '"';
 		p = put_escaped(p, labels[i].value);
@@ -115,9 +94,9 @@ int expo_sample(struct expo *e, const struct metrics_family *f,
 	if (nlabels)
 		*p++ = '}';
 	*p++ = ' ';
-	p = f->value == METRICS_NS ? put_seconds(p, v) : put_u64(p, v);
+	p = f->value == METRICS_NS ? put_seconds(p, v) : fmt_u64(p, v);
 	*p++ = '\n';
-	strbuf_setlen(e->sb, (size_t)(p - e->sb->buf));
+	sb_commit(e->sb, p);
 	return 0;
 }
 
