@@ -53,7 +53,7 @@ int metrics_addr_parse(const char *s, struct metrics_addr *out, char *err, size_
 	char host[256], port[16];
 	const char *colon, *h = s;
 	struct addrinfo hints = { .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICSERV | AI_ADDRCONFIG };
+				  .ai_flags = AI_NUMERICSERV };
 	struct addrinfo *ai = NULL;
 	unsigned long p;
 	size_t hl;
