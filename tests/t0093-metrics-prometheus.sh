@@ -125,6 +125,7 @@ test_expect_success 'the GemkitGPUHang alert fires for A, and no alert for B' '
 '
 
 # What the run saw, for the record (TAP comments).
+echo "# gemd A (the hang) at $A, gemd B at $B, Prometheus at $PROM"
 for f in before after kinds alerts; do
 	test -f "$TRASH/$f" && sed "s/^/# $f: /" "$TRASH/$f"
 done
