@@ -12,13 +12,15 @@
 # parts use (debugfs over FUSE, the curses, readline and libelf tools, and
 # what their tests drive: tmux, bash-completion, zsh, readelf, clang's
 # libFuzzer, and for the GL pixel tests EGL, GLES2, GBM and Mesa's drivers:
-# i915 for gemd, llvmpipe to compare with); configure builds them when they
-# are there.
+# i915 for gemd, llvmpipe to compare with; libmicrohttpd for gemd --metrics,
+# and Prometheus and its Python client whose parsers check the exposition);
+# configure builds them when they are there.
 GEMKIT_PACKAGES="build-essential autoconf automake libtool pkg-config \
 libdrm-dev libdrm-intel1 intel-gpu-tools valgrind libjson-c-dev"
 GEMKIT_OPTIONAL_PACKAGES="libfuse3-dev fuse3 libncurses-dev libreadline-dev \
 libelf-dev elfutils tmux bash-completion zsh clang \
-libclang-rt-dev libegl-dev libgles-dev libgbm-dev libgl1-mesa-dri libegl-mesa0"
+libclang-rt-dev libegl-dev libgles-dev libgbm-dev libgl1-mesa-dri libegl-mesa0 \
+libmicrohttpd-dev prometheus python3-prometheus-client"
 
 GEMKIT_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 

@@ -59,6 +59,11 @@ extern "C" {
  * a field's meaning changes, which we avoid: fields are only ever added. */
 #define GDFS_SCHEMA_VERSION	1
 
+/* The metrics for Prometheus (gemd's driver/metrics; gemctl metrics): not
+ * records, text in the Prometheus 0.0.4 and the OpenMetrics formats. */
+#define GDFS_FILE_METRICS	"gemkit_metrics"
+#define GDFS_FILE_OPENMETRICS	"gemkit_openmetrics"
+
 /* --- name tables ---------------------------------------------------------
  *
  * The words of the enumerated values, as the structured files, gemtop,

@@ -10,6 +10,7 @@
 
 #include "debugfs_priv.h"
 #include "error.h"
+#include "metrics.h"
 #include "util.h"
 
 #define LIST(l)	((const void *)(uintptr_t)(l))
@@ -54,6 +55,11 @@ const struct debugfs_file debugfs_files[] = {
 	SNAP("gemkit_ring", debugfs_show_gemkit_ring, SNAP_REQUESTS),
 	SNAP("gemkit_counters", debugfs_show_gemkit_counters, 0),
 	SHOW("gemkit_events", debugfs_show_gemkit_events),
+	/* the metrics for Prometheus (driver/metrics/metrics.h) */
+	{ .name = GDFS_FILE_METRICS, .snap_show = debugfs_show_metrics,
+	  .snap = SNAP_FILE_TOTALS, .data = &metrics_formats[METRICS_PROMETHEUS] },
+	{ .name = GDFS_FILE_OPENMETRICS, .snap_show = debugfs_show_metrics,
+	  .snap = SNAP_FILE_TOTALS, .data = &metrics_formats[METRICS_OPENMETRICS] },
 	/* raw memory */
 	{ .name = "gemkit_aperture", .raw_size = debugfs_aperture_size,
 	  .raw_read = debugfs_aperture_read },

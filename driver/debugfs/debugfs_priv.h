@@ -144,6 +144,10 @@ enum snap_want {
 	SNAP_RING	= 1 << 5,	/* ring[]: the ring's contents */
 	SNAP_BATCHES	= 1 << 6,	/* batches: active COMMAND objects' contents */
 	SNAP_HWS	= 1 << 7,	/* hws[] */
+	/* files[] without a walk of their handles: handle_count,
+	 * handle_bytes and requests only (bound_bytes 0), for the metrics,
+	 * whose cost must not grow with the objects. */
+	SNAP_FILE_TOTALS = 1 << 8,
 };
 
 struct snap_batch {
@@ -179,6 +183,10 @@ struct debugfs_snapshot {
 	uint64_t list_count[GEM_LIST_COUNT], list_bytes[GEM_LIST_COUNT];
 	uint64_t aperture_size, pinned_bytes;
 	uint64_t gtt_free, gtt_largest_hole;
+	uint32_t fences_used;		/* fence registers holding an object */
+	uint32_t requests_outstanding;	/* dev->requests after the retire */
+	uint64_t oldest_request_ns;	/* its oldest's emitted_ns, 0: none */
+	uint64_t hangcheck_period_ns;	/* 0: off */
 	uint32_t next_seqno, hw_seqno, waiting_seqno, irq_seqno, ring_tail;
 	uint64_t irq_count;
 	bool wedged, gpu_stopped, gpu_idle;
@@ -241,6 +249,8 @@ DEBUGFS_WRITE(debugfs_write_wedged);
 DEBUGFS_SHOW(debugfs_show_drop_caches);
 DEBUGFS_WRITE(debugfs_write_drop_caches);
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_counters);
+/* driver/metrics: the exposition (data = the struct metrics_format) */
+DEBUGFS_SNAP_SHOW(debugfs_show_metrics);
 /* error_state.c: i915_error_state from the kept capture */
 DEBUGFS_SHOW(debugfs_show_error_state);
 DEBUGFS_WRITE(debugfs_write_error_state);	/* clears it (and the records) */

@@ -132,8 +132,9 @@ static int snap_gtt_order(struct gem_device *dev, struct debugfs_snapshot *snap,
 	return 0;
 }
 
+/* totals_only: no walk of the handles (SNAP_FILE_TOTALS). */
 static int snap_files(struct gem_device *dev, struct debugfs_snapshot *snap,
-		      struct idmap *map)
+		      struct idmap *map, bool totals_only)
 {
 	struct gem_file *file;
 	struct gem_request *rq;
@@ -178,6 +179,10 @@ static int snap_files(struct gem_device *dev, struct debugfs_snapshot *snap,
 		sf->handle_count = file->handle_count;
 		list_for_each_entry(rq, &file->requests, file_link)
 			sf->requests++;
+		if (totals_only) {
+			sf->handle_bytes = file->handle_bytes;
+			continue;
+		}
 		for (h = 1; h < file->handles_alloc; h++) {
 			struct gem_object *obj = file->handles[h];
 
@@ -277,6 +282,23 @@ static void snap_registers(struct gem_device *dev, struct debugfs_snapshot *snap
 	snap->ipehr = gpu_read(gpu, IPEHR);
 }
 
+/* The fences in use and the outstanding requests: a walk of the 16
+ * fence registers and of the requests the ring holds, never of objects. */
+static void snap_device_extra(struct gem_device *dev, struct debugfs_snapshot *snap)
+{
+	struct gem_request *rq;
+	unsigned int i;
+
+	for (i = 0; i < GEN3_NUM_FENCES; i++)
+		if (dev->fences[i].obj)
+			snap->fences_used++;
+	list_for_each_entry(rq, &dev->requests, link) {
+		if (!snap->requests_outstanding++)
+			snap->oldest_request_ns = rq->emitted_ns;
+	}
+	snap->hangcheck_period_ns = gem_hangcheck_period_ns(dev);
+}
+
 int debugfs_snapshot_take(struct gem_device *dev, unsigned int want,
 			  struct debugfs_snapshot *snap)
 {
@@ -306,6 +328,7 @@ int debugfs_snapshot_take(struct gem_device *dev, unsigned int want,
 	snap->pinned_bytes = dev->pinned_bytes;
 	snap->gtt_free = mm_free_bytes(&dev->gtt);
 	snap->gtt_largest_hole = mm_largest_hole(&dev->gtt);
+	snap_device_extra(dev, snap);
 	snap->next_seqno = dev->next_seqno;
 	snap->hw_seqno = gem_hw_seqno(dev);
 	snap->waiting_seqno = dev->waiting_seqno;
@@ -343,8 +366,9 @@ int debugfs_snapshot_take(struct gem_device *dev, unsigned int want,
 		if (ret)
 			goto out_unlock;
 	}
-	if (want & SNAP_FILES) {
-		ret = snap_files(dev, snap, want & SNAP_OWNERS ? &map : NULL);
+	if (want & (SNAP_FILES | SNAP_FILE_TOTALS)) {
+		ret = snap_files(dev, snap, want & SNAP_OWNERS ? &map : NULL,
+				 !(want & SNAP_FILES));
 		if (ret)
 			goto out_unlock;
 	}

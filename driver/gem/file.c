@@ -187,6 +187,7 @@ int gem_handle_create(struct gem_file *file, struct gem_object *obj,
 	file->handles[h] = obj;
 	file->lowest_free = h + 1;
 	file->handle_count++;
+	file->handle_bytes += obj->size;
 	obj->handle_count++;
 	gem_object_get(obj);
 	gem_status_handle_added(file, h, obj);
@@ -205,6 +206,7 @@ int gem_handle_delete(struct gem_file *file, uint32_t handle)
 	if (handle < file->lowest_free)
 		file->lowest_free = handle;
 	file->handle_count--;
+	file->handle_bytes -= obj->size;
 	gem_handle_unref(file, handle, obj);
 	return 0;
 }

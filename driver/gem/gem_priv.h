@@ -276,6 +276,7 @@ struct gem_file {
 	uint32_t handles_alloc;
 	uint32_t lowest_free;		/* hint: no free handle below this */
 	uint32_t handle_count;
+	uint64_t handle_bytes;		/* sizes of the objects it holds */
 	struct list_head arenas;	/* shared arenas of its own objects */
 	struct list_head requests;
 	struct list_head link;		/* dev->files */
@@ -320,12 +321,24 @@ struct gem_fence {		/* dev->lock */
 	unsigned int pin_count;		/* execbuffers that need it now */
 };
 
+enum gem_hang_kind {
+#define GEM_HANG_KIND(id, name) GEM_HANG_##id,
+#include "hang-kinds.def"
+#undef GEM_HANG_KIND
+	GEM_HANG_KIND_COUNT
+};
+extern const char *const gem_hang_kind_names[GEM_HANG_KIND_COUNT];
+/* The hangcheck period (gemd --hangcheck), 0: off.  Fixed while served. */
+uint64_t gem_hangcheck_period_ns(const struct gem_device *dev);
+
 struct gem_stats {		/* dev->lock */
 	uint64_t execbuffers, relocations, binds, evictions, waits, wait_ns;
 	uint64_t domain_flushes, clflush_bytes, pwrite_bytes, pread_bytes;
 	uint64_t purges, retires, faults;
 	uint64_t hangs, resets;		/* error captures, ring resets */
 	uint64_t bans;			/* files banned (hangcheck.c) */
+	uint64_t requests;		/* emitted (gem_add_request) */
+	uint64_t hang_kinds[GEM_HANG_KIND_COUNT];	/* hangs by kind */
 };
 
 struct gem_device {

@@ -54,6 +54,12 @@
 #include "log.h"
 #include "util.h"
 
+const char *const gem_hang_kind_names[GEM_HANG_KIND_COUNT] = {
+#define GEM_HANG_KIND(id, name) [GEM_HANG_##id] = name,
+#include "hang-kinds.def"
+#undef GEM_HANG_KIND
+};
+
 #define SAMPLES_PER_PERIOD	4
 #define STUCK_SAMPLES		3	/* unchanged samples: hangcheck_count++ > 1 */
 #define BAN_PERIODS		8	/* DRM_I915_CTX_BAN_PERIOD */
@@ -235,6 +241,17 @@ static void keep_capture(struct gem_hang *h, struct gem_error_state *e)
 		gem_error_free(e);
 }
 
+/* Count a hang of kind (one of gem_hang_kind_names). */
+static void count_hang(struct gem_device *dev, const char *kind)
+{
+	unsigned int i;
+
+	dev->stats.hangs++;
+	for (i = 0; i < GEM_HANG_KIND_COUNT; i++)
+		if (!strcmp(kind, gem_hang_kind_names[i]))
+			dev->stats.hang_kinds[i]++;
+}
+
 /* i915_handle_error: capture, report, reset.  dev->lock held. */
 static int handle_error(struct gem_hang *h, const char *kind)
 {
@@ -259,7 +276,7 @@ static int handle_error(struct gem_hang *h, const char *kind)
 		ev.file = guilty->file_id;
 		ev.detect_ns = now - guilty->emitted_ns;
 	}
-	dev->stats.hangs++;
+	count_hang(dev, kind);
 	/* publish() writes h->seq under dev->lock as well as irq_lock, and
 	 * we hold dev->lock: reading it needs no irq_lock, so error_lock
 	 * never nests around irq_lock (gem_priv.h, LOCKING). */
@@ -502,6 +519,11 @@ void gem_error_state_clear(struct gem_device *dev)
 	gem_mutex_unlock(&h->error_lock, GEM_LOCK_ERROR);
 	for (i = 0; i < n; i++)
 		gem_error_free(drop[i]);
+}
+
+uint64_t gem_hangcheck_period_ns(const struct gem_device *dev)
+{
+	return dev->hang ? dev->hang->period_ns : 0;
 }
 
 uint64_t gem_hang_seq(struct gem_device *dev)

@@ -136,6 +136,7 @@ uint32_t gem_add_request(struct gem_device *dev, struct gem_file *file,
 	uint32_t seqno;
 
 	seqno = dev->next_seqno++;
+	dev->stats.requests++;
 	if (dev->next_seqno == 0)	/* 0 means "no seqno" */
 		dev->next_seqno = 1;
 	gem_ring_emit(dev, MI_FLUSH);

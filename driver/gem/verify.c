@@ -333,6 +333,7 @@ static void check_files(struct verify *v, uint32_t *file_requests)
 	list_for_each_entry(file, &dev->files, link) {
 		struct gem_request *rq;
 		uint32_t h, count = 0;
+		uint64_t bytes = 0;
 
 		for (h = 1; h < file->handles_alloc; h++) {
 			struct gem_object *obj = file->handles[h];
@@ -353,6 +354,7 @@ static void check_files(struct verify *v, uint32_t *file_requests)
 				continue;
 			}
 			obj->verify_handles++;
+			bytes += obj->size;
 			if (obj->solo_file == file && obj->solo_handle == h)
 				obj->verify_solo = true;
 			check_status_entry(v, file, h, obj);
@@ -367,6 +369,11 @@ static void check_files(struct verify *v, uint32_t *file_requests)
 			broken(v, GEM_VERIFY_HANDLES, NULL,
 			       "file %u: %u handles, counter says %u", file->id,
 			       count, file->handle_count);
+		if (bytes != file->handle_bytes)
+			broken(v, GEM_VERIFY_HANDLES, NULL,
+			       "file %u: its handles hold %llu bytes, counter says %llu",
+			       file->id, (unsigned long long)bytes,
+			       (unsigned long long)file->handle_bytes);
 		list_for_each_entry(rq, &file->requests, file_link) {
 			(*file_requests)++;
 			if (rq->file != file)

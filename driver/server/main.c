@@ -26,6 +26,7 @@
 #include "debugfs.h"
 #include "gem.h"
 #include "log.h"
+#include "metrics-http.h"
 #include "protocol.h"
 #include "server.h"
 #include "strbuf.h"
@@ -60,6 +61,7 @@ enum {
 	OPT_HANGCHECK,
 	OPT_BATCH_BUDGET,
 	OPT_ERROR_STATES,
+	OPT_METRICS,
 };
 
 /* The options, their help and getopt's table all come from here. */
@@ -93,6 +95,8 @@ static const struct gemd_option gemd_options[] = {
 	  "mount the debugfs tree at DIR/dri/0 (default <runtime dir>/debugfs)" },
 	{ "no-debugfs", no_argument, OPT_NO_DEBUGFS, NULL,
 	  "do not mount a debugfs tree" },
+	{ "metrics", required_argument, OPT_METRICS, "[ADDR:]PORT",
+	  "serve GET /metrics for Prometheus over HTTP (ADDR default 127.0.0.1)" },
 	{ "syslog", no_argument, OPT_SYSLOG, NULL,
 	  "log to syslog (with --daemon: if there is one, else to gemd.log "
 	  "beside the socket)" },
@@ -115,6 +119,8 @@ struct gemd_opts {
 	const char *log_file;
 	const char *debugfs;
 	bool no_debugfs;
+	const char *metrics;		/* --metrics, as given */
+	struct metrics_addr metrics_addr;
 	struct gem_device_config dev;
 	int level;
 	bool daemon;
@@ -253,6 +259,15 @@ static uint32_t parse_count(const char *opt, const char *s, uint32_t max)
 	return (uint32_t)v;
 }
 
+static void parse_metrics(const char *s, struct gemd_opts *o)
+{
+	char err[512];
+
+	if (metrics_addr_parse(s, &o->metrics_addr, err, sizeof(err)))
+		usage_error("%s", err);
+	o->metrics = s;
+}
+
 static void parse_options(int argc, char **argv, struct gemd_opts *o)
 {
 	struct option longopts[ARRAY_SIZE(gemd_options) + 1];
@@ -324,6 +339,9 @@ static void parse_options(int argc, char **argv, struct gemd_opts *o)
 			break;
 		case OPT_NO_DEBUGFS:
 			o->no_debugfs = true;
+			break;
+		case OPT_METRICS:
+			parse_metrics(optarg, o);
 			break;
 		case OPT_HANGCHECK:
 			parse_hangcheck(optarg, &o->dev.hangcheck_ms);
@@ -706,6 +724,7 @@ int main(int argc, char **argv)
 			       .dev.batch_budget = BATCH_BUDGET_DEFAULT,
 			       .dev.error_states = ERROR_STATES_DEFAULT };
 	struct server_config scfg = { 0 };
+	struct metrics_http *mh = NULL;
 	struct gem_debugfs *dfs;
 	struct gem_device *dev;
 	struct server *srv;
@@ -750,8 +769,16 @@ int main(int argc, char **argv)
 	if (ret)
 		fail("%s", err);
 	dfs = start_debugfs(&o, dev);
+	/* Asked for, so a port that cannot be had stops gemd. */
+	if (o.metrics && metrics_http_start(dev, &o.metrics_addr, &mh, err, sizeof(err))) {
+		gem_debugfs_stop(dfs);
+		if (server_stop(srv) == 0)
+			gem_device_destroy(dev);
+		fail("%s", err);
+	}
 	/* After the socket, whose error says more when both would fail. */
 	if (o.pidfile && pidfile_write(err, sizeof(err))) {
+		metrics_http_stop(mh);
 		gem_debugfs_stop(dfs);
 		if (server_stop(srv) == 0)
 			gem_device_destroy(dev);
@@ -761,10 +788,13 @@ int main(int argc, char **argv)
 		log_warn("chdir /: %m");
 	log_notice("gemkit %s serving %s (aperture %llu MiB)", PACKAGE_VERSION,
 		   server_path(srv), (unsigned long long)(o.dev.aperture_size >> 20));
+	if (mh)
+		log_notice("metrics at http://%s/metrics", metrics_http_where(mh));
 	notify_ready();
 
 	sig = wait_for_signal(sfd);
 	log_notice("%s: shutting down", sig ? strsignal(sig) : "signalfd");
+	metrics_http_stop(mh);
 	busy = gem_debugfs_stop(dfs) < 0;
 	ret = server_stop(srv);
 	pidfile_remove();

@@ -701,7 +701,9 @@ int main(int argc, char **argv)
 			const char *name = debugfs_files[i].name;
 			char *via_fuse, *direct;
 
-			if (!debugfs_is_text(&debugfs_files[i]) || !strcmp(name, "gemkit_counters"))
+			/* Not stable: times, and gemd's CPU time and descriptors. */
+			if (!debugfs_is_text(&debugfs_files[i]) || !strcmp(name, "gemkit_counters") ||
+			    !strcmp(name, GDFS_FILE_METRICS) || !strcmp(name, GDFS_FILE_OPENMETRICS))
 				continue;
 			snprintf(path, sizeof(path), "%s/dri/0/%s", dir, name);
 			via_fuse = read_path(path);
