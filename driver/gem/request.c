@@ -138,6 +138,7 @@ uint32_t gem_add_request(struct gem_device *dev, struct gem_file *file,
 	seqno = dev->next_seqno++;
 	if (dev->next_seqno == 0)	/* 0 means "no seqno" */
 		dev->next_seqno = 1;
+	gem_acct_request(dev, file, seqno);
 	gem_ring_emit(dev, MI_FLUSH);
 	gem_ring_emit(dev, MI_NOOP);
 	gem_ring_emit(dev, MI_STORE_DWORD_INDEX);
@@ -285,6 +286,7 @@ int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
 	gem_lock(dev);
 	dev->waiting_seqno = 0;
 	dev->stats.wait_ns += now_ns() - start;
+	gem_acct_wait(now_ns() - start);
 	gem_event(dev, GEM_EV_WAIT, 0, seqno, now_ns() - start, ret);
 	if (timeout_ns && *timeout_ns >= 0) {
 		uint64_t spent = now_ns() - start;
