@@ -358,6 +358,12 @@ const char *gem_ioctl_name(unsigned int cmd)
 	return desc ? desc->name : NULL;
 }
 
+const char *gem_ioctl_name_nr(unsigned int nr)
+{
+	return nr < ARRAY_SIZE(gem_ioctls) && gem_ioctls[nr].handler ?
+	       gem_ioctls[nr].name : NULL;
+}
+
 int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
 		       struct gem_call *call)
 {
