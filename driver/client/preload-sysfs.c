@@ -260,27 +260,32 @@ static enum preload_path_kind redirect(const char *root, const char *path,
 	return PRELOAD_PATH_SHADOW;
 }
 
-/* "/proc/self/fd/N", "/proc/<our pid>/fd/N", "/dev/fd/N": N, else -1. */
-static int fd_link(const char *path)
+/* "/proc/self/<dir>/N", "/proc/<our pid>/<dir>/N" (dir "fd" or
+ * "fdinfo"), "/dev/fd/N" (dir "fd"): N, else -1. */
+static int fd_link(const char *path, const char *dir)
 {
+	size_t dlen = strlen(dir);
 	const char *p;
 	char *end;
 	long v;
 
-	if (!strncmp(path, "/dev/fd/", 8)) {
+	if (!strcmp(dir, "fd") && !strncmp(path, "/dev/fd/", 8)) {
 		p = path + 8;
-	} else if (!strncmp(path, "/proc/self/fd/", 14)) {
-		p = path + 14;
-	} else if (!strncmp(path, "/proc/thread-self/fd/", 21)) {
-		p = path + 21;
+	} else if (!strncmp(path, "/proc/self/", 11)) {
+		p = path + 11;
+	} else if (!strncmp(path, "/proc/thread-self/", 18)) {
+		p = path + 18;
 	} else if (!strncmp(path, "/proc/", 6)) {
 		v = strtol(path + 6, &end, 10);
-		if (end == path + 6 || v != getpid() || strncmp(end, "/fd/", 4))
+		if (end == path + 6 || v != getpid() || *end != '/')
 			return -1;
-		p = end + 4;
+		p = end + 1;
 	} else {
 		return -1;
 	}
+	if (p[-1] != '/' || strncmp(p, dir, dlen) || p[dlen] != '/')
+		return -1;
+	p += dlen + 1;
 	if (*p < '0' || *p > '9')
 		return -1;
 	v = strtol(p, &end, 10);
@@ -331,10 +336,15 @@ enum preload_path_kind preload_classify(int dirfd, const char *path,
 		/* /dev/fd/N */
 		fallthrough;
 	case 'p':
-		fd = fd_link(path);
+		fd = fd_link(path, "fd");
 		if (fd >= 0 && preload_is_device_fd(fd)) {
 			*out = fd;
 			return PRELOAD_PATH_FDLINK;
+		}
+		fd = fd_link(path, "fdinfo");
+		if (fd >= 0 && preload_is_device_fd(fd)) {
+			*out = fd;
+			return PRELOAD_PATH_FDINFO;
 		}
 		return PRELOAD_PATH_REAL;
 	case 's':
