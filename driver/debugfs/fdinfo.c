@@ -28,6 +28,7 @@ static void client_figures(struct gdfs_client *r, const struct snap_file *f)
 	r->cpu_wait_ns = a->cpu_ns[GEM_ACCT_WAIT];
 	r->cpu_other_ns = a->cpu_ns[GEM_ACCT_OTHER];
 	r->cpu_gpu_ns = a->cpu_ns[GEM_ACCT_GPU];
+	r->cpu_retire_ns = a->cpu_ns[GEM_ACCT_RETIRE];
 	r->cpu_ns = 0;
 	for (i = 0; i < GEM_ACCT_CLASSES; i++)
 		r->cpu_ns += a->cpu_ns[i];
@@ -126,5 +127,7 @@ int gem_debugfs_fdinfo(struct gem_file *file, struct strbuf *out)
 	gem_unlock(file->dev);
 	ret = fdinfo_block(out, sf);
 	free(sf);
+	/* Reading one's figures must not show up in them. */
+	gem_acct_discard();
 	return ret;
 }

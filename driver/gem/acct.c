@@ -166,6 +166,26 @@ void gem_acct_end(struct gem_file *file, unsigned int nr)
 	add(&acct->ioctls[i], 1);
 }
 
+void gem_acct_retired(struct gem_file *const *files, unsigned int n)
+{
+	uint64_t delta, share;
+	unsigned int i;
+
+	if (serving || !n)
+		return;
+	delta = thread_cpu_delta();
+	share = delta / n;
+	for (i = 0; i < n; i++)
+		if (files[i] && files[i]->acct)
+			add(&files[i]->acct->cpu_ns[GEM_ACCT_RETIRE],
+			    share + (i ? 0 : delta % n));
+}
+
+void gem_acct_discard(void)
+{
+	(void)thread_cpu_delta();
+}
+
 void gem_acct_execbuffer(void)
 {
 	if (serving)

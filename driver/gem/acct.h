@@ -36,6 +36,8 @@ enum gem_acct_class {
 	GEM_ACCT_SUBMIT,	/* execbuffer: relocations, binding, emission */
 	GEM_ACCT_WAIT,		/* wait, busy, throttle, sw_finish */
 	GEM_ACCT_GPU,		/* the GPU model executing its requests */
+	GEM_ACCT_RETIRE,	/* retiring its requests off any ioctl (the
+				 * retire worker): the memory manager's too */
 	GEM_ACCT_CLASSES
 };
 
@@ -65,6 +67,16 @@ void gem_acct_begin(struct gem_file *file);
 void gem_acct_end(struct gem_file *file, unsigned int nr);
 /* The ioctl class of _IOC_NR nr. */
 enum gem_acct_class gem_acct_class_of(unsigned int nr);
+
+/* Requests of files[0..n) (NULL: the driver's) retired.  On a thread
+ * serving no ioctl (the retire worker), its CPU since its last reading
+ * goes to those files in equal shares; inside an ioctl it stays the
+ * ioctl's.  dev->lock. */
+void gem_acct_retired(struct gem_file *const *files, unsigned int n);
+
+/* What this thread did since its last reading is no file's usage (a
+ * client reading its own fdinfo): dropped, not charged to its next request. */
+void gem_acct_discard(void);
 
 /* Counters, charged to the file being served on this thread (if any). */
 void gem_acct_execbuffer(void);

@@ -180,6 +180,9 @@ void gem_retire_requests(struct gem_device *dev)
 {
 	uint32_t hw = gem_hw_seqno(dev);
 	struct gem_object *obj, *next;
+	/* whose requests these were (acct.h); more share the first ones' */
+	struct gem_file *files[32];
+	unsigned int nfiles = 0;
 
 	gem_assert_held(dev);
 
@@ -189,6 +192,8 @@ void gem_retire_requests(struct gem_device *dev)
 
 		if (!seqno_passed(hw, rq->seqno))
 			break;
+		if (nfiles < ARRAY_SIZE(files))
+			files[nfiles++] = rq->file;
 		gem_event(dev, GEM_EV_RETIRE, 0, rq->seqno, 0, 0);
 		gem_request_free(dev, rq);
 		dev->stats.retires++;
@@ -209,6 +214,7 @@ void gem_retire_requests(struct gem_device *dev)
 		gem_object_put(obj);	/* the active reference */
 	}
 	gem_syncfiles_retire(dev, hw);
+	gem_acct_retired(files, nfiles);
 }
 
 void gem_request_file_release(struct gem_file *file)
