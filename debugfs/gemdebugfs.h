@@ -180,6 +180,9 @@ struct gdfs_clients {
 	struct gdfs_schema schema;
 	struct gdfs_client *v;
 	size_t n;
+	/* The records carry the usage figures (fdinfo.def): gemd measured
+	 * them.  An older gemd's do not, and those members are 0 then. */
+	bool has_usage;
 };
 int gdfs_parse_clients(const char *buf, size_t len, struct gdfs_clients *out,
 		       struct strbuf *err);

@@ -266,7 +266,7 @@ static void json_row(gj *rows, const char *name, bool sw, const struct gl_row *r
 static void print_row(FILE *out, const char *name, bool sw, const struct gl_row *row,
 		      const struct gl_row *ref)
 {
-	char mpix[16] = "", gemd[16] = "", share[16] = "-", ratio[16] = "";
+	char mpix[16] = "", gemd[16] = "", share[16] = "", ratio[16] = "";
 
 	if (!row->runs) {
 		fprintf(out, "%-13s %-9s failed\n", name, sw ? "llvmpipe" : "i915");
@@ -276,8 +276,8 @@ static void print_row(FILE *out, const char *name, bool sw, const struct gl_row 
 		snprintf(mpix, sizeof(mpix), "%.1f", row->mpix);
 	if (!sw) {
 		snprintf(gemd, sizeof(gemd), "%.2f", row->gemd_ms);
-		if (row->share_known)
-			snprintf(share, sizeof(share), "%.1f%%", row->share);
+		snprintf(share, sizeof(share), row->share_known ? "%.1f%%" : "-",
+			 row->share);
 	}
 	if (ref && ref->fps > 0)
 		snprintf(ratio, sizeof(ratio), "%.3fx", row->fps / ref->fps);
