@@ -436,6 +436,9 @@ int gem_retire_worker_start(struct gem_device *dev)
 
 	if (ret)
 		return -ret;
+	/* Named, as gpu-cs and gemd-hangcheck: per-thread CPU is read by
+	 * name (tests/gem/gem_acct.c, top -H). */
+	pthread_setname_np(dev->retire_thread, "gemd-retire");
 	dev->retire_running = true;
 	return 0;
 }
