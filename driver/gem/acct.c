@@ -133,13 +133,19 @@ void gem_acct_device_fini(struct gem_device *dev)
 	dev->acct = NULL;
 }
 
+struct gem_acct *gem_acct_new(void)
+{
+	struct gem_acct *acct = calloc(1, sizeof(*acct));
+
+	if (acct)
+		acct->refs = 1;
+	return acct;
+}
+
 int gem_acct_file_open(struct gem_file *file)
 {
-	file->acct = calloc(1, sizeof(*file->acct));
-	if (!file->acct)
-		return -ENOMEM;
-	file->acct->refs = 1;
-	return 0;
+	file->acct = gem_acct_new();
+	return file->acct ? 0 : -ENOMEM;
 }
 
 void gem_acct_file_release(struct gem_file *file)
@@ -156,14 +162,18 @@ void gem_acct_begin(struct gem_file *file)
 	serving = file->acct;
 }
 
-void gem_acct_end(struct gem_file *file, unsigned int nr)
+void gem_acct_charge(struct gem_acct *acct, unsigned int nr)
 {
-	struct gem_acct *acct = file->acct;
 	unsigned int i = nr % GEM_ACCT_IOCTLS;
 
-	serving = NULL;
 	add(&acct->cpu_ns[ioctl_class[i]], thread_cpu_delta());
 	add(&acct->ioctls[i], 1);
+}
+
+void gem_acct_end(struct gem_file *file, unsigned int nr)
+{
+	serving = NULL;
+	gem_acct_charge(file->acct, nr);
 }
 
 void gem_acct_retired(struct gem_file *const *files, unsigned int n)

@@ -65,6 +65,10 @@ void gem_acct_file_release(struct gem_file *file);	/* dev->lock */
  * its last reading to file and the class of ioctl number nr. */
 void gem_acct_begin(struct gem_file *file);
 void gem_acct_end(struct gem_file *file, unsigned int nr);
+/* What gem_acct_end does per request, on an acct of one's own (freed
+ * with free): bench/gem-bench measures the accounting's cost with it. */
+struct gem_acct *gem_acct_new(void);
+void gem_acct_charge(struct gem_acct *acct, unsigned int nr);
 /* The ioctl class of _IOC_NR nr. */
 enum gem_acct_class gem_acct_class_of(unsigned int nr);
 
