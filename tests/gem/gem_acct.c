@@ -28,6 +28,7 @@
 #include "gemdebugfs.h"
 #include "gemtest.h"
 #include "gemtest-batch.h"
+#include "gemtest-dfs.h"
 #include "libgem.h"
 #include "strbuf.h"
 
@@ -97,20 +98,6 @@ static const struct task *find_task(const struct tasks *t, int tid)
 	return NULL;
 }
 
-static uint64_t counter(struct gdfs *src, const char *key)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct gdfs_counters c;
-	uint64_t v = 0;
-
-	gt_assert_eq(gdfs_read(src, "gemkit_counters", &sb), 0);
-	gt_assert_eq(gdfs_parse_counters(sb.buf, sb.len, &c, NULL), 0);
-	gt_assert_f(gdfs_counter(&c, key, &v), "no counter %s", key);
-	gdfs_counters_release(&c);
-	strbuf_release(&sb);
-	return v;
-}
-
 static double pct_off(double got, double want)
 {
 	return want ? 100.0 * (got - want) / want : 100.0;
@@ -135,7 +122,7 @@ int main(int argc, char **argv)
 	gt_assert_eq(gdfs_open_socket(NULL, &src), 0);
 
 	gemtest_subtest("sum-of-clients-cpu-and-gpu-busy-match-gemd") {
-		busy0 = counter(src, "gpu_busy_ns");
+		busy0 = gt_dfs_counter(src, "gpu_busy_ns");
 		read_tasks(pid, &t0);
 
 		/* The workload: one client, every class of ioctl. */
@@ -158,7 +145,7 @@ int main(int argc, char **argv)
 		gt_set_domain(fd, dst.handle, I915_GEM_DOMAIN_CPU, I915_GEM_DOMAIN_CPU);
 
 		read_tasks(pid, &t1);
-		busy1 = counter(src, "gpu_busy_ns");
+		busy1 = gt_dfs_counter(src, "gpu_busy_ns");
 		gt_assert_eq(gdfs_read(src, "gemkit_clients", &sb), 0);
 		gt_assert_f(gdfs_parse_clients(sb.buf, sb.len, &cl, &err) == 0, "%s", err.buf);
 		gt_assert(cl.has_usage);
