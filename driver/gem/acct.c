@@ -244,6 +244,13 @@ void gem_acct_request(struct gem_device *dev, struct gem_file *file,
 	atomic_store_explicit(&slot->seqno, seqno, memory_order_relaxed);
 }
 
+void gem_acct_gpu_run_start(void *dev)
+{
+	(void)dev;
+	if (!serving)
+		(void)thread_cpu_delta();
+}
+
 void gem_acct_interrupt(struct gem_device *dev, uint32_t hw_seqno)
 {
 	struct gem_acct_dev *ad = dev->acct;

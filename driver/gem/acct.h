@@ -91,6 +91,10 @@ void gem_acct_evict(const struct gem_object *victim);	/* dev->lock */
 /* A request was emitted for file (NULL: the driver's own); dev->lock. */
 void gem_acct_request(struct gem_device *dev, struct gem_file *file,
 		      uint32_t seqno);
+/* The GPU model starts a run on this thread (gpu_ops): what the thread
+ * did since its last reading (the command streamer's idle spin) is no
+ * request's.  Inside an ioctl (serving) nothing is dropped. */
+void gem_acct_gpu_run_start(void *dev);
 /* The user interrupt (device.c), on the thread executing the GPU. */
 void gem_acct_interrupt(struct gem_device *dev, uint32_t hw_seqno);
 

@@ -58,6 +58,7 @@ static void gem_error_interrupt(void *data)
 static const struct gpu_ops gem_gpu_ops = {
 	.user_interrupt = gem_user_interrupt,
 	.error_interrupt = gem_error_interrupt,
+	.run_start = gem_acct_gpu_run_start,
 };
 
 /* The ring is a kernel-owned object pinned in the GTT, as in i915. */

@@ -30,6 +30,10 @@ struct gpu_ops {
 	void (*user_interrupt)(void *data);
 	/* The command streamer stopped on an error (EIR now non-zero). */
 	void (*error_interrupt)(void *data);
+	/* The calling thread starts executing the ring (the CS thread, or a
+	 * submitter in gpu_run), before the first command; may be NULL.
+	 * What the thread did before is not GPU work. */
+	void (*run_start)(void *data);
 };
 
 struct gpu_config {
