@@ -75,6 +75,80 @@ static void cell(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.2f", v);
 }
 
+/* What alloc / suballoc is taken of: the seed's question (who spends the
+ * CPU) per op, each figure a metric. */
+static const enum bench_metric ratio_cols[] = {
+	BM_WALL_US, BM_CLIENT_CPU_US, BM_GEMD_CPU_US, BM_GEMD_MM_US,
+	BM_GEMD_SUBMIT_US, BM_GEMD_GPU_US,
+};
+
+/* The row of workload w under allocation strategy a (no upload path or
+ * transport named), or NULL. */
+static const struct bench_result *row_of(const struct bench_report *r,
+					 const struct workload *w, enum bm_strategy a)
+{
+	unsigned int i;
+
+	for (i = 0; i < r->nresults; i++)
+		if (r->results[i].w == w && r->results[i].s.alloc == a &&
+		    !r->results[i].s.upload_named && !r->results[i].s.transport)
+			return &r->results[i];
+	return NULL;
+}
+
+/* num / den of metric m, run by run (the runs are interleaved, so run k
+ * of each saw the same machine); false if a run lacks it. */
+static bool run_ratio(const struct bench_result *num, const struct bench_result *den,
+		      enum bench_metric m, struct bench_stat *out)
+{
+	double v[64];
+	unsigned int k, n = MIN(MIN(num->n, den->n), 64u);
+
+	for (k = 0; k < n; k++) {
+		const struct bench_sample *a = &num->samples[k], *b = &den->samples[k];
+
+		if ((a->unknown | b->unknown) & (1u << m) || b->v[m] <= 0)
+			return false;
+		v[k] = a->v[m] / b->v[m];
+	}
+	bench_stat(v, n, out);
+	return n > 0;
+}
+
+/* "alloc / suballoc" per workload that ran both: each figure's ratio. */
+static void print_ratios(FILE *f, const struct bench_report *r)
+{
+	unsigned int i, c;
+	bool head = false;
+
+	for (i = 0; i < r->nresults; i++) {
+		const struct bench_result *a = &r->results[i], *s;
+
+		if (a != row_of(r, a->w, BM_ALLOC) ||
+		    !(s = row_of(r, a->w, BM_SUBALLOC)))
+			continue;
+		if (!head) {
+			fprintf(f, "\nalloc / suballoc, run by run: the median ratio "
+				"(min-max):\n%-17s", "workload");
+			for (c = 0; c < ARRAY_SIZE(ratio_cols); c++)
+				fprintf(f, " %20s", bench_metrics[ratio_cols[c]].head);
+			fputc('\n', f);
+			head = true;
+		}
+		fprintf(f, "%-17s", a->w->name);
+		for (c = 0; c < ARRAY_SIZE(ratio_cols); c++) {
+			struct bench_stat st;
+			char buf[40] = "-";
+
+			if (run_ratio(a, s, ratio_cols[c], &st))
+				snprintf(buf, sizeof(buf), "%.2fx (%.2f-%.2f)", st.median,
+					 st.min, st.max);
+			fprintf(f, " %20s", buf);
+		}
+		fputc('\n', f);
+	}
+}
+
 void bench_print_table(FILE *f, const struct bench_report *r)
 {
 	char buf[32];
@@ -143,13 +217,14 @@ void bench_print_table(FILE *f, const struct bench_report *r)
 		"set_domain, pwrite ... and retiring), submit us (execbuffer),\n"
 		"gpu us (the GPU model running its batches), w+o us (waits and other "
 		"ioctls); rest us: gemd's\nCPU no client was charged for (idle "
-		"threads' spins, retirement).  gemd us = mm + submit + gpu +\n"
+		"threads, the GPU model's spins).  gemd us = mm + submit + gpu +\n"
 		"w+o + rest.  us/req: gemd's CPU for the client per request it "
 		"served.  busy %%: GPU busy time of\nthe client's batches over the "
 		"wall time.\n"
 		"counts: gemkit's execbuffers, relocations and pwrite bytes "
 		"equal the driver's counters.\n");
 	print_reasons(f, r);
+	print_ratios(f, r);
 }
 
 static gj *stat_json(const struct bench_stat *s)
@@ -218,6 +293,34 @@ static gj *floors_json(const struct bench_floors *fl)
 	return o;
 }
 
+/* print_ratios' figures: per workload, each metric's run-by-run ratio. */
+static gj *ratios_json(const struct bench_report *r)
+{
+	gj *arr = gj_array();
+	unsigned int i, c;
+
+	for (i = 0; i < r->nresults; i++) {
+		const struct bench_result *a = &r->results[i], *s;
+		gj *o, *met;
+
+		if (a != row_of(r, a->w, BM_ALLOC) ||
+		    !(s = row_of(r, a->w, BM_SUBALLOC)))
+			continue;
+		o = gj_object();
+		met = gj_object();
+		gj_str(o, "workload", a->w->name);
+		for (c = 0; c < ARRAY_SIZE(ratio_cols); c++) {
+			struct bench_stat st;
+
+			if (run_ratio(a, s, ratio_cols[c], &st))
+				gj_set(met, bench_metrics[ratio_cols[c]].key, stat_json(&st));
+		}
+		gj_set(o, "metrics", met);
+		gj_push(arr, o);
+	}
+	return arr;
+}
+
 int bench_write_json(FILE *f, const struct bench_report *r)
 {
 	gj *doc = gj_doc("gemctl", GEMCTL_SCHEMA_VERSION), *m, *arr, *res, *met, *runs;
@@ -265,6 +368,7 @@ int bench_write_json(FILE *f, const struct bench_report *r)
 		gj_push(arr, res);
 	}
 	gj_set(doc, "results", arr);
+	gj_set(doc, "alloc_over_suballoc", ratios_json(r));
 	ret = gj_write(f, doc);
 	gj_free(doc);
 	return ret ? ret : ferror(f) ? -EIO : 0;
