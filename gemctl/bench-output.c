@@ -78,8 +78,8 @@ static void cell(char *buf, size_t len, double v)
 /* What alloc / suballoc is taken of: the seed's question (who spends the
  * CPU) per op, each figure a metric. */
 static const enum bench_metric ratio_cols[] = {
-	BM_WALL_US, BM_CLIENT_CPU_US, BM_GEMD_CPU_US, BM_GEMD_MM_US,
-	BM_GEMD_SUBMIT_US, BM_GEMD_GPU_US,
+	BM_WALL_US, BM_TOTAL_CPU_US, BM_CLIENT_CPU_US, BM_GEMD_CPU_US,
+	BM_GEMD_MM_US, BM_GEMD_SUBMIT_US, BM_GEMD_GPU_US,
 };
 
 /* The row of workload w under allocation strategy a (no upload path or

@@ -49,6 +49,7 @@ const struct bench_metric_desc bench_metrics[BENCH_NMETRICS] = {
 	[BM_GEMD_PER_REQ] = { "gemd_cpu_us_per_request", "us/req", false },
 	[BM_GPU_BUSY_US] = { "gpu_busy_us_per_op", "busy us", false },
 	[BM_GPU_BUSY_PCT] = { "gpu_busy_pct", "busy %", false },
+	[BM_TOTAL_CPU_US] = { "total_cpu_us_per_op", "total us", false },
 	[BM_IOCTLS] = { "ioctls_per_op", "ioctls", false },
 	[BM_BINDS] = { "binds_per_op", "binds", false },
 	[BM_EVICTIONS] = { "evictions_per_op", "evicts", false },
@@ -90,7 +91,8 @@ static double per(double v, uint64_t ops)
 }
 
 /* The metrics each missing measurement takes with it. */
-#define GEMD_METRICS	(1u << BM_GEMD_CPU_US | 1u << BM_GEMD_REST_US)
+#define GEMD_METRICS	(1u << BM_GEMD_CPU_US | 1u << BM_GEMD_REST_US | \
+			 1u << BM_TOTAL_CPU_US)
 #define CLIENT_METRICS	(1u << BM_GEMD_CLIENT_US | 1u << BM_GEMD_MM_US | \
 			 1u << BM_GEMD_SUBMIT_US | 1u << BM_GEMD_GPU_US | \
 			 1u << BM_GEMD_WAIT_OTHER_US | 1u << BM_GEMD_REST_US | \
@@ -176,6 +178,7 @@ static void derive(struct bench_sample *s, const struct workload *w,
 	s->v[BM_CLIENT_CPU_US] = per((double)(s->client_user_ns + s->client_sys_ns) / 1e3,
 				     s->ops);
 	s->v[BM_GEMD_CPU_US] = per((double)s->gemd_cpu_ns / 1e3, s->ops);
+	s->v[BM_TOTAL_CPU_US] = s->v[BM_CLIENT_CPU_US] + s->v[BM_GEMD_CPU_US];
 	s->v[BM_IOCTLS] = per((double)ioctls, s->ops);
 	derive_gemd(s);
 	s->v[BM_BINDS] = per((double)dc[C_BINDS], s->ops);

@@ -63,6 +63,7 @@ enum bench_metric {
 	BM_GEMD_PER_REQ,
 	BM_GPU_BUSY_US,
 	BM_GPU_BUSY_PCT,
+	BM_TOTAL_CPU_US,		/* client + gemd: the seed's figure */
 	BM_IOCTLS,
 	BM_BINDS,
 	BM_EVICTIONS,

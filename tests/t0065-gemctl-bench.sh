@@ -129,8 +129,8 @@ test_expect_success 'the text table: one row per result, counts ok' '
 	test $(grep -c "^reloc  *suballoc .* ok$" table) = 1 &&
 	test $(grep -c " ok$" table) = 4 &&
 	grep "^alloc / suballoc, run by run: the median ratio (min-max):$" table &&
-	grep -E "^exec-nop( +[0-9.]+x \([0-9.]+-[0-9.]+\)){6}$" table &&
-	grep -E "^reloc( +[0-9.]+x \([0-9.]+-[0-9.]+\)){6}$" table
+	grep -E "^exec-nop( +[0-9.]+x \([0-9.]+-[0-9.]+\)){7}$" table &&
+	grep -E "^reloc( +[0-9.]+x \([0-9.]+-[0-9.]+\)){7}$" table
 '
 
 test_expect_success 'the JSON has alloc / suballoc run by run for each workload' '
@@ -144,7 +144,7 @@ s = [x for x in d[\"results\"] if x[\"strategy\"] == \"suballoc\"][0][\"runs\"][
 w = r[\"metrics\"][\"wall_us_per_op\"]
 want = (a[\"elapsed_ns\"] / a[\"ops\"]) / (s[\"elapsed_ns\"] / s[\"ops\"])
 assert abs(w[\"median\"] - want) < 1e-6 * want and w[\"min\"] == w[\"max\"] == w[\"median\"], (w, want)
-assert set(r[\"metrics\"]) == {\"wall_us_per_op\", \"client_cpu_us_per_op\", \"gemd_cpu_us_per_op\",
+assert set(r[\"metrics\"]) == {\"wall_us_per_op\", \"total_cpu_us_per_op\", \"client_cpu_us_per_op\", \"gemd_cpu_us_per_op\",
     \"gemd_mm_cpu_us_per_op\", \"gemd_submit_cpu_us_per_op\", \"gemd_gpu_cpu_us_per_op\"}, r
 "
 '
