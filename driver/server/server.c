@@ -815,11 +815,6 @@ static int handle_dmabuf(struct conn *c, const struct gem_msg_hdr *hdr,
 	return conn_reply(c, ret, NULL, 0, -1);
 }
 
-/*
- * GEM_MSG_DEBUGFS: the debugfs files without FUSE, byte-identical to a
- * read through the mount (both go through gem_debugfs_*).  No drm_file is
- * needed: tools that only look at the driver open none.
- */
 /* GEM_DEBUGFS_READ of GEM_DEBUGFS_FDINFO with a file: that file's
  * fdinfo block, as /proc/self/fdinfo shows it (the interposer's). */
 static int handle_fdinfo(struct conn *c, uint64_t token, const char *path)
@@ -837,6 +832,11 @@ static int handle_fdinfo(struct conn *c, uint64_t token, const char *path)
 	return ret;
 }
 
+/*
+ * GEM_MSG_DEBUGFS: the debugfs files without FUSE, byte-identical to a
+ * read through the mount (both go through gem_debugfs_*).  No drm_file is
+ * needed: tools that only look at the driver open none.
+ */
 static int handle_debugfs(struct conn *c, const struct gem_msg_hdr *hdr,
 			  uint8_t *payload)
 {
