@@ -312,14 +312,51 @@ static enum preload_path_kind module_params(const char *rest, char *buf,
 	return redirect(debugfs[0] ? debugfs : "/sys/kernel/debug", sub, buf, len);
 }
 
+/*
+ * openat(dir, "N") with dir an open /proc/self/fdinfo: how IGT's
+ * igt_parse_drm_fdinfo and gputop read a DRM fd's usage stats.  Only a
+ * name of digits costs a look at what dir is.
+ */
+static int fdinfo_at(int dirfd, const char *path)
+{
+	char link[64], target[64], want[64];
+	const char *p;
+	ssize_t n;
+	long v;
+
+	if (dirfd < 0 || !*path)
+		return -1;
+	for (p = path; *p; p++)
+		if (*p < '0' || *p > '9' || p - path > 9)
+			return -1;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
+	n = preload_real.readlinkat(AT_FDCWD, link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return -1;
+	target[n] = '\0';
+	snprintf(want, sizeof(want), "/proc/%d/fdinfo", (int)getpid());
+	if (strcmp(target, want))
+		return -1;
+	v = strtol(path, NULL, 10);
+	return v <= INT_MAX ? (int)v : -1;
+}
+
 enum preload_path_kind preload_classify(int dirfd, const char *path,
 					char *buf, size_t len, int *out)
 {
 	const char *rest;
 	int fd;
 
-	(void)dirfd;		/* only absolute paths are ours */
-	if (!path || path[0] != '/')
+	/* Only absolute paths are ours, and a fd's name in /proc's fdinfo. */
+	if (path && path[0] != '/') {
+		fd = fdinfo_at(dirfd, path);
+		if (fd >= 0 && preload_is_device_fd(fd)) {
+			*out = fd;
+			return PRELOAD_PATH_FDINFO;
+		}
+		return PRELOAD_PATH_REAL;
+	}
+	if (!path)
 		return PRELOAD_PATH_REAL;
 	switch (path[1]) {
 	case 'd':

@@ -119,6 +119,24 @@ int main(int argc, char **argv)
 		gdfs_clients_release(&cb);
 	}
 
+	gemtest_subtest("openat-in-an-open-fdinfo-dir-as-igt-does") {
+		char name[16], buf[4096];
+		ssize_t n;
+		int dir, fd;
+
+		dir = open("/proc/self/fdinfo", O_DIRECTORY | O_RDONLY);
+		gt_assert(dir >= 0);
+		snprintf(name, sizeof(name), "%d", b);
+		fd = openat(dir, name, O_RDONLY);
+		gt_assert_f(fd >= 0, "openat: %s", strerror(errno));
+		n = read(fd, buf, sizeof(buf) - 1);
+		gt_assert(n > 0);
+		buf[n] = '\0';
+		gt_assert(strstr(buf, "\ndrm-total-system:\t64 KiB\n"));
+		close(fd);
+		close(dir);
+	}
+
 	gemtest_subtest("fopen-reads-the-same") {
 		FILE *f;
 		char line[128];
