@@ -82,18 +82,40 @@ static const enum bench_metric ratio_cols[] = {
 	BM_GEMD_MM_US, BM_GEMD_SUBMIT_US, BM_GEMD_GPU_US,
 };
 
-/* The row of workload w under allocation strategy a (no upload path or
- * transport named), or NULL. */
+/* The row of workload w under allocation strategy a over transport t
+ * (NULL: as the process has it), no upload path named; or NULL. */
 static const struct bench_result *row_of(const struct bench_report *r,
-					 const struct workload *w, enum bm_strategy a)
+					 const struct workload *w, enum bm_strategy a,
+					 const char *t)
 {
+	const struct bench_result *res;
 	unsigned int i;
 
-	for (i = 0; i < r->nresults; i++)
-		if (r->results[i].w == w && r->results[i].s.alloc == a &&
-		    !r->results[i].s.upload_named && !r->results[i].s.transport)
-			return &r->results[i];
+	for (i = 0; i < r->nresults; i++) {
+		res = &r->results[i];
+		if (res->w == w && res->s.alloc == a && !res->s.upload_named &&
+		    (res->s.transport == t ||
+		     (res->s.transport && t && !strcmp(res->s.transport, t))))
+			return res;
+	}
 	return NULL;
+}
+
+/* The suballoc row res's alloc row is compared with, or NULL when res is
+ * no alloc row (upload path named) or has no such partner. */
+static const struct bench_result *suballoc_of(const struct bench_report *r,
+					      const struct bench_result *res)
+{
+	if (res != row_of(r, res->w, BM_ALLOC, res->s.transport))
+		return NULL;
+	return row_of(r, res->w, BM_SUBALLOC, res->s.transport);
+}
+
+/* "gears", or "gears@shm" under --transport. */
+static void ratio_name(char *buf, size_t len, const struct bench_result *res)
+{
+	snprintf(buf, len, "%s%s%s", res->w->name, res->s.transport ? "@" : "",
+		 res->s.transport ? res->s.transport : "");
 }
 
 /* num / den of metric m, run by run (the runs are interleaved, so run k
@@ -122,10 +144,10 @@ static void print_ratios(FILE *f, const struct bench_report *r)
 	bool head = false;
 
 	for (i = 0; i < r->nresults; i++) {
-		const struct bench_result *a = &r->results[i], *s;
+		const struct bench_result *a = &r->results[i], *s = suballoc_of(r, a);
+		char name[48];
 
-		if (a != row_of(r, a->w, BM_ALLOC) ||
-		    !(s = row_of(r, a->w, BM_SUBALLOC)))
+		if (!s)
 			continue;
 		if (!head) {
 			fprintf(f, "\nalloc / suballoc, run by run: the median ratio "
@@ -135,7 +157,8 @@ static void print_ratios(FILE *f, const struct bench_report *r)
 			fputc('\n', f);
 			head = true;
 		}
-		fprintf(f, "%-17s", a->w->name);
+		ratio_name(name, sizeof(name), a);
+		fprintf(f, "%-17s", name);
 		for (c = 0; c < ARRAY_SIZE(ratio_cols); c++) {
 			struct bench_stat st;
 			char buf[40] = "-";
@@ -300,15 +323,16 @@ static gj *ratios_json(const struct bench_report *r)
 	unsigned int i, c;
 
 	for (i = 0; i < r->nresults; i++) {
-		const struct bench_result *a = &r->results[i], *s;
+		const struct bench_result *a = &r->results[i], *s = suballoc_of(r, a);
 		gj *o, *met;
 
-		if (a != row_of(r, a->w, BM_ALLOC) ||
-		    !(s = row_of(r, a->w, BM_SUBALLOC)))
+		if (!s)
 			continue;
 		o = gj_object();
 		met = gj_object();
 		gj_str(o, "workload", a->w->name);
+		if (a->s.transport)
+			gj_str(o, "transport", a->s.transport);
 		for (c = 0; c < ARRAY_SIZE(ratio_cols); c++) {
 			struct bench_stat st;
 
