@@ -35,6 +35,7 @@
 #include <i915_drm.h>
 
 #include "cmd.h"
+#include "acct.h"		/* the accounting's cost */
 #include "libgem.h"
 #include "util.h"
 
@@ -381,6 +382,17 @@ static void bench_getparam(void *arg, unsigned long iters)
 		xioctl(fd, DRM_IOCTL_I915_GETPARAM, &gp, "GETPARAM");
 }
 
+/* What gemd's dispatch adds to every ioctl to account for it (acct.h):
+ * the same calls on a file of our own, with no gemd around them. */
+static void bench_acct(void *arg, unsigned long iters)
+{
+	struct gem_acct *acct = arg;
+	unsigned long i;
+
+	for (i = 0; i < iters; i++)
+		gem_acct_charge(acct, _IOC_NR(DRM_IOCTL_I915_GETPARAM));
+}
+
 struct nop {
 	int fd;
 	uint32_t batch;
@@ -631,12 +643,24 @@ static void *run_transport(void *arg)
 					  .data_ptr = (uint64_t)(uintptr_t)bbe };
 	struct drm_i915_gem_wait wait = { .timeout_ns = -1 };
 	struct drm_gem_close cl = { 0 };
-	struct result *r;
+	struct gem_acct *acct;
+	struct result *r, *getparam;
 	int fd = t->fd;
 
 	r = measure(result_name("ioctl (GETPARAM)", t->tag), bench_getparam, &fd,
 		    o->iterations, o->repeat);
 	against(r, rtt, rtt->name, shm ? 3 : 1.25);
+	getparam = r;
+
+	/* The accounting is always on: its cost against the cheapest ioctl
+	 * of the same run, goal 2%. */
+	acct = gem_acct_new();
+	if (!acct)
+		die("out of memory");
+	r = measure(result_name("accounting per ioctl", t->tag), bench_acct,
+		    acct, o->iterations * 10, o->repeat);
+	against(r, getparam, getparam->name, 0.02);
+	free(acct);
 
 	xioctl(fd, DRM_IOCTL_I915_GEM_CREATE, &c, "GEM_CREATE");
 	nop.batch = c.handle;

@@ -180,10 +180,40 @@ struct gdfs_clients {
 	struct gdfs_schema schema;
 	struct gdfs_client *v;
 	size_t n;
+	/* The records carry the usage figures (fdinfo.def): gemd measured
+	 * them.  An older gemd's do not, and those members are 0 then. */
+	bool has_usage;
 };
 int gdfs_parse_clients(const char *buf, size_t len, struct gdfs_clients *out,
 		       struct strbuf *err);
 void gdfs_clients_release(struct gdfs_clients *c);
+
+/* --- DRM client usage stats (gemkit_fdinfo, /proc/<pid>/fdinfo) ------------ */
+
+/*
+ * One line of the kernel's format (Documentation/gpu/drm-usage-stats.rst):
+ * "key: value", the key without whitespace up to the first ':', the value
+ * after the whitespace that follows; a value that is an unsigned integer
+ * optionally followed by one unit word is is_num, with num and unit.
+ * Pointers are into the line.  0, or -EINVAL: not a key-value line.
+ */
+struct gdfs_fdinfo_kv {
+	const char *key, *value, *unit;
+	size_t keylen, valuelen, unitlen;
+	bool is_num;
+	uint64_t num;
+};
+int gdfs_fdinfo_line(const char *line, size_t len, struct gdfs_fdinfo_kv *kv);
+bool gdfs_fdinfo_key_is(const struct gdfs_fdinfo_kv *kv, const char *key);
+/* A numerical value in its unit's base (ns, bytes, Hz): KiB x 1024 ...;
+ * -EINVAL for a string or an unknown unit, -ERANGE on overflow. */
+int gdfs_fdinfo_value(const struct gdfs_fdinfo_kv *kv, uint64_t *out);
+/* Blocks of fdinfo lines, each starting at drm-driver (gemkit_fdinfo, or
+ * one /proc fdinfo file), into gemkit_clients records: file is
+ * drm-client-id, the fdinfo.def figures are filled (bytes, ns), the rest
+ * is 0; other keys and lines are ignored.  out->schema is unset. */
+int gdfs_parse_fdinfo(const char *buf, size_t len, struct gdfs_clients *out,
+		      struct strbuf *err);
 
 /* --- gemkit_fences ------------------------------------------------------ */
 

@@ -248,12 +248,30 @@ static const struct gdfs_array_desc clients_desc = {
 	.size = sizeof(struct gdfs_client),
 };
 
+/* Does the schema line (up to the first newline) list key as a field? */
+static bool schema_lists(const char *buf, size_t len, const char *key)
+{
+	const char *nl = memchr(buf, '\n', len), *p;
+	size_t n = nl ? (size_t)(nl - buf) : len, klen = strlen(key);
+
+	for (p = buf; (p = memmem(p, n - (size_t)(p - buf), key, klen)); p += klen)
+		if (p > buf && (p[-1] == ',' || p[-1] == '=') &&
+		    (p + klen == buf + n || p[klen] == ',' || p[klen] == ' '))
+			return true;
+	return false;
+}
+
 int gdfs_parse_clients(const char *buf, size_t len, struct gdfs_clients *out,
 		       struct strbuf *err)
 {
+	int ret;
+
 	memset(out, 0, sizeof(*out));
-	return gdfs_parse_records(buf, len, &clients_desc, &out->schema, (void **)&out->v,
-				  &out->n, err);
+	ret = gdfs_parse_records(buf, len, &clients_desc, &out->schema, (void **)&out->v,
+				 &out->n, err);
+	if (!ret)
+		out->has_usage = schema_lists(buf, len, "cpu_ns");
+	return ret;
 }
 
 void gdfs_clients_release(struct gdfs_clients *c)

@@ -28,6 +28,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "gemdebugfs.h"
 #include "json.h"
 #include "util.h"
 
@@ -47,8 +48,39 @@ static const struct {
 struct gl_run {
 	bool ok;
 	uint64_t frames, ns, client_ns, pixels;
-	uint64_t gemd_ns, handler_ns;
+	uint64_t gemd_ns, mm_ns;
+	bool mm_known;			/* gemd reported its clients' usage */
 };
+
+/* The memory manager's CPU over gemd's clients so far, as gemd measured
+ * it (gemkit_clients' cpu_mm_ns): the Mesa client is the only one. */
+static bool clients_mm_ns(const char *device, uint64_t *out)
+{
+	struct strbuf text = STRBUF_INIT;
+	struct gdfs_clients c = { 0 };
+	struct gdfs *g = NULL;
+	const char *key, *nl;
+	bool ok;
+	size_t i;
+
+	*out = 0;
+	ok = !gdfs_open_auto(device, NULL, &g) &&
+	     !gdfs_read(g, "gemkit_clients", &text) &&
+	     !gdfs_parse_clients(text.buf, text.len, &c, NULL);
+	if (ok) {
+		/* An older gemd's schema line lists no such field. */
+		key = strstr(text.buf, "cpu_mm_ns");
+		nl = strchr(text.buf, '\n');
+		ok = key && nl && key < nl;
+	}
+	for (i = 0; ok && i < c.n; i++)
+		*out += c.v[i].cpu_mm_ns;
+	gdfs_clients_release(&c);
+	strbuf_release(&text);
+	if (g)
+		gdfs_close(g);
+	return ok;
+}
 
 /* A child with its stdin and stdout on pipes. */
 struct child {
@@ -119,9 +151,8 @@ static void run_one(const char *prog, const char *self, const char *device,
 		    struct gl_run *r)
 {
 	char ms[32], line[256];
-	struct bench_tids before, at_ready, mine;
 	unsigned long long f, ns, u, s, px;
-	uint64_t g0 = 0, h0 = 0;
+	uint64_t g0 = 0, m0 = 0, m1 = 0;
 	struct child c = { 0 };
 	char *hw_argv[] = { (char *)self, (char *)"-D", (char *)device, (char *)"run",
 			    (char *)"--", (char *)prog, (char *)"--duration", ms,
@@ -131,16 +162,13 @@ static void run_one(const char *prog, const char *self, const char *device,
 
 	memset(r, 0, sizeof(*r));
 	snprintf(ms, sizeof(ms), "%llu", (unsigned long long)(duration_ns / 1000000));
-	bench_gemd_tids(gemd_pid, &before);
 	if (spawn(sw ? sw_argv : hw_argv, sw, &c))
 		return;
 	if (!wait_line(&c, "ready", line, sizeof(line)))
 		goto out_reap;
 	if (!sw) {
-		bench_gemd_tids(gemd_pid, &at_ready);
-		bench_tids_new(&before, &at_ready, &mine);
+		r->mm_known = clients_mm_ns(device, &m0);
 		g0 = bench_gemd_cpu_ns(gemd_pid);
-		h0 = bench_tids_cpu_ns(gemd_pid, &mine);
 	}
 	if (!wait_line(&c, "done", line, sizeof(line)) ||
 	    sscanf(line, "done frames=%llu ns=%llu user_ns=%llu sys_ns=%llu pixels=%llu",
@@ -148,7 +176,8 @@ static void run_one(const char *prog, const char *self, const char *device,
 		goto out_reap;
 	if (!sw) {
 		r->gemd_ns = bench_gemd_cpu_ns(gemd_pid) - g0;
-		r->handler_ns = bench_tids_cpu_ns(gemd_pid, &mine) - h0;
+		r->mm_known = r->mm_known && clients_mm_ns(device, &m1);
+		r->mm_ns = m1 > m0 ? m1 - m0 : 0;
 	}
 	r->frames = f;
 	r->ns = ns;
@@ -175,6 +204,7 @@ static double median(double *v, unsigned int n)
 
 struct gl_row {
 	double fps, mpix, client_ms, gemd_ms, share;
+	bool share_known;
 	unsigned int runs;
 };
 
@@ -182,7 +212,7 @@ static void summarise(const struct gl_run *runs, unsigned int n, struct gl_row *
 {
 	double fps[GL_MAX_REPEAT], mpix[GL_MAX_REPEAT], cl[GL_MAX_REPEAT];
 	double gm[GL_MAX_REPEAT], sh[GL_MAX_REPEAT];
-	unsigned int i, k = 0;
+	unsigned int i, k = 0, ks = 0;
 
 	for (i = 0; i < n; i++) {
 		const struct gl_run *r = &runs[i];
@@ -193,7 +223,8 @@ static void summarise(const struct gl_run *runs, unsigned int n, struct gl_row *
 		mpix[k] = (double)r->pixels * 1e3 / (double)r->ns;
 		cl[k] = (double)r->client_ns / 1e6 / (double)r->frames;
 		gm[k] = (double)r->gemd_ns / 1e6 / (double)r->frames;
-		sh[k] = r->gemd_ns ? 100.0 * (double)r->handler_ns / (double)r->gemd_ns : 0;
+		if (r->mm_known && r->gemd_ns)
+			sh[ks++] = 100.0 * (double)r->mm_ns / (double)r->gemd_ns;
 		k++;
 	}
 	row->runs = k;
@@ -201,7 +232,8 @@ static void summarise(const struct gl_run *runs, unsigned int n, struct gl_row *
 	row->mpix = median(mpix, k);
 	row->client_ms = median(cl, k);
 	row->gemd_ms = median(gm, k);
-	row->share = median(sh, k);
+	row->share_known = ks > 0;
+	row->share = median(sh, ks);
 }
 
 static void json_row(gj *rows, const char *name, bool sw, const struct gl_row *row,
@@ -221,7 +253,9 @@ static void json_row(gj *rows, const char *name, bool sw, const struct gl_row *r
 		gj_uint(r, "client_cpu_us_per_frame", (uint64_t)(row->client_ms * 1000));
 		if (!sw) {
 			gj_uint(r, "gemd_cpu_us_per_frame", (uint64_t)(row->gemd_ms * 1000));
-			gj_uint(r, "gemd_mm_share_permille", (uint64_t)(row->share * 10));
+			if (row->share_known)
+				gj_uint(r, "gemd_mm_share_permille",
+					(uint64_t)(row->share * 10));
 		}
 		if (ref && ref->fps > 0)
 			gj_uint(r, "x_llvmpipe_permille", (uint64_t)(row->fps / ref->fps * 1000));
@@ -242,7 +276,8 @@ static void print_row(FILE *out, const char *name, bool sw, const struct gl_row 
 		snprintf(mpix, sizeof(mpix), "%.1f", row->mpix);
 	if (!sw) {
 		snprintf(gemd, sizeof(gemd), "%.2f", row->gemd_ms);
-		snprintf(share, sizeof(share), "%.1f%%", row->share);
+		snprintf(share, sizeof(share), row->share_known ? "%.1f%%" : "-",
+			 row->share);
 	}
 	if (ref && ref->fps > 0)
 		snprintf(ratio, sizeof(ratio), "%.3fx", row->fps / ref->fps);
@@ -311,7 +346,8 @@ int bench_gl(const char *device, int gemd_pid, bool json, FILE *out,
 		print_row(out, gl_workloads[w].name, true, &rows[w][1], NULL);
 	}
 	fprintf(out, "\nllvmpipe runs on one thread (LP_NUM_THREADS=1); \"mm share\" is "
-		"the part of gemd's CPU spent\nserving the client's requests "
-		"(memory manager and socket), the rest is the GPU model.\n");
+		"the part of gemd's CPU its\nmemory manager spent on the client's "
+		"requests, as gemd measured it (gemkit_clients'\ncpu_mm_ns); \"-\": "
+		"this gemd does not report it.\n");
 	return 0;
 }

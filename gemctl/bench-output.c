@@ -16,13 +16,49 @@
 /* The columns of the table, in order; each shows the median. */
 static const enum bench_metric table_cols[] = {
 	BM_OPS_PER_S, BM_MB_PER_S, BM_WALL_US, BM_CLIENT_CPU_US, BM_GEMD_CPU_US,
-	BM_GEMD_HANDLER_US, BM_GEMD_OTHER_US, BM_IOCTLS, BM_GEMD_PER_REQ, BM_BINDS,
+	BM_GEMD_MM_US, BM_GEMD_SUBMIT_US, BM_GEMD_GPU_US, BM_GEMD_WAIT_OTHER_US,
+	BM_GEMD_REST_US, BM_GPU_BUSY_PCT, BM_IOCTLS, BM_GEMD_PER_REQ, BM_BINDS,
 	BM_EVICTIONS, BM_CLFLUSH_BYTES, BM_WAITS, BM_X_FLOOR,
 };
 /* Those that also show their spread. */
 static bool with_spread(enum bench_metric m)
 {
-	return m == BM_OPS_PER_S || m == BM_CLIENT_CPU_US || m == BM_GEMD_CPU_US;
+	return m == BM_OPS_PER_S || m == BM_CLIENT_CPU_US || m == BM_GEMD_CPU_US ||
+	       m == BM_GEMD_MM_US || m == BM_GEMD_SUBMIT_US || m == BM_GEMD_GPU_US ||
+	       m == BM_GPU_BUSY_PCT;
+}
+
+/* Is metric m of res a figure (a run measured it)? */
+static bool known(const struct bench_result *res, enum bench_metric m)
+{
+	return !(res->unknown & (1u << m)) && !(m == BM_MB_PER_S && !res->w->bytes);
+}
+
+/* Why the figures shown as "-" are missing, each reason once. */
+static void print_reasons(FILE *f, const struct bench_report *r)
+{
+	const char *said[8];
+	unsigned int nsaid = 0, i, j, k;
+
+	for (i = 0; i < r->nresults; i++) {
+		for (j = 0; j < r->results[i].n; j++) {
+			const struct bench_sample *s = &r->results[i].samples[j];
+			const char *why[2] = { s->why_gemd, s->why_client };
+
+			for (k = 0; k < 2; k++) {
+				unsigned int n;
+
+				if (!why[k])
+					continue;
+				for (n = 0; n < nsaid && strcmp(said[n], why[k]); n++)
+					;
+				if (n < nsaid || nsaid == ARRAY_SIZE(said))
+					continue;
+				said[nsaid++] = why[k];
+				fprintf(f, "-: not measured: %s.\n", why[k]);
+			}
+		}
+	}
 }
 
 /* The table's number formats: by the size of the value, so that a
@@ -37,6 +73,103 @@ static void cell(char *buf, size_t len, double v)
 		snprintf(buf, len, "%.1f", v);
 	else
 		snprintf(buf, len, "%.2f", v);
+}
+
+/* What alloc / suballoc is taken of: the seed's question (who spends the
+ * CPU) per op, each figure a metric. */
+static const enum bench_metric ratio_cols[] = {
+	BM_WALL_US, BM_TOTAL_CPU_US, BM_CLIENT_CPU_US, BM_GEMD_CPU_US,
+	BM_GEMD_MM_US, BM_GEMD_SUBMIT_US, BM_GEMD_GPU_US,
+};
+
+/* The row of workload w under allocation strategy a over transport t
+ * (NULL: as the process has it), no upload path named; or NULL. */
+static const struct bench_result *row_of(const struct bench_report *r,
+					 const struct workload *w, enum bm_strategy a,
+					 const char *t)
+{
+	const struct bench_result *res;
+	unsigned int i;
+
+	for (i = 0; i < r->nresults; i++) {
+		res = &r->results[i];
+		if (res->w == w && res->s.alloc == a && !res->s.upload_named &&
+		    (res->s.transport == t ||
+		     (res->s.transport && t && !strcmp(res->s.transport, t))))
+			return res;
+	}
+	return NULL;
+}
+
+/* The suballoc row res's alloc row is compared with, or NULL when res is
+ * no alloc row (upload path named) or has no such partner. */
+static const struct bench_result *suballoc_of(const struct bench_report *r,
+					      const struct bench_result *res)
+{
+	if (res != row_of(r, res->w, BM_ALLOC, res->s.transport))
+		return NULL;
+	return row_of(r, res->w, BM_SUBALLOC, res->s.transport);
+}
+
+/* "gears", or "gears@shm" under --transport. */
+static void ratio_name(char *buf, size_t len, const struct bench_result *res)
+{
+	snprintf(buf, len, "%s%s%s", res->w->name, res->s.transport ? "@" : "",
+		 res->s.transport ? res->s.transport : "");
+}
+
+/* num / den of metric m, run by run (the runs are interleaved, so run k
+ * of each saw the same machine); false if a run lacks it. */
+static bool run_ratio(const struct bench_result *num, const struct bench_result *den,
+		      enum bench_metric m, struct bench_stat *out)
+{
+	double v[64];
+	unsigned int k, n = MIN(MIN(num->n, den->n), 64u);
+
+	for (k = 0; k < n; k++) {
+		const struct bench_sample *a = &num->samples[k], *b = &den->samples[k];
+
+		if ((a->unknown | b->unknown) & (1u << m) || b->v[m] <= 0)
+			return false;
+		v[k] = a->v[m] / b->v[m];
+	}
+	bench_stat(v, n, out);
+	return n > 0;
+}
+
+/* "alloc / suballoc" per workload that ran both: each figure's ratio. */
+static void print_ratios(FILE *f, const struct bench_report *r)
+{
+	unsigned int i, c;
+	bool head = false;
+
+	for (i = 0; i < r->nresults; i++) {
+		const struct bench_result *a = &r->results[i], *s = suballoc_of(r, a);
+		char name[48];
+
+		if (!s)
+			continue;
+		if (!head) {
+			fprintf(f, "\nalloc / suballoc, run by run: the median ratio "
+				"(min-max):\n%-17s", "workload");
+			for (c = 0; c < ARRAY_SIZE(ratio_cols); c++)
+				fprintf(f, " %20s", bench_metrics[ratio_cols[c]].head);
+			fputc('\n', f);
+			head = true;
+		}
+		ratio_name(name, sizeof(name), a);
+		fprintf(f, "%-17s", name);
+		for (c = 0; c < ARRAY_SIZE(ratio_cols); c++) {
+			struct bench_stat st;
+			char buf[40] = "-";
+
+			if (run_ratio(a, s, ratio_cols[c], &st))
+				snprintf(buf, sizeof(buf), "%.2fx (%.2f-%.2f)", st.median,
+					 st.min, st.max);
+			fprintf(f, " %20s", buf);
+		}
+		fputc('\n', f);
+	}
 }
 
 void bench_print_table(FILE *f, const struct bench_report *r)
@@ -84,13 +217,15 @@ void bench_print_table(FILE *f, const struct bench_report *r)
 		for (c = 0; c < ARRAY_SIZE(table_cols); c++) {
 			enum bench_metric m = table_cols[c];
 
-			if (m == BM_MB_PER_S && !res->w->bytes)
+			if (!known(res, m))
 				snprintf(buf, sizeof(buf), "-");
 			else
 				cell(buf, sizeof(buf), res->st[m].median);
 			fprintf(f, " %10s", buf);
-			if (with_spread(m))
+			if (with_spread(m) && known(res, m))
 				fprintf(f, " %5.1f", res->st[m].spread_pct);
+			else if (with_spread(m))
+				fprintf(f, " %5s", "-");
 		}
 		fprintf(f, "  %s\n", !res->samples[0].counters ? "n/a" :
 			res->consistent ? "ok" : "DIFFER");
@@ -100,11 +235,19 @@ void bench_print_table(FILE *f, const struct bench_report *r)
 		"texdown-subimage: an update; gears, ipers: a frame; the rest: an "
 		"execbuffer).\nx floor: wall time over the floor of the same run "
 		"(one socket round trip per request, one copy per uploaded byte).\n"
-		"gemd us = handler us (the gemd thread serving this client: requests, "
-		"the memory manager)\n  + other us (the GPU model running the "
-		"batches, retirement); us/req: handler us per request.\n"
+		"gemd us: gemd's process CPU; as gemd measured it for this client "
+		"(its fdinfo): mm us (the memory\nmanager: create, close, madvise, "
+		"set_domain, pwrite ... and retiring), submit us (execbuffer),\n"
+		"gpu us (the GPU model running its batches), w+o us (waits and other "
+		"ioctls); rest us: gemd's\nCPU no client was charged for (idle "
+		"threads, the GPU model's spins).  gemd us = mm + submit + gpu +\n"
+		"w+o + rest.  us/req: gemd's CPU for the client per request it "
+		"served.  busy %%: GPU busy time of\nthe client's batches over the "
+		"wall time.\n"
 		"counts: gemkit's execbuffers, relocations and pwrite bytes "
 		"equal the driver's counters.\n");
+	print_reasons(f, r);
+	print_ratios(f, r);
 }
 
 static gj *stat_json(const struct bench_stat *s)
@@ -127,9 +270,19 @@ static gj *run_json(const struct bench_sample *s)
 	gj_uint(o, "elapsed_ns", s->elapsed_ns);
 	gj_uint(o, "client_user_ns", s->client_user_ns);
 	gj_uint(o, "client_sys_ns", s->client_sys_ns);
-	gj_uint(o, "gemd_cpu_ns", s->gemd_cpu_ns);
-	if (s->handler_known)
-		gj_uint(o, "gemd_handler_cpu_ns", s->gemd_handler_ns);
+	if (!s->why_gemd)
+		gj_uint(o, "gemd_cpu_ns", s->gemd_cpu_ns);
+	if (!s->why_client) {
+		gj_uint(o, "gemd_client_cpu_ns", s->gc.cpu_ns);
+		gj_uint(o, "gemd_mm_cpu_ns", s->gc.mm_ns);
+		gj_uint(o, "gemd_submit_cpu_ns", s->gc.submit_ns);
+		gj_uint(o, "gemd_gpu_cpu_ns", s->gc.gpu_ns);
+		gj_uint(o, "gemd_wait_cpu_ns", s->gc.wait_ns);
+		gj_uint(o, "gemd_other_cpu_ns", s->gc.other_ns);
+		gj_uint(o, "gemd_retire_cpu_ns", s->gc.retire_ns);
+		gj_uint(o, "gpu_busy_ns", s->gc.gpu_busy_ns);
+		gj_uint(o, "gemd_ioctls", s->gc.ioctls);
+	}
 	gj_bool(o, "counters_read", s->counters);
 	gj_uint(o, "execbuffers_counted", s->exec_counted);
 	gj_uint(o, "execbuffers_driver", s->exec_driver);
@@ -161,6 +314,35 @@ static gj *floors_json(const struct bench_floors *fl)
 	gj_double(o, "debugfs_floor_ns", fl->dfs_floor_ns);
 	gj_uint(o, "debugfs_bytes", fl->dfs_bytes);
 	return o;
+}
+
+/* print_ratios' figures: per workload, each metric's run-by-run ratio. */
+static gj *ratios_json(const struct bench_report *r)
+{
+	gj *arr = gj_array();
+	unsigned int i, c;
+
+	for (i = 0; i < r->nresults; i++) {
+		const struct bench_result *a = &r->results[i], *s = suballoc_of(r, a);
+		gj *o, *met;
+
+		if (!s)
+			continue;
+		o = gj_object();
+		met = gj_object();
+		gj_str(o, "workload", a->w->name);
+		if (a->s.transport)
+			gj_str(o, "transport", a->s.transport);
+		for (c = 0; c < ARRAY_SIZE(ratio_cols); c++) {
+			struct bench_stat st;
+
+			if (run_ratio(a, s, ratio_cols[c], &st))
+				gj_set(met, bench_metrics[ratio_cols[c]].key, stat_json(&st));
+		}
+		gj_set(o, "metrics", met);
+		gj_push(arr, o);
+	}
+	return arr;
 }
 
 int bench_write_json(FILE *f, const struct bench_report *r)
@@ -197,7 +379,7 @@ int bench_write_json(FILE *f, const struct bench_report *r)
 		gj_bool(res, "consistent", b->consistent);
 		met = gj_object();
 		for (k = 0; k < BENCH_NMETRICS; k++) {
-			if (k == BM_MB_PER_S && !b->w->bytes)
+			if (!known(b, k))
 				continue;
 			gj_set(met, bench_metrics[k].key,
 					       stat_json(&b->st[k]));
@@ -210,6 +392,7 @@ int bench_write_json(FILE *f, const struct bench_report *r)
 		gj_push(arr, res);
 	}
 	gj_set(doc, "results", arr);
+	gj_set(doc, "alloc_over_suballoc", ratios_json(r));
 	ret = gj_write(f, doc);
 	gj_free(doc);
 	return ret ? ret : ferror(f) ? -EIO : 0;
@@ -277,7 +460,8 @@ static bool get_stat(json_object *res, const char *key, double *median,
 /* What --compare looks at. */
 static const enum bench_metric compare_cols[] = {
 	BM_OPS_PER_S, BM_MB_PER_S, BM_WALL_US, BM_CLIENT_CPU_US, BM_GEMD_CPU_US,
-	BM_GEMD_HANDLER_US, BM_GEMD_OTHER_US, BM_GEMD_PER_REQ, BM_IOCTLS, BM_BINDS,
+	BM_GEMD_CLIENT_US, BM_GEMD_MM_US, BM_GEMD_SUBMIT_US, BM_GEMD_GPU_US,
+	BM_GEMD_WAIT_OTHER_US, BM_GEMD_PER_REQ, BM_GPU_BUSY_US, BM_IOCTLS, BM_BINDS,
 	BM_EVICTIONS, BM_CLFLUSH_BYTES, BM_WAITS,
 };
 

@@ -111,53 +111,6 @@ uint64_t bench_gemd_cpu_ns(int pid)
 	return sum;
 }
 
-void bench_gemd_tids(int pid, struct bench_tids *t)
-{
-	char path[64];
-	struct dirent *de;
-	DIR *d;
-
-	t->n = 0;
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = pid > 0 ? opendir(path) : NULL;
-	if (!d)
-		return;
-	while ((de = readdir(d)) && t->n < BENCH_MAX_TIDS)
-		if (de->d_name[0] != '.')
-			t->tid[t->n++] = atoi(de->d_name);
-	closedir(d);
-}
-
-void bench_tids_new(const struct bench_tids *a, const struct bench_tids *b,
-		    struct bench_tids *out)
-{
-	unsigned int i, j;
-
-	out->n = 0;
-	for (i = 0; i < b->n; i++) {
-		for (j = 0; j < a->n; j++)
-			if (a->tid[j] == b->tid[i])
-				break;
-		if (j == a->n)
-			out->tid[out->n++] = b->tid[i];
-	}
-}
-
-uint64_t bench_tids_cpu_ns(int pid, const struct bench_tids *t)
-{
-	char path[96], buf[128];
-	unsigned long long run;
-	uint64_t sum = 0;
-	unsigned int i;
-
-	for (i = 0; i < t->n; i++) {
-		snprintf(path, sizeof(path), "/proc/%d/task/%d/schedstat", pid, t->tid[i]);
-		if (!read_small(path, buf, sizeof(buf)) && sscanf(buf, "%llu", &run) == 1)
-			sum += run;
-	}
-	return sum;
-}
-
 void bench_thread_cpu(uint64_t *user_ns, uint64_t *sys_ns)
 {
 	struct rusage ru;

@@ -3,13 +3,21 @@
  * bracketed the same way every time, outermost first:
  *
  *   driver counters (gemkit_counters, through libgemdebugfs)
- *     gemd CPU (/proc/PID)
- *       this thread's CPU (getrusage), wall clock
- *         the ops until the duration passes, then a wait for the GPU
+ *     what gemd measured for this client (its fdinfo, gem_fdinfo)
+ *       gemd CPU (/proc/PID)
+ *         this thread's CPU (getrusage), wall clock
+ *           the ops until the duration passes, then a wait for the GPU
  *
  * so that reading the counters, which costs gemd CPU itself, falls
  * outside the CPU figures.  Setup (objects that live as long as the
  * workload) and teardown are outside too.
+ *
+ * gemd's CPU for this client and its split come from gemd itself: it
+ * reads each serving thread's CPU clock per request and charges it to
+ * the request's drm_file and ioctl class, and the GPU model's CPU and
+ * busy time to the file whose request ran (driver/gem/acct.h).  The
+ * rest of gemd's process CPU is what no client was charged for (idle
+ * threads' spins, retirement, the other clients).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,9 +40,16 @@ const struct bench_metric_desc bench_metrics[BENCH_NMETRICS] = {
 	[BM_WALL_US] = { "wall_us_per_op", "wall us", false },
 	[BM_CLIENT_CPU_US] = { "client_cpu_us_per_op", "client us", false },
 	[BM_GEMD_CPU_US] = { "gemd_cpu_us_per_op", "gemd us", false },
-	[BM_GEMD_HANDLER_US] = { "gemd_handler_cpu_us_per_op", "handler us", false },
-	[BM_GEMD_OTHER_US] = { "gemd_other_cpu_us_per_op", "other us", false },
-	[BM_GEMD_PER_REQ] = { "gemd_handler_cpu_us_per_request", "us/req", false },
+	[BM_GEMD_CLIENT_US] = { "gemd_client_cpu_us_per_op", "client's", false },
+	[BM_GEMD_MM_US] = { "gemd_mm_cpu_us_per_op", "mm us", false },
+	[BM_GEMD_SUBMIT_US] = { "gemd_submit_cpu_us_per_op", "submit us", false },
+	[BM_GEMD_GPU_US] = { "gemd_gpu_cpu_us_per_op", "gpu us", false },
+	[BM_GEMD_WAIT_OTHER_US] = { "gemd_wait_other_cpu_us_per_op", "w+o us", false },
+	[BM_GEMD_REST_US] = { "gemd_rest_cpu_us_per_op", "rest us", false },
+	[BM_GEMD_PER_REQ] = { "gemd_cpu_us_per_request", "us/req", false },
+	[BM_GPU_BUSY_US] = { "gpu_busy_us_per_op", "busy us", false },
+	[BM_GPU_BUSY_PCT] = { "gpu_busy_pct", "busy %", false },
+	[BM_TOTAL_CPU_US] = { "total_cpu_us_per_op", "total us", false },
 	[BM_IOCTLS] = { "ioctls_per_op", "ioctls", false },
 	[BM_BINDS] = { "binds_per_op", "binds", false },
 	[BM_EVICTIONS] = { "evictions_per_op", "evicts", false },
@@ -75,6 +90,81 @@ static double per(double v, uint64_t ops)
 	return ops ? v / (double)ops : 0;
 }
 
+/* The metrics each missing measurement takes with it. */
+#define GEMD_METRICS	(1u << BM_GEMD_CPU_US | 1u << BM_GEMD_REST_US | \
+			 1u << BM_TOTAL_CPU_US)
+#define CLIENT_METRICS	(1u << BM_GEMD_CLIENT_US | 1u << BM_GEMD_MM_US | \
+			 1u << BM_GEMD_SUBMIT_US | 1u << BM_GEMD_GPU_US | \
+			 1u << BM_GEMD_WAIT_OTHER_US | 1u << BM_GEMD_REST_US | \
+			 1u << BM_GEMD_PER_REQ | 1u << BM_GPU_BUSY_US | \
+			 1u << BM_GPU_BUSY_PCT)
+_Static_assert(BENCH_NMETRICS <= 32, "unknown is a 32-bit mask");
+
+/* gemd's CPU split as gemd measured it for this client. */
+static void derive_gemd(struct bench_sample *s)
+{
+	const struct bench_gemd_client *g = &s->gc;
+
+	if (s->why_gemd)
+		s->unknown |= GEMD_METRICS;
+	if (s->why_client) {
+		s->unknown |= CLIENT_METRICS;
+		return;
+	}
+	s->v[BM_GEMD_CLIENT_US] = per((double)g->cpu_ns / 1e3, s->ops);
+	/* The memory manager: its ioctls and retiring the client's work. */
+	s->v[BM_GEMD_MM_US] = per((double)(g->mm_ns + g->retire_ns) / 1e3, s->ops);
+	s->v[BM_GEMD_SUBMIT_US] = per((double)g->submit_ns / 1e3, s->ops);
+	s->v[BM_GEMD_GPU_US] = per((double)g->gpu_ns / 1e3, s->ops);
+	s->v[BM_GEMD_WAIT_OTHER_US] = per((double)(g->wait_ns + g->other_ns) / 1e3, s->ops);
+	/* Signed: the two clocks are read a moment apart. */
+	s->v[BM_GEMD_REST_US] = s->v[BM_GEMD_CPU_US] - s->v[BM_GEMD_CLIENT_US];
+	/* What one request costs gemd, by gemd's count of them. */
+	s->v[BM_GEMD_PER_REQ] = per((double)g->cpu_ns / 1e3, g->ioctls);
+	s->v[BM_GPU_BUSY_US] = per((double)g->gpu_busy_ns / 1e3, s->ops);
+	s->v[BM_GPU_BUSY_PCT] = s->elapsed_ns ?
+		100.0 * (double)g->gpu_busy_ns / (double)s->elapsed_ns : 0;
+}
+
+/* This client's figures as gemd measured them (its fdinfo); NULL, or
+ * why they could not be read. */
+static const char *read_client(int fd, struct bench_gemd_client *g)
+{
+	char buf[8192];
+	struct gdfs_clients c;
+	const char *why = NULL;
+
+	if (gem_fdinfo(fd, buf, sizeof(buf)) < 0)
+		return errno == EINVAL || errno == ENOENT ?
+		       "this gemd does not report per-client usage" :
+		       "gemd did not answer the client's fdinfo";
+	if (gdfs_parse_fdinfo(buf, strlen(buf), &c, NULL) || c.n != 1)
+		why = "the client's fdinfo did not parse";
+	else
+		*g = (struct bench_gemd_client){
+			.cpu_ns = c.v[0].cpu_ns, .mm_ns = c.v[0].cpu_mm_ns,
+			.submit_ns = c.v[0].cpu_submit_ns, .gpu_ns = c.v[0].cpu_gpu_ns,
+			.wait_ns = c.v[0].cpu_wait_ns, .other_ns = c.v[0].cpu_other_ns,
+			.retire_ns = c.v[0].cpu_retire_ns,
+			.gpu_busy_ns = c.v[0].engine_render_ns, .ioctls = c.v[0].ioctls,
+		};
+	gdfs_clients_release(&c);
+	return why;
+}
+
+static void client_delta(struct bench_gemd_client *d, const struct bench_gemd_client *a,
+			 const struct bench_gemd_client *b)
+{
+	*d = (struct bench_gemd_client){
+		.cpu_ns = b->cpu_ns - a->cpu_ns, .mm_ns = b->mm_ns - a->mm_ns,
+		.submit_ns = b->submit_ns - a->submit_ns, .gpu_ns = b->gpu_ns - a->gpu_ns,
+		.wait_ns = b->wait_ns - a->wait_ns, .other_ns = b->other_ns - a->other_ns,
+		.retire_ns = b->retire_ns - a->retire_ns,
+		.gpu_busy_ns = b->gpu_busy_ns - a->gpu_busy_ns,
+		.ioctls = b->ioctls - a->ioctls,
+	};
+}
+
 /* The figures of a sample from its raw counts. */
 static void derive(struct bench_sample *s, const struct workload *w,
 		   const struct bench_strategy *st, const struct bench_env *env,
@@ -88,12 +178,9 @@ static void derive(struct bench_sample *s, const struct workload *w,
 	s->v[BM_CLIENT_CPU_US] = per((double)(s->client_user_ns + s->client_sys_ns) / 1e3,
 				     s->ops);
 	s->v[BM_GEMD_CPU_US] = per((double)s->gemd_cpu_ns / 1e3, s->ops);
+	s->v[BM_TOTAL_CPU_US] = s->v[BM_CLIENT_CPU_US] + s->v[BM_GEMD_CPU_US];
 	s->v[BM_IOCTLS] = per((double)ioctls, s->ops);
-	s->v[BM_GEMD_HANDLER_US] = per((double)s->gemd_handler_ns / 1e3, s->ops);
-	s->v[BM_GEMD_OTHER_US] = s->v[BM_GEMD_CPU_US] > s->v[BM_GEMD_HANDLER_US] ?
-				 s->v[BM_GEMD_CPU_US] - s->v[BM_GEMD_HANDLER_US] : 0;
-	/* What one request costs the thread serving it. */
-	s->v[BM_GEMD_PER_REQ] = per((double)s->gemd_handler_ns / 1e3, ioctls);
+	derive_gemd(s);
 	s->v[BM_BINDS] = per((double)dc[C_BINDS], s->ops);
 	s->v[BM_EVICTIONS] = per((double)dc[C_EVICT], s->ops);
 	s->v[BM_CLFLUSH_BYTES] = per((double)dc[C_CLFLUSH], s->ops);
@@ -116,8 +203,8 @@ static int measure_here(const struct bench_env *env, const struct workload *w,
 {
 	const struct workload_strategy ws = { st->alloc, st->upload };
 	uint64_t c0[NC] = { 0 }, c1[NC] = { 0 }, dc[NC] = { 0 };
-	uint64_t u0, s0, u1, s1, g0, g1, h0, h1, t0;
-	struct bench_tids before, after, mine;
+	uint64_t u0, s0, u1, s1, g0, g1, t0;
+	struct bench_gemd_client f0 = { 0 }, f1 = { 0 };
 	struct workload_ctx x;
 	const char *failed;
 	unsigned int i;
@@ -125,7 +212,6 @@ static int measure_here(const struct bench_env *env, const struct workload *w,
 
 	memset(out, 0, sizeof(*out));
 	*failed_op = NULL;
-	bench_gemd_tids(env->gemd_pid, &before);
 	fd = gem_open(env->device, O_RDWR | O_CLOEXEC);
 	if (fd < 0) {
 		*failed_op = "gem_open";
@@ -134,17 +220,9 @@ static int measure_here(const struct bench_env *env, const struct workload *w,
 	if (workload_begin(&x, w, fd, &ws, env->src, 1))
 		goto out_end;
 
-	/* The thread that appeared with our connection serves it. */
-	bench_gemd_tids(env->gemd_pid, &after);
-	bench_tids_new(&before, &after, &mine);
-	if (env->handler && mine.n)
-		*env->handler = mine;
-	else if (env->handler)
-		mine = *env->handler;
-	out->handler_known = mine.n > 0;
 	out->counters = env->gdfs && read_counters(env->gdfs, c0) == 0;
+	out->why_client = read_client(fd, &f0);
 	g0 = bench_gemd_cpu_ns(env->gemd_pid);
-	h0 = bench_tids_cpu_ns(env->gemd_pid, &mine);
 	/* Count the window only. */
 	memset(&x.bm.st, 0, sizeof(x.bm.st));
 	bench_thread_cpu(&u0, &s0);
@@ -153,7 +231,8 @@ static int measure_here(const struct bench_env *env, const struct workload *w,
 	out->elapsed_ns = now_ns() - t0;
 	bench_thread_cpu(&u1, &s1);
 	g1 = bench_gemd_cpu_ns(env->gemd_pid);
-	h1 = bench_tids_cpu_ns(env->gemd_pid, &mine);
+	if (!out->why_client)
+		out->why_client = read_client(fd, &f1);
 	if (out->counters)
 		out->counters = read_counters(env->gdfs, c1) == 0;
 
@@ -164,7 +243,10 @@ static int measure_here(const struct bench_env *env, const struct workload *w,
 	out->client_user_ns = u1 - u0;
 	out->client_sys_ns = s1 - s0;
 	out->gemd_cpu_ns = g1 > g0 ? g1 - g0 : 0;
-	out->gemd_handler_ns = h1 > h0 ? h1 - h0 : 0;
+	if (!g0 || !g1)
+		out->why_gemd = env->gemd_pid > 0 ? "gemd's /proc/PID is not readable" :
+			"gemd's pid is unknown";
+	client_delta(&out->gc, &f0, &f1);
 	out->exec_counted = x.bm.st.execbuffers;
 	out->reloc_counted = x.bm.st.relocations;
 	out->pwrite_counted = x.bm.st.pwrite_bytes;

@@ -54,9 +54,16 @@ enum bench_metric {
 	BM_WALL_US,
 	BM_CLIENT_CPU_US,
 	BM_GEMD_CPU_US,
-	BM_GEMD_HANDLER_US,
-	BM_GEMD_OTHER_US,
+	BM_GEMD_CLIENT_US,
+	BM_GEMD_MM_US,
+	BM_GEMD_SUBMIT_US,
+	BM_GEMD_GPU_US,
+	BM_GEMD_WAIT_OTHER_US,
+	BM_GEMD_REST_US,
 	BM_GEMD_PER_REQ,
+	BM_GPU_BUSY_US,
+	BM_GPU_BUSY_PCT,
+	BM_TOTAL_CPU_US,		/* client + gemd: the seed's figure */
 	BM_IOCTLS,
 	BM_BINDS,
 	BM_EVICTIONS,
@@ -75,14 +82,22 @@ struct bench_metric_desc {
 };
 extern const struct bench_metric_desc bench_metrics[BENCH_NMETRICS];
 
+/* What gemd measured for this client's drm_file over the window (its
+ * fdinfo: debugfs/FORMAT.md), in ns. */
+struct bench_gemd_client {
+	uint64_t cpu_ns, mm_ns, submit_ns, gpu_ns, wait_ns, other_ns, retire_ns;
+	uint64_t gpu_busy_ns, ioctls;
+};
+
 struct bench_sample {
 	double v[BENCH_NMETRICS];
+	/* Metrics that could not be measured (bit per enum bench_metric):
+	 * absent from the JSON, "-" in the table, never 0; why says why. */
+	uint32_t unknown;
+	const char *why_gemd, *why_client;
 	uint64_t ops, bytes, elapsed_ns;
 	uint64_t client_user_ns, client_sys_ns, gemd_cpu_ns;
-	/* gemd's thread serving this client (requests: the memory manager
-	 * and the socket), and the rest (the GPU model, retirement) */
-	uint64_t gemd_handler_ns;
-	bool handler_known;
+	struct bench_gemd_client gc;	/* valid unless why_client */
 	/* gemkit's counts and the driver's, for the consistency check */
 	uint64_t exec_counted, exec_driver;
 	uint64_t reloc_counted, reloc_driver;
@@ -95,12 +110,6 @@ struct bench_sample {
 struct bench_floors;
 struct gdfs;
 
-#define BENCH_MAX_TIDS	256
-struct bench_tids {
-	int tid[BENCH_MAX_TIDS];
-	unsigned int n;
-};
-
 struct bench_env {
 	const char *device;
 	int gemd_pid;			/* 0: unknown (no gemd CPU) */
@@ -109,10 +118,6 @@ struct bench_env {
 	uint64_t duration_ns;
 	volatile sig_atomic_t *stop;
 	uint8_t *src;
-	/* gemd's threads serving this process: libgem keeps one connection
-	 * per process and device, so they appear with the first run's
-	 * gem_open and serve the later ones (unless new ones appear). */
-	struct bench_tids *handler;
 };
 
 /* Run w with s once for env->duration_ns.  0, or -errno with *failed_op
@@ -127,14 +132,6 @@ int bench_measure(const struct bench_env *env, const struct workload *w,
 int bench_gemd_pid(const char *device);
 /* CPU time gemd's threads have used, ns (0 when unreadable). */
 uint64_t bench_gemd_cpu_ns(int pid);
-/* gemd's threads (at most BENCH_MAX_TIDS), to tell which appeared when
- * this client connected: gemd serves each connection on a thread. */
-void bench_gemd_tids(int pid, struct bench_tids *t);
-/* The tids of b not in a. */
-void bench_tids_new(const struct bench_tids *a, const struct bench_tids *b,
-		    struct bench_tids *out);
-/* CPU time those threads have used, ns. */
-uint64_t bench_tids_cpu_ns(int pid, const struct bench_tids *t);
 /* This thread's user and system CPU, ns. */
 void bench_thread_cpu(uint64_t *user_ns, uint64_t *sys_ns);
 
@@ -188,7 +185,8 @@ struct bench_result {
 	struct bench_strategy s;
 	struct bench_sample *samples;	/* repeat of them */
 	unsigned int n;
-	struct bench_stat st[BENCH_NMETRICS];
+	struct bench_stat st[BENCH_NMETRICS];	/* over the runs that measured it */
+	uint32_t unknown;		/* metrics no run measured */
 	bool consistent;
 };
 

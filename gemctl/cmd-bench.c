@@ -300,9 +300,15 @@ static int run_results(struct gemctl *ctl, const struct bench_opts *o,
 		for (r = 0; r < res->n; r++)
 			res->consistent &= res->samples[r].consistent;
 		for (k = 0; k < BENCH_NMETRICS; k++) {
+			unsigned int n = 0;
+
+			/* Over the runs that measured it; none: unknown. */
 			for (r = 0; r < res->n; r++)
-				v[r] = res->samples[r].v[k];
-			bench_stat(v, res->n, &res->st[k]);
+				if (!(res->samples[r].unknown & (1u << k)))
+					v[n++] = res->samples[r].v[k];
+			if (!n)
+				res->unknown |= 1u << k;
+			bench_stat(v, n, &res->st[k]);
 		}
 	}
 	return GEMCTL_OK;
@@ -340,7 +346,6 @@ static int bench_suite(struct gemctl *ctl, struct bench_opts *o)
 {
 	struct bench_report rep = { 0 };
 	struct bench_env env = { 0 };
-	struct bench_tids handler = { .n = 0 };
 	const char *why;
 	struct gdfs *gdfs = NULL;
 	FILE *out = NULL;
@@ -371,7 +376,6 @@ static int bench_suite(struct gemctl *ctl, struct bench_opts *o)
 	env.gdfs = gdfs;
 	env.duration_ns = o->duration_ns;
 	env.stop = &gemctl_interrupted;
-	env.handler = &handler;
 	bench_machine(&rep.machine);
 	rep.device = env.device;
 	rep.repeat = o->repeat;

@@ -390,6 +390,14 @@ static void scroll_body(struct gt_ui *ui, enum gt_action a, long page)
 	ui->events_follow = false;
 }
 
+static void toggle_invert(struct gt_ui *ui)
+{
+	ui->model.invert = !ui->model.invert;
+	refresh_model(ui);
+	gt_ui_banner(ui, "sort by %s %s", gt_col_name(ui->model.sort),
+		     ui->model.invert ? "inverted" : "normal");
+}
+
 static void handle_key(struct gt_ui *ui, int ch)
 {
 	const struct gt_view_class *view = gt_views[ui->view];
@@ -440,16 +448,19 @@ static void handle_key(struct gt_ui *ui, int ch)
 		start_input(ui, GT_IN_FILTER, ui->model.filter.text);
 		break;
 	case GT_ACT_SORT_NEXT:
-		set_sort(ui, (enum gt_col)((ui->model.sort + 1) % GT_COL_COUNT));
-		break;
 	case GT_ACT_SORT_PREV:
-		set_sort(ui, (enum gt_col)((ui->model.sort + GT_COL_COUNT - 1) % GT_COL_COUNT));
-		break;
 	case GT_ACT_INVERT:
-		ui->model.invert = !ui->model.invert;
-		refresh_model(ui);
-		gt_ui_banner(ui, "sort by %s %s", gt_col_name(ui->model.sort),
-			     ui->model.invert ? "inverted" : "normal");
+		/* A view with a sort of its own (clients) takes these. */
+		if (view->handle_key && view->handle_key(ui, a, page))
+			break;
+		if (a == GT_ACT_SORT_PREV)
+			set_sort(ui, (enum gt_col)((ui->model.sort + GT_COL_COUNT - 1) %
+						   GT_COL_COUNT));
+		else if (a == GT_ACT_INVERT)
+			toggle_invert(ui);
+		else
+			set_sort(ui, (enum gt_col)((ui->model.sort + 1) % GT_COL_COUNT));
+		break;
 		break;
 	case GT_ACT_SORT_SIZE:
 		set_sort(ui, GT_COL_SIZE);

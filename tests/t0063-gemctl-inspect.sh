@@ -127,9 +127,16 @@ test_expect_success 'requests: none outstanding when idle' '
 
 test_expect_success 'clients: this session appears with its handles and bytes' '
 	gemctl -c "a = create 4096; b = create 8192; clients" >out &&
-	grep -E "^ +[0-9]+ +[0-9]+ gemctl +2 +12288 +0 +0$" out &&
+	grep -E "^ +[0-9]+ +[0-9]+ gemctl +2 +12288 +0 +0 +[0-9]+\.[0-9]{3} +0\.000 +0$" out &&
 	gemctl --json -c "a = create 4096; clients" |
 	json_check "d[\"count\"] == 1 and d[\"clients\"][0][\"comm\"] == \"gemctl\" and d[\"clients\"][0][\"handle_bytes\"] == 4096"
+'
+
+test_expect_success 'clients --json: the usage figures gemd measured for each file' '
+	gemctl --json -c "a = create 4096; b = create 8192; madvise \$b dontneed; clients" |
+	tail -n 1 >usage.json &&
+	json_check "[(c[\"total_bytes\"], c[\"resident_bytes\"], c[\"purgeable_bytes\"], c[\"active_bytes\"], c[\"ioctls\"], c[\"execbuffers\"], c[\"engine_render_ns\"], c[\"waits\"]) for c in d[\"clients\"]] == [(12288, 12288, 8192, 0, 3, 0, 0, 0)]" <usage.json &&
+	json_check "d[\"clients\"][0][\"cpu_mm_ns\"] > 0 and d[\"clients\"][0][\"cpu_ns\"] == sum(d[\"clients\"][0][k] for k in (\"cpu_mm_ns\", \"cpu_submit_ns\", \"cpu_wait_ns\", \"cpu_other_ns\", \"cpu_gpu_ns\", \"cpu_retire_ns\"))" <usage.json
 '
 
 test_expect_success 'events: a fill shows bind, submit and retire; --since skips' '

@@ -42,17 +42,32 @@ bench_check () {
 	        assert v["min"] > 0 and v["min"] <= v["median"] <= v["max"], (name, k, v)
 	        assert v["spread_pct"] == 0, (name, k, v)   # one run
 	    for k in ("client_cpu_us_per_op", "gemd_cpu_us_per_op",
-	              "gemd_handler_cpu_us_per_op", "gemd_other_cpu_us_per_op",
-	              "gemd_handler_cpu_us_per_request", "binds_per_op",
+	              "gemd_client_cpu_us_per_op", "gemd_mm_cpu_us_per_op",
+	              "gemd_wait_other_cpu_us_per_op", "gemd_cpu_us_per_request",
+	              "gpu_busy_us_per_op", "gpu_busy_pct", "binds_per_op",
 	              "evictions_per_op", "clflush_bytes_per_op", "waits_per_op"):
 	        assert met[k]["median"] >= 0, (name, k)
+	    # what gemd measured for this client: every part of the work is there
+	    for k in ("gemd_submit_cpu_us_per_op", "gemd_gpu_cpu_us_per_op"):
+	        assert met[k]["median"] > 0, (name, k)
+	    assert "gemd_rest_cpu_us_per_op" in met, name
+	    assert "gemd_handler_cpu_us_per_op" not in met, name
 	    assert ("mb_per_s" in met) == r["workload"].startswith("texdown"), name
 	    assert r["consistent"] is True, name
 	    (run,) = r["runs"]
 	    assert run["ops"] > 0 and run["elapsed_ns"] > 0, (name, run)
 	    assert run["counters_read"] is True, name
-	    # the gemd thread serving this client was found
-	    assert run["gemd_handler_cpu_ns"] <= run["gemd_cpu_ns"], (name, run)
+	    # gemd's figures for this client: the parts make its total, and
+	    # the GPU model ran every batch
+	    parts = sum(run["gemd_%s_cpu_ns" % p] for p in
+	                ("mm", "submit", "gpu", "wait", "other", "retire"))
+	    assert parts == run["gemd_client_cpu_ns"] > 0, (name, run)
+	    # ... and account for gemd's process CPU over the window: what no
+	    # client was charged for (idle threads) is within 10% of it
+	    g = run["gemd_cpu_ns"]
+	    assert 0.9 * g <= parts <= 1.1 * g, (name, parts, g)
+	    assert run["gpu_busy_ns"] > 0 and run["gemd_ioctls"] > 0, (name, run)
+	    assert "gemd_handler_cpu_ns" not in run, name
 	    assert run["execbuffers_counted"] == run["execbuffers_driver"] > 0, (name, run)
 	    # gemd recounts a relocation pass restarted after a wait
 	    if run["waits_driver"] == 0:
@@ -112,7 +127,26 @@ test_expect_success 'the text table: one row per result, counts ok' '
 	test $(grep -c "^exec-nop  *suballoc .* ok$" table) = 1 &&
 	test $(grep -c "^reloc  *alloc .* ok$" table) = 1 &&
 	test $(grep -c "^reloc  *suballoc .* ok$" table) = 1 &&
-	test $(grep -c " ok$" table) = 4
+	test $(grep -c " ok$" table) = 4 &&
+	grep "^alloc / suballoc, run by run: the median ratio (min-max):$" table &&
+	grep -E "^exec-nop( +[0-9.]+x \([0-9.]+-[0-9.]+\)){7}$" table &&
+	grep -E "^reloc( +[0-9.]+x \([0-9.]+-[0-9.]+\)){7}$" table
+'
+
+test_expect_success 'the JSON has alloc / suballoc run by run for each workload' '
+	python3 -c "
+import json
+d = json.load(open(\"exec-nop.json\"))
+(r,) = d[\"alloc_over_suballoc\"]
+assert r[\"workload\"] == \"exec-nop\", r
+a = [x for x in d[\"results\"] if x[\"strategy\"] == \"alloc\"][0][\"runs\"][0]
+s = [x for x in d[\"results\"] if x[\"strategy\"] == \"suballoc\"][0][\"runs\"][0]
+w = r[\"metrics\"][\"wall_us_per_op\"]
+want = (a[\"elapsed_ns\"] / a[\"ops\"]) / (s[\"elapsed_ns\"] / s[\"ops\"])
+assert abs(w[\"median\"] - want) < 1e-6 * want and w[\"min\"] == w[\"max\"] == w[\"median\"], (w, want)
+assert set(r[\"metrics\"]) == {\"wall_us_per_op\", \"total_cpu_us_per_op\", \"client_cpu_us_per_op\", \"gemd_cpu_us_per_op\",
+    \"gemd_mm_cpu_us_per_op\", \"gemd_submit_cpu_us_per_op\", \"gemd_gpu_cpu_us_per_op\"}, r
+"
 '
 
 test_expect_success '--repeat 3: three runs, min <= median <= max' '

@@ -156,8 +156,23 @@ test_expect_success 'view 2, the GTT map: grid, figures and the owner under the 
 
 test_expect_success 'view 3, clients: objects, bytes and bound bytes per file' '
 	keys 3 &&
-	wait_screen "^ +1 +$WORKLOAD_PID gemtop-workload +10 +640K +320K +0 +0\$" &&
-	grep "^1 clients" screen.out
+	wait_screen "^ +1 +$WORKLOAD_PID gemtop-workload +10 +640K +320K +0 +0 +(0\.0|-) +(0\.0|-) +0\$" &&
+	grep "^1 clients  sort FILE$" screen.out &&
+	grep -E "^ +FILE +PID +COMM +OBJECTS +BYTES +BOUND +REQUESTS +EVICTED +GPU% +CPU% +WAITS" screen.out &&
+	# an idle client: 0 % once two samples hold it
+	wait_screen "^ +1 +$WORKLOAD_PID gemtop-workload +10 +640K +320K +0 +0 +0\.0 +0\.0 +0\$"
+'
+
+test_expect_success 'view 3 sorts by its own columns: > to GPU%, I inverts' '
+	keys 3 &&
+	for i in 1 2 3 4 5 6 7 8; do keys ">"; done &&
+	wait_screen "^1 clients  sort GPU%\$" &&
+	keys I &&
+	wait_screen "^1 clients  sort GPU% inverted\$" &&
+	keys I && keys "<" &&
+	wait_screen "^1 clients  sort EVICTED\$" &&
+	for i in 1 2 3 4 5 6 7; do keys "<"; done &&
+	wait_screen "^1 clients  sort FILE\$"
 '
 
 test_expect_success 'view 4, rings: registers, seqnos and requests' '

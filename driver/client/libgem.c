@@ -718,6 +718,41 @@ static int syncfile_merge(uint32_t ino, struct sync_merge_data *udata)
 	return 0;
 }
 
+ssize_t gem_fdinfo(int fd, char *buf, size_t len)
+{
+	struct iovec iov = { (void *)GEM_DEBUGFS_FDINFO, sizeof(GEM_DEBUGFS_FDINFO) };
+	struct wire_call wc = {
+		.type = GEM_MSG_DEBUGFS, .request = GEM_DEBUGFS_READ,
+		.iov = &iov, .iovcnt = 1,
+	};
+	struct gem_channel *ch;
+	struct fd_entry e;
+	size_t n;
+	int ret;
+
+	ret = fd_lookup(fd, &e);
+	if (!ret)
+		ret = channel_get(e.dev, &ch);
+	if (ret)
+		goto out_err;
+	wc.file = e.token;
+	ret = channel_call(ch, &wc);
+	if (!ret)
+		ret = wc.result < 0 ? wc.result : 0;
+	if (ret)
+		goto out_err;
+	n = len ? MIN(ch->rbuf.len, len - 1) : 0;
+	if (len) {
+		memcpy(buf, ch->rbuf.buf, n);
+		buf[n] = '\0';
+	}
+	return (ssize_t)n;
+
+out_err:
+	errno = -ret;
+	return -1;
+}
+
 int gem_syncfile_ioctl(int fd, unsigned long request, void *arg)
 {
 	uint32_t ino = fence_ino(fd);

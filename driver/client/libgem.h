@@ -44,6 +44,14 @@ int gem_sync(int fd);
  */
 int gem_syncfile_ioctl(int fd, unsigned long request, void *arg);
 
+/*
+ * The usage stats of device fd's drm_file in the kernel's fdinfo format
+ * (drm-driver, drm-client-id, drm-engine-render ... debugfs/FORMAT.md
+ * "gemkit_fdinfo"), at most len - 1 bytes into buf, NUL-terminated: the
+ * text's length, or -1 with errno (ENOTTY: not a device fd, ENODEV).
+ */
+ssize_t gem_fdinfo(int fd, char *buf, size_t len);
+
 /* munmap, telling libgem: it maps an object's mappings again when the
  * object moves or its tiling changes, and must not touch this range. */
 int gem_munmap(void *addr, size_t length);

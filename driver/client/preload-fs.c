@@ -88,6 +88,8 @@ static int do_open(int dirfd, const char *path, int flags, mode_t mode)
 		return preload_open_device(n, flags);
 	case PRELOAD_PATH_FDLINK:
 		return preload_reopen_device(n, flags);
+	case PRELOAD_PATH_FDINFO:
+		return preload_open_fdinfo(n, flags);
 	case PRELOAD_PATH_SHADOW:
 		return preload_real.openat(dirfd, buf, flags, mode);
 	default:
@@ -174,7 +176,7 @@ static int fopen_flags(const char *mode)
 	return flags;
 }
 
-static FILE *fdopen_device(int n, bool reopen, const char *mode)
+static FILE *fdopen_device(int n, enum preload_path_kind kind, const char *mode)
 {
 	int flags = fopen_flags(mode), fd;
 	FILE *f;
@@ -183,7 +185,9 @@ static FILE *fdopen_device(int n, bool reopen, const char *mode)
 		errno = EINVAL;
 		return NULL;
 	}
-	fd = reopen ? preload_reopen_device(n, flags) : preload_open_device(n, flags);
+	fd = kind == PRELOAD_PATH_FDLINK ? preload_reopen_device(n, flags) :
+	     kind == PRELOAD_PATH_FDINFO ? preload_open_fdinfo(n, flags) :
+	     preload_open_device(n, flags);
 	if (fd < 0)
 		return NULL;
 	f = fdopen(fd, mode);
@@ -197,11 +201,13 @@ static FILE *do_fopen(const char *path, const char *mode)
 	char buf[PATH_MAX];
 	int n;
 
-	switch (classify(AT_FDCWD, path, buf, &n)) {
+	enum preload_path_kind kind = classify(AT_FDCWD, path, buf, &n);
+
+	switch (kind) {
 	case PRELOAD_PATH_DEVICE:
-		return fdopen_device(n, false, mode);
 	case PRELOAD_PATH_FDLINK:
-		return fdopen_device(n, true, mode);
+	case PRELOAD_PATH_FDINFO:
+		return fdopen_device(n, kind, mode);
 	case PRELOAD_PATH_SHADOW:
 		return preload_real.fopen(buf, mode);
 	default:

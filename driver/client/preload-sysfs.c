@@ -260,27 +260,32 @@ static enum preload_path_kind redirect(const char *root, const char *path,
 	return PRELOAD_PATH_SHADOW;
 }
 
-/* "/proc/self/fd/N", "/proc/<our pid>/fd/N", "/dev/fd/N": N, else -1. */
-static int fd_link(const char *path)
+/* "/proc/self/<dir>/N", "/proc/<our pid>/<dir>/N" (dir "fd" or
+ * "fdinfo"), "/dev/fd/N" (dir "fd"): N, else -1. */
+static int fd_link(const char *path, const char *dir)
 {
+	size_t dlen = strlen(dir);
 	const char *p;
 	char *end;
 	long v;
 
-	if (!strncmp(path, "/dev/fd/", 8)) {
+	if (!strcmp(dir, "fd") && !strncmp(path, "/dev/fd/", 8)) {
 		p = path + 8;
-	} else if (!strncmp(path, "/proc/self/fd/", 14)) {
-		p = path + 14;
-	} else if (!strncmp(path, "/proc/thread-self/fd/", 21)) {
-		p = path + 21;
+	} else if (!strncmp(path, "/proc/self/", 11)) {
+		p = path + 11;
+	} else if (!strncmp(path, "/proc/thread-self/", 18)) {
+		p = path + 18;
 	} else if (!strncmp(path, "/proc/", 6)) {
 		v = strtol(path + 6, &end, 10);
-		if (end == path + 6 || v != getpid() || strncmp(end, "/fd/", 4))
+		if (end == path + 6 || v != getpid() || *end != '/')
 			return -1;
-		p = end + 4;
+		p = end + 1;
 	} else {
 		return -1;
 	}
+	if (p[-1] != '/' || strncmp(p, dir, dlen) || p[dlen] != '/')
+		return -1;
+	p += dlen + 1;
 	if (*p < '0' || *p > '9')
 		return -1;
 	v = strtol(p, &end, 10);
@@ -307,14 +312,51 @@ static enum preload_path_kind module_params(const char *rest, char *buf,
 	return redirect(debugfs[0] ? debugfs : "/sys/kernel/debug", sub, buf, len);
 }
 
+/*
+ * openat(dir, "N") with dir an open /proc/self/fdinfo: how IGT's
+ * igt_parse_drm_fdinfo and gputop read a DRM fd's usage stats.  Only a
+ * name of digits costs a look at what dir is.
+ */
+static int fdinfo_at(int dirfd, const char *path)
+{
+	char link[64], target[64], want[64];
+	const char *p;
+	ssize_t n;
+	long v;
+
+	if (dirfd < 0 || !*path)
+		return -1;
+	for (p = path; *p; p++)
+		if (*p < '0' || *p > '9' || p - path > 9)
+			return -1;
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", dirfd);
+	n = preload_real.readlinkat(AT_FDCWD, link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return -1;
+	target[n] = '\0';
+	snprintf(want, sizeof(want), "/proc/%d/fdinfo", (int)getpid());
+	if (strcmp(target, want))
+		return -1;
+	v = strtol(path, NULL, 10);
+	return v <= INT_MAX ? (int)v : -1;
+}
+
 enum preload_path_kind preload_classify(int dirfd, const char *path,
 					char *buf, size_t len, int *out)
 {
 	const char *rest;
 	int fd;
 
-	(void)dirfd;		/* only absolute paths are ours */
-	if (!path || path[0] != '/')
+	/* Only absolute paths are ours, and a fd's name in /proc's fdinfo. */
+	if (path && path[0] != '/') {
+		fd = fdinfo_at(dirfd, path);
+		if (fd >= 0 && preload_is_device_fd(fd)) {
+			*out = fd;
+			return PRELOAD_PATH_FDINFO;
+		}
+		return PRELOAD_PATH_REAL;
+	}
+	if (!path)
 		return PRELOAD_PATH_REAL;
 	switch (path[1]) {
 	case 'd':
@@ -331,10 +373,15 @@ enum preload_path_kind preload_classify(int dirfd, const char *path,
 		/* /dev/fd/N */
 		fallthrough;
 	case 'p':
-		fd = fd_link(path);
+		fd = fd_link(path, "fd");
 		if (fd >= 0 && preload_is_device_fd(fd)) {
 			*out = fd;
 			return PRELOAD_PATH_FDLINK;
+		}
+		fd = fd_link(path, "fdinfo");
+		if (fd >= 0 && preload_is_device_fd(fd)) {
+			*out = fd;
+			return PRELOAD_PATH_FDINFO;
 		}
 		return PRELOAD_PATH_REAL;
 	case 's':

@@ -90,7 +90,11 @@ enum preload_path_kind {
 	PRELOAD_PATH_DEVICE,	/* /dev/dri/card0 or renderD128 (minor out) */
 	PRELOAD_PATH_FDLINK,	/* /proc/self/fd/N of a device fd (fd out) */
 	PRELOAD_PATH_SHADOW,	/* redirected to a real file (path out) */
+	PRELOAD_PATH_FDINFO,	/* /proc/self/fdinfo/N of a device fd (fd out) */
 };
+
+/* A read-only fd holding device fd's fdinfo (preload-fdinfo.c), or -1. */
+int preload_open_fdinfo(int fd, int flags);
 
 /*
  * Classify an absolute or cwd-relative path; for SHADOW, buf (PATH_MAX)

@@ -50,6 +50,7 @@ const struct debugfs_file debugfs_files[] = {
 	/* gemkit's structured files (debugfs/FORMAT.md) */
 	SNAP("gemkit_objects", debugfs_show_gemkit_objects, SNAP_OWNERS),
 	SNAP("gemkit_clients", debugfs_show_gemkit_clients, SNAP_FILES),
+	SNAP("gemkit_fdinfo", debugfs_show_gemkit_fdinfo, SNAP_FILES),
 	SNAP("gemkit_fences", debugfs_show_gemkit_fences, SNAP_OBJECTS),
 	SNAP("gemkit_gtt", debugfs_show_gemkit_gtt, SNAP_GTT_ORDER),
 	SNAP("gemkit_ring", debugfs_show_gemkit_ring, SNAP_REQUESTS),

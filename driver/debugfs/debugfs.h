@@ -56,6 +56,10 @@ int gem_debugfs_read_range(struct gem_device *dev, const char *path, uint64_t of
 			   size_t len, struct strbuf *out);
 ssize_t gem_debugfs_write(struct gem_device *dev, const char *path,
 			  const char *buf, size_t len);
+/* The fdinfo block of one file (gemkit_fdinfo's, debugfs/FORMAT.md),
+ * as the kernel answers /proc/<pid>/fdinfo/<fd>; 0 or -ENOMEM. */
+struct gem_file;
+int gem_debugfs_fdinfo(struct gem_file *file, struct strbuf *out);
 /* One name per line: every file of dri/0 (what readdir shows). */
 int gem_debugfs_list(struct gem_device *dev, struct strbuf *out);
 

@@ -125,7 +125,15 @@ struct snap_file {
 	uint32_t requests;		/* outstanding */
 	uint64_t handle_bytes;		/* sum of sizes over its handles */
 	uint64_t bound_bytes;		/* ... of those bound in the GTT */
+	uint64_t resident_bytes;	/* ... of those with their pages */
+	uint64_t purgeable_bytes;	/* ... of those DONTNEED, not purged */
+	uint64_t active_bytes;		/* ... of those the GPU uses */
+	struct gem_acct_stats acct;	/* acct.h */
 };
+
+/* A file's figures, without its owners (snapshot.c); dev->lock. */
+void snap_file_fill(struct snap_file *sf, struct gem_file *file,
+		    bool totals_only);
 
 struct snap_request {
 	uint32_t seqno;
@@ -220,6 +228,9 @@ DEBUGFS_SNAP_SHOW(debugfs_show_gem_list);	/* data = (uintptr_t)enum gem_list */
 DEBUGFS_SNAP_SHOW(debugfs_show_fence_regs);
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_objects);
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_clients);
+DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_fdinfo);	/* fdinfo.c */
+/* A file's gemkit_clients record, usage figures included (fdinfo.c). */
+void debugfs_client_record(struct gdfs_client *r, const struct snap_file *f);
 DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_fences);
 /* ring.c: requests, seqnos, interrupts, status page, ring, batches */
 DEBUGFS_SNAP_SHOW(debugfs_show_gem_request);

@@ -378,15 +378,7 @@ DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_clients)
 			ret = -ENOMEM;
 			break;
 		}
-		r = (struct gdfs_client){
-			.file = f->id,
-			.pid = f->pid,
-			.handles = f->handle_count,
-			.handle_bytes = f->handle_bytes,
-			.bound_bytes = f->bound_bytes,
-			.requests = f->requests,
-		};
-		copy_comm(r.comm, f->comm);
+		debugfs_client_record(&r, f);
 		sb_commit(sb, debugfs_fmt_client(p, &r));
 	}
 	return ret;

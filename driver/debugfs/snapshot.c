@@ -132,12 +132,54 @@ static int snap_gtt_order(struct gem_device *dev, struct debugfs_snapshot *snap,
 	return 0;
 }
 
+/*
+ * Memory by state as drm_show_memory_stats counts it: over the file's
+ * handles; resident is "has its pages" (not purged), bound is in the GTT.
+ * totals_only (SNAP_FILE_TOTALS): the running total of handle bytes, no
+ * walk of the handles.
+ */
+void snap_file_fill(struct snap_file *sf, struct gem_file *file,
+		    bool totals_only)
+{
+	struct gem_request *rq;
+	uint32_t h;
+
+	gem_assert_held(file->dev);
+	memset(sf, 0, sizeof(*sf));
+	sf->id = file->id;
+	sf->pid = file->pid;
+	memcpy(sf->comm, file->comm, sizeof(sf->comm));
+	sf->comm[sizeof(sf->comm) - 1] = '\0';
+	sf->handle_count = file->handle_count;
+	list_for_each_entry(rq, &file->requests, file_link)
+		sf->requests++;
+	gem_acct_read(file, &sf->acct);
+	if (totals_only) {
+		sf->handle_bytes = file->handle_bytes;
+		return;
+	}
+	for (h = 1; h < file->handles_alloc; h++) {
+		struct gem_object *obj = file->handles[h];
+
+		if (!obj)
+			continue;
+		sf->handle_bytes += obj->size;
+		if (gem_object_bound(obj))
+			sf->bound_bytes += obj->size;
+		if (obj->madv != GEM_MADV_PURGED)
+			sf->resident_bytes += obj->size;
+		if (obj->madv == I915_MADV_DONTNEED)
+			sf->purgeable_bytes += obj->size;
+		if (obj->active)
+			sf->active_bytes += obj->size;
+	}
+}
+
 /* totals_only: no walk of the handles (SNAP_FILE_TOTALS). */
 static int snap_files(struct gem_device *dev, struct debugfs_snapshot *snap,
 		      struct idmap *map, bool totals_only)
 {
 	struct gem_file *file;
-	struct gem_request *rq;
 	size_t nfiles = 0, nowners = 0, i, f;
 	uint32_t h;
 
@@ -170,38 +212,18 @@ static int snap_files(struct gem_device *dev, struct debugfs_snapshot *snap,
 
 	f = 0;
 	list_for_each_entry(file, &dev->files, link) {
-		struct snap_file *sf = &snap->files[f++];
-
-		sf->id = file->id;
-		sf->pid = file->pid;
-		memcpy(sf->comm, file->comm, sizeof(sf->comm));
-		sf->comm[sizeof(sf->comm) - 1] = '\0';
-		sf->handle_count = file->handle_count;
-		list_for_each_entry(rq, &file->requests, file_link)
-			sf->requests++;
-		if (totals_only) {
-			sf->handle_bytes = file->handle_bytes;
-			continue;
-		}
-		for (h = 1; h < file->handles_alloc; h++) {
+		snap_file_fill(&snap->files[f++], file, totals_only);
+		for (h = 1; map && !totals_only && h < file->handles_alloc; h++) {
 			struct gem_object *obj = file->handles[h];
+			long idx = obj ? snap_lookup(map, obj->id) : -1;
 
-			if (!obj)
-				continue;
-			sf->handle_bytes += obj->size;
-			if (gem_object_bound(obj))
-				sf->bound_bytes += obj->size;
-			if (map) {
-				long idx = snap_lookup(map, obj->id);
+			if (idx >= 0) {
+				struct snap_obj *so = &snap->objs[idx];
+				struct snap_owner *ow =
+					&snap->owners[so->owner_first + so->owner_count++];
 
-				if (idx >= 0) {
-					struct snap_obj *so = &snap->objs[idx];
-					struct snap_owner *ow =
-						&snap->owners[so->owner_first + so->owner_count++];
-
-					ow->file_id = file->id;
-					ow->handle = h;
-				}
+				ow->file_id = file->id;
+				ow->handle = h;
 			}
 		}
 	}

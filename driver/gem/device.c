@@ -37,9 +37,12 @@ static void gem_user_interrupt(void *data)
 {
 	struct gem_device *dev = data;
 
+	uint32_t seqno = gem_hw_seqno(dev);
+
+	gem_acct_interrupt(dev, seqno);
 	gem_irq_lock(dev);
 	dev->irq_count++;
-	dev->irq_seqno = gem_hw_seqno(dev);
+	dev->irq_seqno = seqno;
 	pthread_cond_broadcast(&dev->irq_cond);
 	gem_irq_unlock(dev);
 }
@@ -55,6 +58,7 @@ static void gem_error_interrupt(void *data)
 static const struct gpu_ops gem_gpu_ops = {
 	.user_interrupt = gem_user_interrupt,
 	.error_interrupt = gem_error_interrupt,
+	.run_start = gem_acct_gpu_run_start,
 };
 
 /* The ring is a kernel-owned object pinned in the GTT, as in i915. */
@@ -153,17 +157,20 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	ret = gem_params_init(&dev->params);
 	if (ret)
 		goto out_free;
+	ret = gem_acct_device_init(dev);
+	if (ret)
+		goto out_params;
 
 	/* In a memfd so that clients can map it (status.c). */
 	dev->hws_fd = -1;
 	ret = gem_status_hws_init(dev);
 	if (ret)
-		goto out_free;
+		goto out_acct;
 	gcfg.hws = dev->hws;
 	dev->gpu = gpu_create(&gcfg, &gem_gpu_ops, dev);
 	if (!dev->gpu) {
 		ret = -errno;
-		goto out_params;
+		goto out_acct;
 	}
 
 	gem_lock(dev);
@@ -194,6 +201,8 @@ out_ring:
 	gem_unlock(dev);
 out_gpu:
 	gpu_destroy(dev->gpu);
+out_acct:
+	gem_acct_device_fini(dev);
 out_params:
 	gem_params_release(&dev->params);
 out_free:
@@ -273,6 +282,7 @@ void gem_device_destroy(struct gem_device *dev)
 		log_warn("%llu objects still alive at shutdown",
 			 (unsigned long long)dev->object_count);
 	gpu_destroy(dev->gpu);
+	gem_acct_device_fini(dev);
 	gem_status_hws_fini(dev);
 	gem_backing_fini(dev);
 	idmap_release(&dev->objects);

@@ -39,6 +39,7 @@ static int evict_one(struct gem_object *obj)
 	gem_event(obj->dev, GEM_EV_EVICT, obj->id, start, size, 0);
 	obj->evict_count++;
 	obj->dev->stats.evictions++;
+	gem_acct_evict(obj);
 	evict_purge(obj);
 	return 0;
 }

@@ -449,6 +449,7 @@ static int eb_relocate(struct eb *eb)
 	}
 	/* Counted once the pass succeeds, so a restart counts nothing twice. */
 	eb->file->dev->stats.relocations += count;
+	gem_acct_relocations(count);
 	return 0;
 }
 
@@ -531,6 +532,7 @@ static void eb_submit(struct eb *eb, struct gem_request *rq)
 	gem_object_get(batch);
 	eb_move_to_active(eb, seqno);
 	dev->stats.execbuffers++;
+	gem_acct_execbuffer();
 }
 
 static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *args,

@@ -23,9 +23,15 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 	file->status_fd = -1;
 	INIT_LIST_HEAD(&file->arenas);
 	INIT_LIST_HEAD(&file->requests);
+	ret = gem_acct_file_open(file);
+	if (ret) {
+		free(file);
+		return ret;
+	}
 	gem_lock(dev);
 	ret = gem_master_open(file);
 	if (ret) {
+		gem_acct_file_release(file);
 		gem_unlock(dev);
 		free(file);
 		return ret;
@@ -136,6 +142,7 @@ void gem_file_release(struct gem_file *file)
 	gem_master_release(file);
 	gem_backing_file_release(file);
 	list_del_init(&file->link);
+	gem_acct_file_release(file);
 	gem_verify_after(dev, "file release", file);
 	gem_unlock(dev);
 	log_debug("file %u released (pid %d)", file->id, (int)file->pid);

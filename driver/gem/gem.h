@@ -119,6 +119,8 @@ int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
  * its name ("I915_GEM_CREATE"), or NULL (lib/proto/ioctls.def). */
 int gem_ioctl_size(unsigned int cmd);
 const char *gem_ioctl_name(unsigned int cmd);
+/* ... by number alone (_IOC_NR), for the per-ioctl counts (acct.h). */
+const char *gem_ioctl_name_nr(unsigned int nr);
 
 /*
  * Wait up to wait_ms for a hang with a sequence number above after (for

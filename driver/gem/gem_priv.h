@@ -64,6 +64,7 @@
 #include <i915_drm.h>
 
 #include "gem.h"
+#include "acct.h"
 #include "gpu.h"
 #include "event.h"
 #include "faultsim.h"
@@ -291,6 +292,7 @@ struct gem_file {
 	/* its default context's parameters (CONTEXT_SETPARAM, ioctl.c) */
 	bool unbannable;		/* BANNABLE cleared: hangs never ban it */
 	bool no_error_capture, no_zeromap, unrecoverable;
+	struct gem_acct *acct;		/* acct.c: its usage figures */
 };
 
 /* The device's copy of the i915 module parameters (params.def). */
@@ -404,6 +406,7 @@ struct gem_device {
 	pthread_cond_t retire_cond;	/* signalled under lock when requests are queued */
 
 	struct gem_stats stats;
+	struct gem_acct_dev *acct;	/* acct.c: requests' files by seqno */
 	struct gem_params params;	/* i915_params (params.c) */
 
 	/* debugfs: i915_wedged, the seqno lines, gemkit_events */

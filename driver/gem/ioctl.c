@@ -358,6 +358,12 @@ const char *gem_ioctl_name(unsigned int cmd)
 	return desc ? desc->name : NULL;
 }
 
+const char *gem_ioctl_name_nr(unsigned int nr)
+{
+	return nr < ARRAY_SIZE(gem_ioctls) && gem_ioctls[nr].handler ?
+	       gem_ioctls[nr].name : NULL;
+}
+
 int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
 		       struct gem_call *call)
 {
@@ -370,11 +376,17 @@ int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
 		return -EFAULT;
 	call->has_loc = false;
 	call->fd_out = -1;
-	if (desc->flags & IOCTL_UNLOCKED)
-		return desc->handler(file, arg, call);
+	gem_acct_begin(file);
+	if (desc->flags & IOCTL_UNLOCKED) {
+		ret = desc->handler(file, arg, call);
+		gem_acct_end(file, _IOC_NR(cmd));
+		return ret;
+	}
 	gem_ioctl_enter(file);
 	ret = desc->handler(file, arg, call);
 	gem_ioctl_exit(file, desc->name);
+	/* Before the kick: what the GPU runs is its requests' files' (acct.h). */
+	gem_acct_end(file, _IOC_NR(cmd));
 	gem_gpu_kick(file->dev);
 	if (ret && ret != -ETIME && ret != -ENOENT && ret != -EINVAL)
 		log_debug("file %u (%s): %s: %s", file->id, file->comm, desc->name,

@@ -139,6 +139,7 @@ uint32_t gem_add_request(struct gem_device *dev, struct gem_file *file,
 	dev->stats.requests++;
 	if (dev->next_seqno == 0)	/* 0 means "no seqno" */
 		dev->next_seqno = 1;
+	gem_acct_request(dev, file, seqno);
 	gem_ring_emit(dev, MI_FLUSH);
 	gem_ring_emit(dev, MI_NOOP);
 	gem_ring_emit(dev, MI_STORE_DWORD_INDEX);
@@ -180,6 +181,9 @@ void gem_retire_requests(struct gem_device *dev)
 {
 	uint32_t hw = gem_hw_seqno(dev);
 	struct gem_object *obj, *next;
+	/* whose requests these were (acct.h); more share the first ones' */
+	struct gem_file *files[32];
+	unsigned int nfiles = 0;
 
 	gem_assert_held(dev);
 
@@ -189,6 +193,8 @@ void gem_retire_requests(struct gem_device *dev)
 
 		if (!seqno_passed(hw, rq->seqno))
 			break;
+		if (nfiles < ARRAY_SIZE(files))
+			files[nfiles++] = rq->file;
 		gem_event(dev, GEM_EV_RETIRE, 0, rq->seqno, 0, 0);
 		gem_request_free(dev, rq);
 		dev->stats.retires++;
@@ -209,6 +215,7 @@ void gem_retire_requests(struct gem_device *dev)
 		gem_object_put(obj);	/* the active reference */
 	}
 	gem_syncfiles_retire(dev, hw);
+	gem_acct_retired(files, nfiles);
 }
 
 void gem_request_file_release(struct gem_file *file)
@@ -286,6 +293,7 @@ int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
 	gem_lock(dev);
 	dev->waiting_seqno = 0;
 	dev->stats.wait_ns += now_ns() - start;
+	gem_acct_wait(now_ns() - start);
 	gem_event(dev, GEM_EV_WAIT, 0, seqno, now_ns() - start, ret);
 	if (timeout_ns && *timeout_ns >= 0) {
 		uint64_t spent = now_ns() - start;
@@ -429,6 +437,9 @@ int gem_retire_worker_start(struct gem_device *dev)
 
 	if (ret)
 		return -ret;
+	/* Named, as gpu-cs and gemd-hangcheck: per-thread CPU is read by
+	 * name (tests/gem/gem_acct.c, top -H). */
+	pthread_setname_np(dev->retire_thread, "gemd-retire");
 	dev->retire_running = true;
 	return 0;
 }

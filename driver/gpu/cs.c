@@ -429,6 +429,9 @@ static void cs_run(struct gpu *gpu, uint64_t deadline)
 	enum cs_status st;
 	uint32_t n = 0;
 
+	gpu->cs.run_start_ns = start;
+	if (gpu->ops.run_start)
+		gpu->ops.run_start(gpu->data);
 	atomic_store(&gpu->partial_tail, GPU_NO_TAIL);
 	reg_set(gpu, INSTDONE, GPU_INSTDONE_BUSY);
 	do {

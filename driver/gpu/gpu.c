@@ -265,6 +265,12 @@ void gpu_get_stats(struct gpu *gpu, struct gpu_stats *st)
 	st->inline_runs = atomic_load_explicit(&gpu->st_inline_runs, memory_order_relaxed);
 }
 
+uint64_t gpu_busy_now(struct gpu *gpu)
+{
+	return atomic_load_explicit(&gpu->st_busy_ns, memory_order_relaxed) +
+	       (gpu_now_ns() - gpu->cs.run_start_ns);
+}
+
 static bool cs_sleep(struct gpu *gpu, uint64_t ns, bool credit)
 {
 	uint64_t start = gpu_now_ns(), deadline = start + ns, slept;

@@ -30,6 +30,10 @@ struct gpu_ops {
 	void (*user_interrupt)(void *data);
 	/* The command streamer stopped on an error (EIR now non-zero). */
 	void (*error_interrupt)(void *data);
+	/* The calling thread starts executing the ring (the CS thread, or a
+	 * submitter in gpu_run), before the first command; may be NULL.
+	 * What the thread did before is not GPU work. */
+	void (*run_start)(void *data);
 };
 
 struct gpu_config {
@@ -140,6 +144,9 @@ struct gpu_stats {
 	uint64_t inline_runs;		/* runs on a submitting thread (gpu_run) */
 };
 void gpu_get_stats(struct gpu *gpu, struct gpu_stats *st);
+/* busy_ns including the run in progress: exact on the thread executing
+ * the GPU (in a gpu_ops callback), where the driver charges work. */
+uint64_t gpu_busy_now(struct gpu *gpu);
 
 /* Gen3 tiling geometry, shared by the blitter and the driver's fence code. */
 enum gpu_tiling { GPU_TILING_NONE = 0, GPU_TILING_X = 1, GPU_TILING_Y = 2 };

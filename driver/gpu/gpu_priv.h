@@ -67,6 +67,7 @@ struct cs_state {
 	uint64_t blit_frac;		/* speed model: bytes * 1e9 % rate carried over */
 	uint64_t fault_addr;		/* GTT address of the last page-table error */
 	bool inline_run;		/* executed by gpu_run's caller */
+	uint64_t run_start_ns;		/* the run in progress began (cs_run) */
 	struct blit_setup setup;
 };
 

@@ -815,6 +815,23 @@ static int handle_dmabuf(struct conn *c, const struct gem_msg_hdr *hdr,
 	return conn_reply(c, ret, NULL, 0, -1);
 }
 
+/* GEM_DEBUGFS_READ of GEM_DEBUGFS_FDINFO with a file: that file's
+ * fdinfo block, as /proc/self/fdinfo shows it (the interposer's). */
+static int handle_fdinfo(struct conn *c, uint64_t token, const char *path)
+{
+	struct file_entry *fe;
+	int ret;
+
+	if (strcmp(path, GEM_DEBUGFS_FDINFO))
+		return -ENOENT;
+	fe = file_get(c->srv, token, c->uid);
+	if (!fe)
+		return -EBADF;
+	ret = gem_debugfs_fdinfo(fe->file, &c->out);
+	file_put(c->srv, fe);
+	return ret;
+}
+
 /*
  * GEM_MSG_DEBUGFS: the debugfs files without FUSE, byte-identical to a
  * read through the mount (both go through gem_debugfs_*).  No drm_file is
@@ -840,6 +857,10 @@ static int handle_debugfs(struct conn *c, const struct gem_msg_hdr *hdr,
 	strbuf_reset(&c->out);
 	switch (hdr->request) {
 	case GEM_DEBUGFS_READ:
+		if (hdr->file) {	/* the channel's own file: its fdinfo */
+			ret = handle_fdinfo(c, hdr->file, path);
+			break;
+		}
 		ret = gem_debugfs_read(c->srv->dev, path, &c->out);
 		if (!ret && c->out.len > GEM_MSG_MAX_PAYLOAD)
 			ret = -EFBIG;	/* raw files: use GEM_DEBUGFS_RANGE */

@@ -105,6 +105,10 @@ enum gem_msg_type {
  * result is 0 / a count or -errno (ENOENT: no such file, EACCES: not
  * writable).
  */
+/* READ of this path with hdr.file set: that file's fdinfo (the kernel's
+ * DRM usage stats, debugfs/FORMAT.md "gemkit_fdinfo"), not a debugfs file. */
+#define GEM_DEBUGFS_FDINFO	"fdinfo"
+
 enum gem_debugfs_op {
 	GEM_DEBUGFS_READ = 0,
 	GEM_DEBUGFS_WRITE = 1,

@@ -18,6 +18,7 @@
 #include "gemdebugfs.h"
 #include "gemtest.h"
 #include "gemtest-batch.h"
+#include "gemtest-dfs.h"
 #include "libgem.h"
 #include "strbuf.h"
 
@@ -34,20 +35,6 @@ static void read_objects(struct gdfs *src, struct gdfs_objects *objs)
 	gt_assert_f(gdfs_parse_objects(sb.buf, sb.len, objs, &err) == 0, "%s", err.buf);
 	strbuf_release(&sb);
 	strbuf_release(&err);
-}
-
-static uint64_t counter(struct gdfs *src, const char *key)
-{
-	struct strbuf sb = STRBUF_INIT;
-	struct gdfs_counters c;
-	uint64_t v;
-
-	gt_assert_eq(gdfs_read(src, "gemkit_counters", &sb), 0);
-	gt_assert_eq(gdfs_parse_counters(sb.buf, sb.len, &c, NULL), 0);
-	gt_assert_f(gdfs_counter(&c, key, &v), "no counter %s", key);
-	gdfs_counters_release(&c);
-	strbuf_release(&sb);
-	return v;
 }
 
 /* The object this process holds as handle h. */
@@ -130,8 +117,8 @@ static void test_objects(int fd)
 static void test_exec(int fd)
 {
 	uint32_t target = gt_create(fd, 4096);
-	uint64_t execs = counter(sock_src, "execbuffers");
-	uint64_t relocs = counter(sock_src, "relocations");
+	uint64_t execs = gt_dfs_counter(sock_src, "execbuffers");
+	uint64_t relocs = gt_dfs_counter(sock_src, "relocations");
 	struct strbuf sb = STRBUF_INIT;
 	struct gdfs_objects objs;
 	const struct gdfs_object *o;
@@ -143,8 +130,8 @@ static void test_exec(int fd)
 	size_t inactive = 0, era_inactive = 0, i;
 
 	store(fd, target, 0xc0ffee);
-	gt_assert_eq(counter(fuse_src, "execbuffers"), execs + 1);
-	gt_assert_eq(counter(fuse_src, "relocations"), relocs + 1);
+	gt_assert_eq(gt_dfs_counter(fuse_src, "execbuffers"), execs + 1);
+	gt_assert_eq(gt_dfs_counter(fuse_src, "relocations"), relocs + 1);
 
 	read_objects(fuse_src, &objs);
 	o = mine(&objs, target);
@@ -205,9 +192,9 @@ static void test_exec(int fd)
 					bytes += objs.v[i].size;
 				}
 			snprintf(key, sizeof(key), "%s_objects", lists[l]);
-			gt_assert_eq(counter(fuse_src, key), count);
+			gt_assert_eq(gt_dfs_counter(fuse_src, key), count);
 			snprintf(key, sizeof(key), "%s_bytes", lists[l]);
-			gt_assert_eq(counter(fuse_src, key), bytes);
+			gt_assert_eq(gt_dfs_counter(fuse_src, key), bytes);
 		}
 	}
 
@@ -226,7 +213,7 @@ static void test_evict(int fd)
 {
 	enum { N = 8 };
 	uint32_t h[N];
-	uint64_t evictions0 = counter(fuse_src, "evictions"), evictions, sum = 0;
+	uint64_t evictions0 = gt_dfs_counter(fuse_src, "evictions"), evictions, sum = 0;
 	uint64_t since, nevict = 0;
 	struct gdfs_events ev;
 	struct gdfs_objects objs;
@@ -242,7 +229,7 @@ static void test_evict(int fd)
 		h[i] = gt_create(fd, 1u << 20);
 		store(fd, h[i], (uint32_t)i);
 	}
-	evictions = counter(fuse_src, "evictions") - evictions0;
+	evictions = gt_dfs_counter(fuse_src, "evictions") - evictions0;
 	gt_assert(evictions >= N - 3);
 	read_objects(sock_src, &objs);
 	for (i = 0; i < N; i++) {

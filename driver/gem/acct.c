@@ -1,0 +1,290 @@
+/*
+ * Per drm_file accounting (acct.h): the serving threads' CPU clock at the
+ * dispatch point, GPU work charged at user interrupts, and the counters
+ * the memory manager and submission bump for the file being served.
+ */
+#include <errno.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "acct.h"
+#include "gem_priv.h"
+#include "util.h"
+
+/* One slot per seqno modulo ACCT_SLOTS, naming the file that emitted it.
+ * A request takes at least 24 bytes of the 128 KiB ring, so no more than
+ * 5462 can be in it: a slot is reused only once the GPU has executed its
+ * request and run its interrupt (the ring had to make room first). */
+#define ACCT_SLOTS	8192u
+_Static_assert(ACCT_SLOTS * 24u > GEM_RING_SIZE, "a slot outlives its request");
+
+struct gem_acct {
+	unsigned int refs;			/* dev->lock: the file, slots */
+	_Atomic uint64_t cpu_ns[GEM_ACCT_CLASSES];
+	_Atomic uint64_t gpu_busy_ns;
+	_Atomic uint64_t ioctls[GEM_ACCT_IOCTLS];
+	_Atomic uint64_t execbuffers, relocations, waits, wait_ns;
+	_Atomic uint64_t evictions_caused, evictions_suffered;
+};
+
+struct acct_slot {
+	_Atomic uint32_t seqno;
+	struct gem_acct *acct;			/* written under dev->lock */
+};
+
+struct gem_acct_dev {
+	struct acct_slot slots[ACCT_SLOTS];
+	/* The GPU's busy clock at the last interrupt: only the thread
+	 * executing the GPU touches it, and the GPU's lock hands that role
+	 * over with a barrier. */
+	uint64_t last_busy_ns;
+};
+
+/* The class of each ioctl, by number; what is not listed is OTHER. */
+#define CLASS(cmd, cls)	[_IOC_NR(cmd)] = cls
+static const uint8_t ioctl_class[GEM_ACCT_IOCTLS] = {
+	CLASS(DRM_IOCTL_GEM_CLOSE,			GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_GEM_FLINK,			GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_GEM_OPEN,			GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_PRIME_HANDLE_TO_FD,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_PRIME_FD_TO_HANDLE,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_CREATE,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_CREATE_EXT,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_PREAD,			GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_PWRITE,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_MMAP,			GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_MMAP_OFFSET,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_SET_DOMAIN,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_SET_TILING,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_GET_TILING,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_SET_CACHING,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_GET_CACHING,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_MADVISE,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_PIN,			GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_UNPIN,			GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_GET_APERTURE,		GEM_ACCT_MM),
+	CLASS(DRM_IOCTL_I915_GEM_EXECBUFFER,		GEM_ACCT_SUBMIT),
+	CLASS(DRM_IOCTL_I915_GEM_EXECBUFFER2_WR,	GEM_ACCT_SUBMIT),
+	CLASS(DRM_IOCTL_I915_GEM_WAIT,			GEM_ACCT_WAIT),
+	CLASS(DRM_IOCTL_I915_GEM_BUSY,			GEM_ACCT_WAIT),
+	CLASS(DRM_IOCTL_I915_GEM_THROTTLE,		GEM_ACCT_WAIT),
+	CLASS(DRM_IOCTL_I915_GEM_SW_FINISH,		GEM_ACCT_WAIT),
+};
+#undef CLASS
+
+/* This thread's CPU clock at its last reading (0: never read), and the
+ * file it serves between gem_acct_begin and gem_acct_end. */
+static __thread uint64_t thread_last_ns;
+static __thread struct gem_acct *serving;
+
+static inline void add(_Atomic uint64_t *c, uint64_t v)
+{
+	atomic_fetch_add_explicit(c, v, memory_order_relaxed);
+}
+
+static inline uint64_t get(const _Atomic uint64_t *c)
+{
+	return atomic_load_explicit(c, memory_order_relaxed);
+}
+
+/* The CPU this thread used since its last reading. */
+static uint64_t thread_cpu_delta(void)
+{
+	struct timespec ts;
+	uint64_t now, delta;
+
+	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return 0;
+	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	delta = now - thread_last_ns;
+	thread_last_ns = now;
+	return delta;
+}
+
+enum gem_acct_class gem_acct_class_of(unsigned int nr)
+{
+	return nr < GEM_ACCT_IOCTLS ? (enum gem_acct_class)ioctl_class[nr] :
+				      GEM_ACCT_OTHER;
+}
+
+int gem_acct_device_init(struct gem_device *dev)
+{
+	dev->acct = calloc(1, sizeof(*dev->acct));
+	return dev->acct ? 0 : -ENOMEM;
+}
+
+static void acct_put(struct gem_acct *acct)
+{
+	if (acct && !--acct->refs)
+		free(acct);
+}
+
+void gem_acct_device_fini(struct gem_device *dev)
+{
+	unsigned int i;
+
+	if (!dev->acct)
+		return;
+	for (i = 0; i < ACCT_SLOTS; i++)
+		acct_put(dev->acct->slots[i].acct);
+	free(dev->acct);
+	dev->acct = NULL;
+}
+
+struct gem_acct *gem_acct_new(void)
+{
+	struct gem_acct *acct = calloc(1, sizeof(*acct));
+
+	if (acct)
+		acct->refs = 1;
+	return acct;
+}
+
+int gem_acct_file_open(struct gem_file *file)
+{
+	file->acct = gem_acct_new();
+	return file->acct ? 0 : -ENOMEM;
+}
+
+void gem_acct_file_release(struct gem_file *file)
+{
+	gem_assert_held(file->dev);
+	if (serving == file->acct)
+		serving = NULL;
+	acct_put(file->acct);
+	file->acct = NULL;
+}
+
+void gem_acct_begin(struct gem_file *file)
+{
+	serving = file->acct;
+}
+
+void gem_acct_charge(struct gem_acct *acct, unsigned int nr)
+{
+	unsigned int i = nr % GEM_ACCT_IOCTLS;
+
+	add(&acct->cpu_ns[ioctl_class[i]], thread_cpu_delta());
+	add(&acct->ioctls[i], 1);
+}
+
+void gem_acct_end(struct gem_file *file, unsigned int nr)
+{
+	serving = NULL;
+	gem_acct_charge(file->acct, nr);
+}
+
+void gem_acct_retired(struct gem_file *const *files, unsigned int n)
+{
+	uint64_t delta, share;
+	unsigned int i;
+
+	if (serving || !n)
+		return;
+	delta = thread_cpu_delta();
+	share = delta / n;
+	for (i = 0; i < n; i++)
+		if (files[i] && files[i]->acct)
+			add(&files[i]->acct->cpu_ns[GEM_ACCT_RETIRE],
+			    share + (i ? 0 : delta % n));
+}
+
+void gem_acct_discard(void)
+{
+	(void)thread_cpu_delta();
+}
+
+void gem_acct_execbuffer(void)
+{
+	if (serving)
+		add(&serving->execbuffers, 1);
+}
+
+void gem_acct_relocations(uint64_t count)
+{
+	if (serving)
+		add(&serving->relocations, count);
+}
+
+void gem_acct_wait(uint64_t ns)
+{
+	if (!serving)
+		return;
+	add(&serving->waits, 1);
+	add(&serving->wait_ns, ns);
+}
+
+void gem_acct_evict(const struct gem_object *victim)
+{
+	uint32_t i;
+
+	if (serving)
+		add(&serving->evictions_caused, 1);
+	if (victim->holder.file && victim->holder.file->acct)
+		add(&victim->holder.file->acct->evictions_suffered, 1);
+	for (i = 0; i < victim->nmore; i++)
+		if (victim->more[i].file && victim->more[i].file->acct)
+			add(&victim->more[i].file->acct->evictions_suffered, 1);
+}
+
+void gem_acct_request(struct gem_device *dev, struct gem_file *file,
+		      uint32_t seqno)
+{
+	struct acct_slot *slot = &dev->acct->slots[seqno % ACCT_SLOTS];
+	struct gem_acct *acct = file ? file->acct : NULL;
+
+	gem_assert_held(dev);
+	if (acct)
+		acct->refs++;
+	acct_put(slot->acct);
+	slot->acct = acct;
+	/* Published to the GPU's thread by the ring's TAIL barrier. */
+	atomic_store_explicit(&slot->seqno, seqno, memory_order_relaxed);
+}
+
+void gem_acct_gpu_run_start(void *dev)
+{
+	(void)dev;
+	if (!serving)
+		(void)thread_cpu_delta();
+}
+
+void gem_acct_interrupt(struct gem_device *dev, uint32_t hw_seqno)
+{
+	struct gem_acct_dev *ad = dev->acct;
+	struct acct_slot *slot = &ad->slots[hw_seqno % ACCT_SLOTS];
+	uint64_t busy = gpu_busy_now(dev->gpu), cpu = thread_cpu_delta();
+	uint64_t gpu_ns = busy - ad->last_busy_ns;
+
+	ad->last_busy_ns = busy;
+	if (atomic_load_explicit(&slot->seqno, memory_order_relaxed) != hw_seqno ||
+	    !slot->acct)
+		return;		/* the driver's own request, or a reset's */
+	add(&slot->acct->gpu_busy_ns, gpu_ns);
+	add(&slot->acct->cpu_ns[GEM_ACCT_GPU], cpu);
+}
+
+void gem_acct_read(const struct gem_file *file, struct gem_acct_stats *out)
+{
+	const struct gem_acct *a = file->acct;
+	unsigned int i;
+
+	memset(out, 0, sizeof(*out));
+	if (!a)
+		return;
+	for (i = 0; i < GEM_ACCT_CLASSES; i++)
+		out->cpu_ns[i] = get(&a->cpu_ns[i]);
+	for (i = 0; i < GEM_ACCT_IOCTLS; i++) {
+		out->ioctls[i] = get(&a->ioctls[i]);
+		out->ioctls_total += out->ioctls[i];
+	}
+	out->gpu_busy_ns = get(&a->gpu_busy_ns);
+	out->execbuffers = get(&a->execbuffers);
+	out->relocations = get(&a->relocations);
+	out->waits = get(&a->waits);
+	out->wait_ns = get(&a->wait_ns);
+	out->evictions_caused = get(&a->evictions_caused);
+	out->evictions_suffered = get(&a->evictions_suffered);
+}

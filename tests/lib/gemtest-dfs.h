@@ -1,0 +1,15 @@
+/*
+ * gemtest-dfs: the debugfs reads the driver tests share (libgemdebugfs
+ * against the private gemd), each asserting that it worked.
+ */
+#ifndef GEMKIT_GEMTEST_DFS_H
+#define GEMKIT_GEMTEST_DFS_H
+
+#include <stdint.h>
+
+#include "gemdebugfs.h"
+
+/* The gemkit_counters counter key, read from src now. */
+uint64_t gt_dfs_counter(struct gdfs *src, const char *key);
+
+#endif
