@@ -149,12 +149,13 @@ int gem_query_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 
 	if (args->flags)
 		return -EINVAL;
+	/* The items come copied in (wire.c); none for a bad pointer. */
+	if (args->num_items && !items)
+		return -EFAULT;
 	for (i = 0; i < args->num_items; i++) {
 		struct drm_i915_query_item *item = &items[i];
 		int ret = -EINVAL;
 
-		if (!items)
-			return -EFAULT;
 		if (item->query_id == 0)
 			return -EINVAL;
 		if (item->query_id - 1 < ARRAY_SIZE(query_funcs))
