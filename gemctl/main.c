@@ -41,6 +41,8 @@ const struct tool_opt gemctl_global_opts[] = {
 
 static void usage(FILE *f)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	fputs("usage: gemctl [OPTIONS] VERB [ARGS]...\n"
 	      "       gemctl [OPTIONS] -c 'VERB ARGS; ...' | -f SCRIPT | < SCRIPT\n"
 	      "       gemctl [OPTIONS]          (a shell, when stdin is a terminal)\n"
@@ -50,11 +52,11 @@ static void usage(FILE *f)
 	fputs("\n"
 	      "verbs:\n", f);
 	gemctl_print_help(f);
-	fputs("\n"
-	      "exit status: 0 ok, 1 the operation failed, 2 usage error,\n"
-	      "3 device unreachable, 4 GPU hung or wedged (EIO), 124 timeout;\n"
-	      "in a script, the status of the last command (with -e, of the\n"
+	gem_exit_describe(&sb);
+	fprintf(f, "\n%s", sb.buf);
+	fputs("In a script, the status of the last command (with -e, of the\n"
 	      "command that stopped it).\n", f);
+	strbuf_release(&sb);
 }
 
 static void on_sigint(int sig)

@@ -59,8 +59,7 @@ int gemctl_connect(struct gemctl *ctl)
 		return 0;
 	ctl->fd = gem_open(ctl->device_arg, O_RDWR | O_CLOEXEC);
 	if (ctl->fd < 0)
-		return gemctl_error(ctl, GEMCTL_NODEV, "cannot open device %s: %s",
-				    gemctl_device(ctl), strerror(errno));
+		return gemctl_unreachable(ctl, errno);
 	return 0;
 }
 
@@ -78,9 +77,7 @@ int gemctl_debugfs(struct gemctl *ctl, struct gdfs **out)
 		ret = gdfs_open_auto(ctl->device_arg, NULL, &ctl->gdfs);
 		if (ret < 0) {
 			ctl->gdfs = NULL;
-			return gemctl_error(ctl, GEMCTL_NODEV,
-					    "cannot read the debugfs of %s: %s",
-					    gemctl_device(ctl), gdfs_strerror(ret));
+			return gemctl_unreachable(ctl, -ret);
 		}
 	}
 	*out = ctl->gdfs;
@@ -138,18 +135,7 @@ int gemctl_ioctl_error(struct gemctl *ctl, const char *ioctl, int err,
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	switch (err) {
-	case EIO:
-		code = GEMCTL_HUNG;
-		break;
-	case ETIME:
-	case ETIMEDOUT:
-		code = GEMCTL_TIMEOUT;
-		break;
-	default:
-		code = GEMCTL_FAILED;
-		break;
-	}
+	code = gem_exit_for_errno(err);
 	gemctl_error(ctl, code, "%s%s%s: %s", ioctl, sb.len ? " " : "", sb.buf,
 		     strerror(err));
 	strbuf_release(&sb);
@@ -163,6 +149,16 @@ int gemctl_usage(struct gemctl *ctl)
 	if (cmd)
 		fprintf(stderr, "usage: gemctl %s %s\n", cmd->name, cmd->args);
 	return GEMCTL_USAGE;
+}
+
+int gemctl_unreachable(struct gemctl *ctl, int err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int code = gem_unreachable(&sb, gemctl_device(ctl), err);
+
+	gemctl_error(ctl, code, "%s", sb.buf);
+	strbuf_release(&sb);
+	return code;
 }
 
 int gemctl_ioctl(struct gemctl *ctl, unsigned long req, void *arg)

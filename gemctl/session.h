@@ -96,6 +96,9 @@ int gemctl_read_input(struct gemctl *ctl, const char *path, struct strbuf *sb);
 int gemctl_ioctl_error(struct gemctl *ctl, const char *ioctl, int err,
 		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 int gemctl_usage(struct gemctl *ctl);
+/* The device could not be reached (err: positive errno): the tools'
+ * shared wording (exitcode.h) and its exit code. */
+int gemctl_unreachable(struct gemctl *ctl, int err);
 
 /* Ioctl on the session's device; 0 or -errno. */
 int gemctl_ioctl(struct gemctl *ctl, unsigned long req, void *arg);

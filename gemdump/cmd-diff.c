@@ -93,7 +93,8 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 		printf("no differences in %zu objects\n", a.nobjects);
 	gd_capture_release(&a);
 	gd_capture_release(&b);
-	return GD_EXIT_OK;
+	/* As diff(1): a rig tests the status, not the text. */
+	return n ? GD_EXIT_FAIL : GD_EXIT_OK;
 }
 
 const struct gd_cmd gd_cmd_diff = {

@@ -32,7 +32,12 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 	}
 	e = gd_objmap_find(&map, addr, &border);
 	ret = GD_EXIT_OK;
-	if (e) {
+	if (c.device.aperture && addr >= c.device.aperture) {
+		/* No object can border an address the GTT does not map. */
+		printf("0x%08" PRIx64 ": outside the aperture [0, 0x%08" PRIx64 ")\n",
+		       addr, c.device.aperture);
+		ret = GD_EXIT_FAIL;
+	} else if (e) {
 		printf("0x%08" PRIx64 " == obj %u [0x%08" PRIx64 ", 0x%08" PRIx64 ") + 0x%" PRIx64 "\n",
 		       addr, e->id, e->start, e->start + e->size, addr - e->start);
 		gd_print_object_header();

@@ -15,14 +15,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "exitcode.h"
 #include "strbuf.h"
 #include "util.h"
 
-/* Exit codes (documented in gemdump(1)). */
+/* Exit codes: the three tools' table (common/exitcodes.def). */
 enum {
-	GD_EXIT_OK = 0,
-	GD_EXIT_FAIL = 1,	/* the operation failed: bad input, I/O, no driver */
-	GD_EXIT_USAGE = 2,	/* bad command line */
+	GD_EXIT_OK = GEM_EXIT_OK,
+	GD_EXIT_FAIL = GEM_EXIT_FAILED,	/* bad input, I/O, captures differ */
+	GD_EXIT_USAGE = GEM_EXIT_USAGE,
 };
 
 enum gd_color { GD_COLOR_AUTO, GD_COLOR_ALWAYS, GD_COLOR_NEVER };

@@ -17,6 +17,7 @@
 
 #include "core.h"
 #include "gemdump.h"
+#include "objmap.h"
 #include "util.h"
 
 static const struct gd_cmd *const gd_commands[] = {
@@ -40,9 +41,14 @@ static const char global_options[] =
 	"  -h, --help           this help (gemdump CMD --help: one command)\n"
 	"  -V, --version        the version\n";
 
-static const char exit_codes[] =
-	"exit status: 0 ok, 1 the operation failed (bad input, I/O error, no\n"
-	"driver), 2 usage error.\n";
+static void exit_codes(FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	gem_exit_describe(&sb);
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}
 
 static void usage(FILE *f)
 {
@@ -54,7 +60,7 @@ static void usage(FILE *f)
 	for (i = 0; i < ARRAY_SIZE(gd_commands); i++)
 		fprintf(f, "  %-8s %s\n", gd_commands[i]->name, gd_commands[i]->summary);
 	fputs("\n", f);
-	fputs(exit_codes, f);
+	exit_codes(f);
 }
 
 /* What the completions read: commands, then each one's options. */
@@ -73,7 +79,7 @@ void gd_cmd_help(const struct gd_cmd *cmd, FILE *f)
 	if (cmd->options && *cmd->options)
 		fprintf(f, "\noptions:\n%s", cmd->options);
 	fputs("\n", f);
-	fputs(exit_codes, f);
+	exit_codes(f);
 }
 
 bool gd_wants_help(const struct gd_cmd *cmd, int argc, char **argv)
@@ -271,6 +277,8 @@ int main(int argc, char **argv)
 	if (gd_wants_help(cmd, argc, argv))
 		return GD_EXIT_OK;
 	ret = cmd->run(&ctx, argc, argv);
+	if (ret == GD_EXIT_FAIL && gd_live_exit())
+		ret = gd_live_exit();
 	err = gd_output_end(&ctx);
 	if (err && ret == GD_EXIT_OK)
 		ret = gd_error(&ctx, "writing standard output: %s", strerror(-err));

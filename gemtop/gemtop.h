@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "exitcode.h"
 #include "gemdebugfs.h"
 #include "strbuf.h"
 
@@ -31,8 +32,9 @@
 #define GEMTOP_HISTORY		120	/* sparkline samples kept */
 #define GEMTOP_EVENTS_KEPT	4096	/* events kept for the events view */
 
-/* Exit codes (tool-ux-anchors.md 4.1). */
-enum { GT_EXIT_OK = 0, GT_EXIT_FAIL = 1, GT_EXIT_USAGE = 2 };
+/* Exit codes: the three tools' table (common/exitcodes.def). */
+enum { GT_EXIT_OK = GEM_EXIT_OK, GT_EXIT_FAIL = GEM_EXIT_FAILED,
+       GT_EXIT_USAGE = GEM_EXIT_USAGE };
 
 enum gt_format { GT_FMT_TEXT, GT_FMT_JSON, GT_FMT_CSV };
 
@@ -121,6 +123,7 @@ struct gt_sampler {
 	struct gt_events events;
 	struct gt_history hist;
 	char error[256];		/* why the last sample failed, "" if not */
+	int error_exit;			/* its exit code (exitcode.h) */
 	char missing[256];		/* files this source lacks */
 	char driver[96];		/* the name file: "i915 dev=..." */
 	uint64_t objs_read_ns;		/* CLOCK_MONOTONIC of the last objects read */

@@ -50,6 +50,8 @@ static void print_views(FILE *f)
 
 static void usage(FILE *f)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	fputs("usage: gemtop [options]\n"
 	      "A live top-style view of GEM memory: objects, domains, GTT occupancy,\n"
 	      "rings, clients and the driver's events, read through debugfs.\n"
@@ -76,9 +78,10 @@ static void usage(FILE *f)
 	fprintf(f, "Keys: q quit, h/? help, Tab/1-%u views, / search, \\ filter, </> sort,\n",
 		gt_view_count());
 	fputs("I invert, Z pause, d delay, Enter detail, x export JSON.  See gemtop(1).\n"
-	      "\n"
-	      "Exit status: 0 ok, 1 the device or the terminal could not be used,\n"
-	      "2 usage error.\n", f);
+	      "\n", f);
+	gem_exit_describe(&sb);
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
 }
 
 /* SECS[.TENTHS] (any decimal fraction is accepted), at least 0.05 s. */
@@ -155,7 +158,7 @@ static int run_batch(const struct gt_opts *o)
 			/* Nothing read at all: a script wants to know now. */
 			if (!s.count) {
 				fprintf(stderr, "gemtop: %s\n", s.error);
-				status = GT_EXIT_FAIL;
+				status = s.error_exit ? s.error_exit : GT_EXIT_FAIL;
 				break;
 			}
 			/* Once per outage, not once per interval. */

@@ -73,6 +73,7 @@ void gt_sampler_release(struct gt_sampler *s)
 
 static void set_error(struct gt_sampler *s, const char *what, int err)
 {
+	s->error_exit = gem_exit_for_errno(err);
 	snprintf(s->error, sizeof(s->error), "%s: %s", what, gdfs_strerror(-err));
 }
 
@@ -94,17 +95,19 @@ static int open_source(struct gt_sampler *s)
 
 	ret = gdfs_open_auto(s->device, s->debugfs_dir, &s->src);
 	if (ret) {
+		struct strbuf sb = STRBUF_INIT;
+
+		s->error_exit = GEM_EXIT_FAILED;
 		if (s->debugfs_dir)
 			snprintf(s->error, sizeof(s->error),
 				 "cannot open '%s': %s (no dri/0 holding a 'name' file "
 				 "under it?)", s->debugfs_dir, gdfs_strerror(ret));
 		else
-			snprintf(s->error, sizeof(s->error),
-				 "cannot open '%s': %s%s",
-				 gem_device_path(s->device), ret == -ETIMEDOUT ?
-				 gdfs_strerror(ret) : strerror(-ret),
-				 ret == -ENOENT || ret == -ECONNREFUSED ?
-				 " (is gemd running?)" : "");
+			s->error_exit = gem_unreachable(&sb, gem_device_path(s->device),
+							-ret);
+		if (sb.len)
+			snprintf(s->error, sizeof(s->error), "%s", sb.buf);
+		strbuf_release(&sb);
 		s->src = NULL;
 		return ret;
 	}

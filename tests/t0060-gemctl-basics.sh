@@ -35,7 +35,7 @@ test_expect_success 'a bad global option is a usage error (2)' '
 
 test_expect_success 'missing device: exit 3 for ioctl, debugfs and control verbs' '
 	test_expect_code 3 "$GEMCTL" -D "$NODEV" create 4096 2>err &&
-	stderr_has "gemctl create: cannot open device $NODEV: No such file or directory" &&
+	stderr_has "gemctl create: no gemd at $NODEV (is gemd running? start it with \`gemd --daemon\`)" &&
 	test_expect_code 3 "$GEMCTL" -D "$NODEV" info 2>err &&
 	test_expect_code 3 "$GEMCTL" -D "$NODEV" wait-hang --timeout 100ms 2>err &&
 	test_expect_code 3 "$GEMCTL" -D "$NODEV" suspend 2>err &&
