@@ -2,11 +2,13 @@
  * The words and short forms gemtop prints, shared by the curses views,
  * the text batch output and the search, so they always agree.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "gemtop.h"
+#include "util.h"
 
 /* Domains as letters: "rs/R" (gdfs_domains_str). */
 void gt_fmt_domains(uint32_t read, uint32_t write, char *out, size_t size)
@@ -90,4 +92,14 @@ uint64_t gt_obj_age_ns(const struct gdfs_object *o, uint64_t now_real_ns)
 	if (!o->created_ns)
 		return 0;
 	return now_real_ns > o->created_ns ? now_real_ns - o->created_ns : 0;
+}
+
+int gt_parse_delay(const char *s, uint64_t *ns)
+{
+	uint64_t v;
+
+	if (parse_duration_ns(s, &v) || v < 50000000ull || v > 86400000000000ull)
+		return -EINVAL;
+	*ns = v;
+	return 0;
 }

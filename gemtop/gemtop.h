@@ -224,6 +224,9 @@ void gt_fmt_size(uint64_t bytes, char *out, size_t size);
 void gt_fmt_flags(const struct gdfs_object *o, char *out, size_t size);
 void gt_fmt_age(uint64_t ns, char *out, size_t size);
 void gt_fmt_owner(const struct gdfs_object *o, char *out, size_t size);
+/* -d and the d key: a duration (util.h; a bare number is seconds) from
+ * 50ms to a day.  0 or -EINVAL. */
+int gt_parse_delay(const char *s, uint64_t *ns);
 uint64_t gt_obj_age_ns(const struct gdfs_object *o, uint64_t now_real_ns);
 
 /* batch.c */

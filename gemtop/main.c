@@ -60,7 +60,7 @@ static void usage(FILE *f)
 	      "                        runtime default)\n"
 	      "      --debugfs DIR     read a debugfs tree instead: a live mount, a saved\n"
 	      "                        snapshot or /sys/kernel/debug\n"
-	      "  -d, --delay SECS[.TENTHS]  refresh interval (default 1.0)\n"
+	      "  -d, --delay DUR       refresh interval: seconds, or 500ms (default 1)\n"
 	      "  -b, --batch           no curses: print one record per sample\n"
 	      "  -n, --iterations N    stop after N samples (0: never; default 0)\n"
 	      "      --format FMT      batch output: text, json (JSON Lines) or csv\n"
@@ -82,20 +82,6 @@ static void usage(FILE *f)
 	gem_exit_describe(&sb);
 	fputs(sb.buf, f);
 	strbuf_release(&sb);
-}
-
-/* SECS[.TENTHS] (any decimal fraction is accepted), at least 0.05 s. */
-static int parse_delay(const char *s, uint64_t *ns)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= 0.05) || v > 86400)
-		return -EINVAL;
-	*ns = (uint64_t)(v * 1e9 + 0.5);
-	return 0;
 }
 
 static void sleep_until(uint64_t deadline)
@@ -268,9 +254,9 @@ int main(int argc, char **argv)
 			o.debugfs_dir = optarg;
 			break;
 		case 'd':
-			if (parse_delay(optarg, &o.delay_ns)) {
+			if (gt_parse_delay(optarg, &o.delay_ns)) {
 				fprintf(stderr, "gemtop: invalid --delay '%s': expected "
-					"SECS[.TENTHS], at least 0.05\n", optarg);
+					"a duration from 50ms to 1 day (1.5, 500ms)\n", optarg);
 				return GT_EXIT_USAGE;
 			}
 			break;

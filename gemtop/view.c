@@ -292,8 +292,6 @@ static void input_done(struct gt_ui *ui)
 {
 	struct strbuf err = STRBUF_INIT;
 	uint64_t ns;
-	double v;
-	char *end;
 
 	switch (ui->input) {
 	case GT_IN_SEARCH:
@@ -310,14 +308,12 @@ static void input_done(struct gt_ui *ui)
 		}
 		break;
 	case GT_IN_DELAY:
-		v = strtod(ui->inbuf, &end);
-		if (end == ui->inbuf || *end || !(v >= 0.05) || v > 86400) {
-			gt_ui_banner(ui, "delay not changed: '%s' is not SECS[.TENTHS]",
-				     ui->inbuf);
+		if (gt_parse_delay(ui->inbuf, &ns)) {
+			gt_ui_banner(ui, "delay not changed: '%s' is not a duration "
+				     "from 50ms to 1 day", ui->inbuf);
 		} else {
-			ns = (uint64_t)(v * 1e9 + 0.5);
 			ui->delay_ns = ns;
-			gt_ui_banner(ui, "delay %.1f s", v);
+			gt_ui_banner(ui, "delay %.1f s", (double)ns / 1e9);
 		}
 		break;
 	case GT_IN_NONE:

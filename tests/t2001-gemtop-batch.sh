@@ -62,7 +62,7 @@ test_expect_success 'the views come from the view table: --help, --complete, -v'
 
 test_expect_success 'usage errors exit 2 and name the value' '
 	test_expect_code 2 "$GEMTOP" -b -d 0 2>err && grep "'\''0'\''" err &&
-	test_expect_code 2 "$GEMTOP" -b -d abc 2>err && grep "SECS\[.TENTHS\]" err &&
+	test_expect_code 2 "$GEMTOP" -b -d abc 2>err && grep "a duration from 50ms to 1 day" err &&
 	test_expect_code 2 "$GEMTOP" -b --format xml 2>err && grep "'\''xml'\''" err &&
 	test_expect_code 2 "$GEMTOP" -b -n -1 2>err && grep "'\''-1'\''" err &&
 	test_expect_code 2 "$GEMTOP" -b -F "size>lots" 2>err && grep "bad size" err &&

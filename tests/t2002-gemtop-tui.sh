@@ -238,7 +238,7 @@ test_expect_success 'Ctrl-L redraws' '
 
 test_expect_success 'a vanished gemd is a clear message; gemtop reconnects' '
 	stop_gemd &&
-	wait_screen "^gemtop: reconnecting: cannot open .*card0" &&
+	wait_screen "^gemtop: reconnecting: no gemd at .*card0" &&
 	start_gemd_dfs &&
 	start_workload &&
 	wait_screen "^11 objects, 11 shown" &&
