@@ -25,7 +25,8 @@ const struct tool_opt gemctl_global_opts[] = {
 	  "the gemd socket (default: $GEM_DEVICE, then\n<runtime dir>/gemkit/card0)" },
 	{ "command", 'c', 'c', TOOL_ARG_VALUE, "CMDS", "run CMDS (';' or newline separated)" },
 	{ "file", 'f', 'f', TOOL_ARG_FILE, "SCRIPT", "run the commands in SCRIPT ('-': stdin)" },
-	{ "errexit", 'e', 'e', TOOL_ARG_NONE, NULL, "stop at the first command that fails" },
+	{ "errexit", 'e', 'e', TOOL_ARG_NONE, NULL,
+	  "stop at the first command that fails (the default for\n-c, -f and a script on stdin; +e: go on)" },
 	{ "xtrace", 'x', 'x', TOOL_ARG_NONE, NULL,
 	  "echo each command to stderr before running it" },
 	{ "json", 'j', 'j', TOOL_ARG_NONE, NULL, "one JSON document per verb on stdout" },
@@ -77,7 +78,18 @@ int main(int argc, char **argv)
 	gemctl_init(&ctl);
 	/* Stop at the verb: options after it belong to the verb. */
 	tool_opt_parser_init(&p, gemctl_global_opts, true);
-	while ((opt = tool_opt_next(&p, argc, argv)) != -1) {
+	for (;;) {
+		opt = tool_opt_next(&p, argc, argv);
+		if (opt == -1) {
+			/* +e, as sh's: getopt stops at it as at a verb. */
+			if (optind < argc && !strcmp(argv[optind], "+e")) {
+				ctl.no_errexit = true;
+				ctl.errexit = false;
+				optind++;
+				continue;
+			}
+			break;
+		}
 		switch (opt) {
 		case 'D':
 			ctl.device_arg = optarg;
@@ -90,6 +102,7 @@ int main(int argc, char **argv)
 			break;
 		case 'e':
 			ctl.errexit = true;
+			ctl.no_errexit = false;
 			break;
 		case 'x':
 			ctl.xtrace = true;
@@ -114,7 +127,11 @@ int main(int argc, char **argv)
 			complete = true;
 			break;
 		default:
-			usage(stderr);
+			/* One line, not the 70 of --help. */
+			fprintf(stderr, "gemctl: %s\n"
+				"usage: gemctl [OPTIONS] VERB [ARGS]...\n"
+				"Try 'gemctl --help' for more information.\n",
+				p.error);
 			return GEMCTL_USAGE;
 		}
 	}
@@ -130,6 +147,11 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	signal(SIGPIPE, SIG_IGN);
 
+	/* A script that runs on its own stops at the first failure (a rig
+	 * must not go on after a banned client's EIO); +e goes on. */
+	if ((command || file || (optind == argc && !isatty(STDIN_FILENO))) &&
+	    !ctl.no_errexit)
+		ctl.errexit = true;
 	if (optind < argc && (command || file)) {
 		fputs("gemctl: a verb and -c/-f are exclusive\n", stderr);
 		ret = GEMCTL_USAGE;
@@ -139,9 +161,9 @@ int main(int argc, char **argv)
 		ret = gemctl_run_script(&ctl, command);
 	} else if (file) {
 		ret = strcmp(file, "-") ? gemctl_run_file(&ctl, file)
-					: gemctl_run_fd(&ctl, STDIN_FILENO);
+					: gemctl_run_stdin(&ctl);
 	} else if (!isatty(STDIN_FILENO)) {
-		ret = gemctl_run_fd(&ctl, STDIN_FILENO);
+		ret = gemctl_run_stdin(&ctl);
 	} else {
 		sigaction(SIGINT, &sa, NULL);
 		ctl.interactive = true;

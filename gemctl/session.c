@@ -104,12 +104,15 @@ void verror(struct gemctl *ctl, const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	if (ctl->script_name)
+		strbuf_addf(&sb, "%s:%u: ", ctl->script_name, ctl->script_line);
 	strbuf_addstr(&sb, "gemctl");
 	if (ctl->verb)
 		strbuf_addf(&sb, " %s", ctl->verb);
 	strbuf_addstr(&sb, ": ");
 	strbuf_vaddf(&sb, fmt, ap);
 	strbuf_addch(&sb, '\n');
+	ctl->verb_said = true;
 	fflush(stdout);
 	fputs(sb.buf, stderr);
 	strbuf_release(&sb);
@@ -142,12 +145,45 @@ int gemctl_ioctl_error(struct gemctl *ctl, const char *ioctl, int err,
 	return code;
 }
 
+int gemctl_no_handle(struct gemctl *ctl, uint32_t handle, const char *reason)
+{
+	return gemctl_error(ctl, GEMCTL_FAILED, "no object with handle %u%s%s%s",
+			    handle, reason ? " (" : "", reason ? reason : "",
+			    reason ? ")" : "");
+}
+
+int gemctl_handle_ioctl_error(struct gemctl *ctl, const char *ioctl, int err,
+			      uint32_t handle, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	int code;
+
+	if (err == ENOENT || (err == EINVAL && !strcmp(ioctl, "DRM_IOCTL_GEM_CLOSE"))) {
+		strbuf_addf(&sb, "%s: %s", ioctl, strerror(err));
+		code = gemctl_no_handle(ctl, handle, sb.buf);
+		strbuf_release(&sb);
+		return code;
+	}
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	code = gemctl_ioctl_error(ctl, ioctl, err, "%s", sb.buf);
+	strbuf_release(&sb);
+	return code;
+}
+
 int gemctl_usage(struct gemctl *ctl)
 {
 	const struct gemctl_cmd *cmd = ctl->verb ? gemctl_cmd_find(ctl->verb) : NULL;
 
+	/* A usage line alone does not say which word was wrong. */
+	if (cmd && !ctl->verb_said)
+		gemctl_error(ctl, GEMCTL_USAGE, "missing or extra arguments");
 	if (cmd)
-		fprintf(stderr, "usage: gemctl %s %s\n", cmd->name, cmd->args);
+		fprintf(stderr, "usage: gemctl %s %s\n"
+			"Try 'gemctl %s --help' for more information.\n",
+			cmd->name, cmd->args, cmd->name);
 	return GEMCTL_USAGE;
 }
 

@@ -248,7 +248,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 			o.in = optarg;
 			break;
 		default:
-			return gd_usage_error(ctx, "bad option");
+			return gd_option_error(ctx, opts, "o:i:", argc, argv);
 		}
 	}
 	if (argc - optind != 1)

@@ -18,8 +18,10 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 	uint64_t addr;
 	int ret;
 
-	if (getopt_long(argc, argv, "", (struct option[]){ { NULL, 0, NULL, 0 } }, NULL) != -1)
-		return gd_usage_error(ctx, "bad option");
+	static const struct option no_opts[] = { { NULL, 0, NULL, 0 } };
+
+	if (getopt_long(argc, argv, "", no_opts, NULL) != -1)
+		return gd_option_error(ctx, no_opts, "", argc, argv);
 	if (argc - optind != 2)
 		return gd_usage_error(ctx, "a capture file and an address expected");
 	if (parse_u64(argv[optind + 1], &addr))

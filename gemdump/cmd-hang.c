@@ -548,7 +548,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 			ho.window = (unsigned int)v;
 			break;
 		default:
-			return gd_usage_error(ctx, "bad option");
+			return gd_option_error(ctx, opts, "a", argc, argv);
 		}
 	}
 	if (argc - optind > 1)

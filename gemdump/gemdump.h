@@ -56,6 +56,11 @@ int gd_error(const struct gd_ctx *ctx, const char *fmt, ...)
 /* The same for a usage error, plus a hint; returns GD_EXIT_USAGE. */
 int gd_usage_error(const struct gd_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* getopt_long() (opterr is 0) returned '?' for argv: say what was wrong,
+ * with a did-you-mean, the usage line and where help is; GD_EXIT_USAGE. */
+struct option;
+int gd_option_error(const struct gd_ctx *ctx, const struct option *longopts,
+		    const char *shortopts, int argc, char **argv);
 /* Print the subcommand's help to f. */
 void gd_cmd_help(const struct gd_cmd *cmd, FILE *f);
 /* True for -h/--help as the first argument (after which run() returns). */

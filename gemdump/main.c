@@ -18,6 +18,7 @@
 #include "core.h"
 #include "gemdump.h"
 #include "objmap.h"
+#include "toolopt.h"
 #include "util.h"
 
 static const struct gd_cmd *const gd_commands[] = {
@@ -130,6 +131,22 @@ int gd_load_capture(const struct gd_ctx *ctx, const char *path, struct gd_captur
 	return ret;
 }
 
+static const struct gd_cmd *find_cmd(const char *name);
+
+/* After a usage error: one usage line and where the rest is. */
+static void usage_hint(const struct gd_ctx *ctx)
+{
+	const struct gd_cmd *cmd = ctx && ctx->cmd ? find_cmd(ctx->cmd) : NULL;
+
+	if (cmd)
+		fprintf(stderr, "usage: gemdump %s %s\n"
+			"Try 'gemdump %s --help' for more information.\n",
+			cmd->name, cmd->args, cmd->name);
+	else
+		fputs("usage: gemdump [OPTIONS] COMMAND [ARGS]\n"
+		      "Try 'gemdump --help' for more information.\n", stderr);
+}
+
 int gd_usage_error(const struct gd_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
@@ -137,11 +154,17 @@ int gd_usage_error(const struct gd_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage(ctx, fmt, ap);
 	va_end(ap);
-	if (ctx && ctx->cmd)
-		fprintf(stderr, "try 'gemdump %s --help'\n", ctx->cmd);
-	else
-		fputs("try 'gemdump --help'\n", stderr);
+	usage_hint(ctx);
 	return GD_EXIT_USAGE;
+}
+
+int gd_option_error(const struct gd_ctx *ctx, const struct option *longopts,
+		    const char *shortopts, int argc, char **argv)
+{
+	char msg[160];
+
+	tool_getopt_error(msg, sizeof(msg), longopts, shortopts, argc, argv);
+	return gd_usage_error(ctx, "%s", msg);
 }
 
 static pid_t pager_pid;
@@ -209,6 +232,20 @@ static const struct gd_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+static int unknown_command(const char *word)
+{
+	const char *names[ARRAY_SIZE(gd_commands)], *guess;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(gd_commands); i++)
+		names[i] = gd_commands[i]->name;
+	guess = tool_suggest(word, names, ARRAY_SIZE(names));
+	if (guess)
+		return gd_usage_error(NULL, "unknown command '%s' (did you mean '%s'?)",
+				      word, guess);
+	return gd_usage_error(NULL, "unknown command '%s'", word);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -227,6 +264,9 @@ int main(int argc, char **argv)
 	int opt, ret, err;
 
 	/* '+': options after the command belong to the command. */
+	/* Every parser of gemdump says what is wrong itself
+	 * (gd_option_error), with the command's name. */
+	opterr = 0;
 	while ((opt = getopt_long(argc, argv, "+D:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'D':
@@ -259,8 +299,7 @@ int main(int argc, char **argv)
 			complete();
 			return GD_EXIT_OK;
 		default:
-			fputs("try 'gemdump --help'\n", stderr);
-			return GD_EXIT_USAGE;
+			return gd_option_error(NULL, longopts, "+D:hV", argc, argv);
 		}
 	}
 	if (optind >= argc) {
@@ -269,7 +308,7 @@ int main(int argc, char **argv)
 	}
 	cmd = find_cmd(argv[optind]);
 	if (!cmd)
-		return gd_usage_error(NULL, "unknown command '%s'", argv[optind]);
+		return unknown_command(argv[optind]);
 	ctx.cmd = cmd->name;
 	argc -= optind;
 	argv += optind;

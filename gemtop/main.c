@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "gemtop.h"
+#include "toolopt.h"
 #include "util.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -211,6 +212,20 @@ static void print_complete(void)
 	printf("\n");
 }
 
+#define SHORTOPTS "D:d:bn:o:F:v:CUhV"
+
+/* One usage line, not the whole help, after a bad option. */
+static int option_error(const struct option *longopts, int argc, char **argv)
+{
+	char msg[160];
+
+	tool_getopt_error(msg, sizeof(msg), longopts, SHORTOPTS, argc, argv);
+	fprintf(stderr, "gemtop: %s\n"
+		"usage: gemtop [options]\n"
+		"Try 'gemtop --help' for more information.\n", msg);
+	return GT_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
 	enum { OPT_DEBUGFS = 256, OPT_FORMAT, OPT_COMPLETE };
@@ -245,7 +260,8 @@ int main(int argc, char **argv)
 
 	if (nc && *nc)
 		o.color = false;
-	while ((c = getopt_long(argc, argv, "D:d:bn:o:F:v:CUhV", longopts, NULL)) != -1) {
+	opterr = 0;	/* said below, in one line with a did-you-mean */
+	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'D':
 			o.device = optarg;
@@ -315,8 +331,7 @@ int main(int argc, char **argv)
 			print_complete();
 			return GT_EXIT_OK;
 		default:
-			usage(stderr);
-			return GT_EXIT_USAGE;
+			return option_error(longopts, argc, argv);
 		}
 	}
 	if (optind < argc) {
