@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "holder.h"
 #include "json.h"
 #include "session.h"
 #include "util.h"
@@ -34,6 +35,10 @@ const struct tool_opt gemctl_global_opts[] = {
 	{ "timeout", 't', 't', TOOL_ARG_VALUE, "DUR",
 	  "default timeout of blocking verbs (10s)" },
 	{ "help", 'h', 'h', TOOL_ARG_NONE, NULL, "this help (gemctl help VERB: one verb)" },
+	{ "session", 'S', 'S', TOOL_ARG_VALUE, "NAME",
+	  "run in session NAME, whose handles and variables\nlast across gemctl runs (`gemctl -S NAME exit` ends it)" },
+	{ "session-idle", 0, 'I', TOOL_ARG_VALUE, "DUR",
+	  "a new session ends after DUR unused (15m)" },
 	{ "version", 'V', 'V', TOOL_ARG_NONE, NULL, "the version" },
 	/* Hidden: the candidates for the shell completions (complete.c). */
 	{ "complete", 0, 'C', TOOL_ARG_NONE, NULL, NULL },
@@ -60,6 +65,35 @@ static void usage(FILE *f)
 	strbuf_release(&sb);
 }
 
+/* -S NAME: the same modes, run by the session's holder (holder.h). */
+static int run_in_session(struct gemctl *ctl, const char *name, uint64_t idle_ns,
+			  const char *command, const char *file, int argc,
+			  char **argv)
+{
+	struct gemctl_holder_req req = { .idle_ns = idle_ns };
+	char *one[1];
+
+	if (argc == 1 && !strcmp(argv[0], "exit")) {
+		req.kind = GEMCTL_HOLD_EXIT;
+	} else if (argc) {
+		req.kind = GEMCTL_HOLD_ARGV;
+		req.argc = argc;
+		req.args = argv;
+	} else if (command || (file && strcmp(file, "-"))) {
+		req.kind = command ? GEMCTL_HOLD_COMMAND : GEMCTL_HOLD_FILE;
+		one[0] = (char *)(command ? command : file);
+		req.argc = 1;
+		req.args = one;
+	} else if (file || !isatty(STDIN_FILENO)) {
+		req.kind = GEMCTL_HOLD_STDIN;
+	} else {
+		fprintf(stderr, "gemctl: a session runs a verb, -c, -f or a script on "
+			"stdin; the interactive shell keeps its own handles\n");
+		return GEMCTL_USAGE;
+	}
+	return gemctl_holder_run(ctl, name, &req);
+}
+
 static void on_sigint(int sig)
 {
 	(void)sig;
@@ -68,7 +102,8 @@ static void on_sigint(int sig)
 
 int main(int argc, char **argv)
 {
-	const char *command = NULL, *file = NULL;
+	const char *command = NULL, *file = NULL, *session = NULL;
+	uint64_t idle_ns = GEMCTL_HOLDER_IDLE_NS;
 	struct sigaction sa;
 	struct gemctl ctl;
 	struct tool_opt_parser p;
@@ -117,6 +152,18 @@ int main(int argc, char **argv)
 			if (gemctl_parse_timeout(&ctl, optarg, &ctl.timeout_ns))
 				return GEMCTL_USAGE;
 			break;
+		case 'S':
+			if (!gemctl_session_name_ok(optarg)) {
+				fprintf(stderr, "gemctl: bad session name '%s' (letters, "
+					"digits, '_', '-', '.')\n", optarg);
+				return GEMCTL_USAGE;
+			}
+			session = optarg;
+			break;
+		case 'I':
+			if (gemctl_parse_timeout(&ctl, optarg, &idle_ns) || !idle_ns)
+				return GEMCTL_USAGE;
+			break;
 		case 'h':
 			usage(stdout);
 			return GEMCTL_OK;
@@ -155,6 +202,9 @@ int main(int argc, char **argv)
 	if (optind < argc && (command || file)) {
 		fputs("gemctl: a verb and -c/-f are exclusive\n", stderr);
 		ret = GEMCTL_USAGE;
+	} else if (session) {
+		ret = run_in_session(&ctl, session, idle_ns, command, file,
+				     argc - optind, argv + optind);
 	} else if (optind < argc) {
 		ret = gemctl_run_argv(&ctl, argc - optind, argv + optind);
 	} else if (command) {
