@@ -79,7 +79,21 @@ struct gt_rates {
 	bool valid;
 	double execbuffers, binds, evictions, waits, clflush_bytes;
 	double pwrite_bytes, pread_bytes, retires, seqnos;
+	double gpu_busy_pct;		/* of the interval, from gpu_busy_ns */
+	bool gpu_busy_valid;		/* the counter is there (gemd, not i915) */
 };
+
+/* A GPU hang gemtop saw happen (the hangs counter rose), with what the
+ * error state says of it: for the banner and the events view. */
+struct gt_hang {
+	uint64_t seq;			/* gemd's hang number */
+	char kind[32];			/* "runaway", "" when not known */
+	int32_t pid;			/* the guilty client, 0 when not known */
+	char comm[16];
+	uint32_t seqno;			/* the guilty request */
+	uint64_t real_ns;		/* CLOCK_REALTIME of the hang */
+};
+#define GEMTOP_HANGS_KEPT 16
 
 struct gt_sample {
 	unsigned int have;		/* enum gt_need bits actually read */
@@ -119,6 +133,13 @@ struct gt_sampler {
 	struct gt_sample *cur, *prev;	/* prev->have == 0 until two exist */
 	unsigned long count;		/* samples taken */
 	struct gt_rates rates;
+	/* Hangs seen while running, newest last; hangs_new counts those the
+	 * front end has not taken yet (gt_sampler_take_hangs). */
+	struct gt_hang hangs[GEMTOP_HANGS_KEPT];
+	size_t nhangs;
+	unsigned int hangs_new;
+	uint64_t hangs_base;		/* the counter at the first sample */
+	bool hangs_base_set;
 	double cpu_pct;			/* own CPU, % of one CPU; <0: unknown */
 	struct gt_events events;
 	struct gt_history hist;
@@ -140,6 +161,11 @@ void gt_sample_release(struct gt_sample *smp);
 /* Rates from two counters records taken dt_ns apart. */
 void gt_rates_compute(const struct gdfs_counters *prev, const struct gdfs_counters *cur,
 		      uint64_t dt_ns, struct gt_rates *out);
+/* The hang numbered seq among those seen, or NULL. */
+const struct gt_hang *gt_hang_find(const struct gt_sampler *s, uint64_t seq);
+/* Hang rows in the events: a GDFS_EV_OTHER event of type "hang" whose
+ * obj is the hang number. */
+bool gt_event_is_hang(const struct gdfs_event *e);
 /* Per-list totals from the objects, or from i915_gem_objects' text. */
 void gt_lists_from_objects(const struct gdfs_objects *o, struct gt_list_totals *out);
 /* From gemkit_counters' <list>_objects/_bytes; -ENOENT from an older gemd. */
@@ -200,6 +226,10 @@ struct gt_filter {
  * 0 or -EINVAL with err set. */
 int gt_filter_parse(const char *text, struct gt_filter *f, struct strbuf *err);
 bool gt_filter_match(const struct gt_filter *f, const struct gdfs_object *o);
+/* The events view's filter: event type words (bind, submit, retire, hang,
+ * ...: any of them) and id:N (that object); anything else is an error. */
+int gt_event_filter_parse(const char *text, struct gt_filter *f, struct strbuf *err);
+bool gt_event_filter_match(const struct gt_filter *f, const struct gdfs_event *e);
 bool gt_search_match(const char *needle, const struct gdfs_object *o);
 
 struct gt_model {

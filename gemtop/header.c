@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "util.h"
 #include "view.h"
 
 #define MIN_HEADER_ROWS	24	/* below this, the header drops rows */
@@ -99,6 +100,25 @@ static void draw_title(struct gt_ui *ui, int y)
 		gt_put(ui, y, ui->cols - (int)strlen(right) - 1, right);
 }
 
+/* A hang seen while running: reverse video across the screen, until the
+ * a key acknowledges it. */
+static void draw_hang(struct gt_ui *ui, int y)
+{
+	const struct gt_hang *h = &ui->hang;
+	uint64_t now = now_realtime_ns();
+	char who[64], line[256];
+
+	if (h->pid)
+		snprintf(who, sizeof(who), "pid %d (%s)", (int)h->pid, h->comm);
+	else
+		snprintf(who, sizeof(who), "client not known");
+	snprintf(line, sizeof(line), " GPU HANG %llu%s%s%s: %s, seqno %u, %llus ago"
+		 "  -  a: acknowledge", (unsigned long long)h->seq,
+		 h->kind[0] ? " (" : "", h->kind, h->kind[0] ? ")" : "", who, h->seqno,
+		 (unsigned long long)(now > h->real_ns ? (now - h->real_ns) / 1000000000ull : 0));
+	gt_put_line(ui, y, GT_C_HANG, line);
+}
+
 /* The view tabs, from the view table, and the filter. */
 static void draw_tabs(struct gt_ui *ui, int y)
 {
@@ -113,8 +133,8 @@ static void draw_tabs(struct gt_ui *ui, int y)
 		gt_attr_off(ui, c);
 		printw(" ");
 	}
-	if (ui->model.filter.text[0])
-		printw(" filter: %s", ui->model.filter.text);
+	if (gt_ui_filter(ui)->text[0])
+		printw(" filter: %s", gt_ui_filter(ui)->text);
 }
 
 int gt_draw_header(struct gt_ui *ui)
@@ -127,6 +147,8 @@ int gt_draw_header(struct gt_ui *ui)
 	int y = 0, len, i;
 
 	draw_title(ui, y++);
+	if (ui->hang_banner)
+		draw_hang(ui, y++);
 	if (!c) {
 		gt_put(ui, y++, 0, "no sample yet");
 		return y;
@@ -164,11 +186,15 @@ int gt_draw_header(struct gt_ui *ui)
 	if (c->have & GT_NEED_RING) {
 		gt_fmt_age(gt_oldest_age_ns(&c->ring), age, sizeof(age));
 		snprintf(h, sizeof(h), "%llu", (unsigned long long)hangs);
+		if (s->rates.valid && s->rates.gpu_busy_valid)
+			snprintf(p, sizeof(p), "%.1f%%", s->rates.gpu_busy_pct);
+		else
+			snprintf(p, sizeof(p), "-");
 		gt_putf(ui, y++, 0, "Seqno emitted %u completed %u  lag %u  oldest %s  "
-			"outstanding %u  hangs %s%s", c->ring.emitted_seqno,
+			"outstanding %u  hangs %s%s  GPU busy %s", c->ring.emitted_seqno,
 			c->ring.completed_seqno, gt_seqno_lag(&c->ring),
 			c->ring.nrequests ? age : "-", c->ring.outstanding,
-			present ? h : "n/a", c->ring.wedged ? "  WEDGED" : "");
+			present ? h : "n/a", c->ring.wedged ? "  WEDGED" : "", p);
 	}
 	if (s->rates.valid && full) {
 		gt_fmt_size((uint64_t)s->rates.clflush_bytes, a, sizeof(a));

@@ -254,7 +254,7 @@ int main(int argc, char **argv)
 		.view = 1,
 	};
 	struct sigaction sa;
-	const char *nc = getenv("NO_COLOR");
+	const char *nc = getenv("NO_COLOR"), *term;
 	char *end;
 	int c;
 
@@ -358,6 +358,13 @@ int main(int argc, char **argv)
 	if (o.output || o.format != GT_FMT_TEXT) {
 		fprintf(stderr, "gemtop: --format and --output need -b\n");
 		return GT_EXIT_USAGE;
+	}
+	/* A terminal that cannot move the cursor (an editor's shell, a
+	 * serial console): the batch text, not escape codes. */
+	term = getenv("TERM");
+	if (term && !strcmp(term, "dumb")) {
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		return run_batch(&o);
 	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "gemtop: not a terminal; use -b for batch output\n");

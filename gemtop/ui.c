@@ -40,6 +40,7 @@ static const struct gt_role {
 	[GT_C_CURSOR] = { 0, GT_C_NONE, A_REVERSE | A_BOLD, A_REVERSE | A_BOLD },
 	[GT_C_PROMPT] = { 0, GT_C_NONE, A_BOLD, A_BOLD },
 	[GT_C_KEYS] = { 0, GT_C_NONE, A_REVERSE, A_REVERSE },
+	[GT_C_HANG] = { COLOR_RED, GT_C_HANG, A_REVERSE | A_BOLD, A_REVERSE | A_BOLD },
 };
 
 void gt_ui_banner(struct gt_ui *ui, const char *fmt, ...)

@@ -54,22 +54,35 @@ void gt_event_format(const struct gdfs_event *e, char *line, size_t size)
 		 (uint64_t)((e->ts_ns / 1000000ull) % 1000), body);
 }
 
-/* The filter's words select event types; id:N selects an object. */
-static bool event_match(const struct gt_filter *f, const struct gdfs_event *e)
+/* A hang row (gemtop's, from the error state): who, what, which request. */
+static void hang_line(const struct gt_ui *ui, const struct gdfs_event *e, char *line,
+		      size_t size)
 {
-	unsigned int i;
+	const struct gt_hang *h = gt_hang_find(&ui->s, e->obj);
 
-	for (i = 0; i < f->nterms; i++) {
-		const struct gt_term *t = &f->or_terms[i];
+	snprintf(line, size, "%8s %6" PRIu64 ".%03" PRIu64 " HANG    %u%s%s%s seqno %u",
+		 "-", (uint64_t)(e->ts_ns / 1000000000ull),
+		 (uint64_t)((e->ts_ns / 1000000ull) % 1000), e->obj,
+		 h && h->kind[0] ? " (" : "", h ? h->kind : "", h && h->kind[0] ? ")" : "",
+		 e->seqno);
+	if (h && h->pid) {
+		size_t l = strlen(line);
 
-		if (t->kind == GT_TERM_ID && e->obj != t->num)
-			return false;
-		if (t->kind == GT_TERM_TEXT &&
-		    strcmp(gdfs_event_type_name(e->type), t->text) &&
-		    strcmp(e->type_name, t->text))
-			return false;
+		snprintf(line + l, size - l, " pid %d (%s)", (int)h->pid, h->comm);
 	}
-	return true;
+}
+
+/* The retire of a request a hang was blamed on: it was reset, not done. */
+static bool hung_retire(const struct gt_ui *ui, const struct gdfs_event *e)
+{
+	size_t i;
+
+	if (e->type != GDFS_EV_RETIRE)
+		return false;
+	for (i = 0; i < ui->s.nhangs; i++)
+		if (ui->s.hangs[i].seqno && ui->s.hangs[i].seqno == e->seqno)
+			return true;
+	return false;
 }
 
 static void events_draw(struct gt_ui *ui, int y0, int h)
@@ -88,14 +101,26 @@ static void events_draw(struct gt_ui *ui, int y0, int h)
 	if (!idx)
 		return;
 	for (i = 0; i < ev->n; i++)
-		if (event_match(&ui->model.filter, gt_event_at(ev, i)))
+		if (gt_event_filter_match(gt_ui_filter(ui), gt_event_at(ev, i)))
 			idx[n++] = i;
 	/* Following: the newest at the bottom. */
 	if (ui->events_follow || ui->scroll + (size_t)body > n)
 		ui->scroll = n > (size_t)body ? n - (size_t)body : 0;
 	first = ui->scroll;
 	for (i = first, y = y0 + 2; i < n && y < y0 + h; i++, y++) {
-		gt_event_format(gt_event_at(ev, idx[i]), line, sizeof(line));
+		const struct gdfs_event *e = gt_event_at(ev, idx[i]);
+
+		if (gt_event_is_hang(e)) {
+			hang_line(ui, e, line, sizeof(line));
+			gt_put_line(ui, y, GT_C_HANG, line);
+			continue;
+		}
+		gt_event_format(e, line, sizeof(line));
+		if (hung_retire(ui, e)) {
+			size_t l = strlen(line);
+
+			snprintf(line + l, sizeof(line) - l, "  (hung: reset, not completed)");
+		}
 		gt_put(ui, y, 0, line);
 	}
 	free(idx);
@@ -118,4 +143,5 @@ const struct gt_view_class gt_events_view = {
 	.needs = 0,		/* every view keeps the events */
 	.draw = events_draw,
 	.handle_key = events_key,
+	.filter_parse = gt_event_filter_parse,
 };

@@ -234,6 +234,7 @@ static bool objects_key(struct gt_ui *ui, enum gt_action a, long page)
 }
 
 const struct gt_view_class gt_objects_view = {
+	.filter_parse = gt_filter_parse,
 	.name = "Objects",
 	.key = '1',
 	.help = "objects",

@@ -24,6 +24,13 @@ const struct gt_view_class *const gt_views[] = {
 };
 const unsigned int gt_nviews = ARRAY_SIZE(gt_views);
 
+const struct gt_filter *gt_ui_filter(const struct gt_ui *ui)
+{
+	if (gt_views[ui->view] == &gt_objects_view)
+		return &ui->model.filter;
+	return &ui->filters[ui->view];
+}
+
 unsigned int gt_view_count(void)
 {
 	return gt_nviews;
@@ -64,11 +71,21 @@ static void draw_status(struct gt_ui *ui)
 	if (ui->input != GT_IN_NONE) {
 		static const char *const prompt[] = { "", "Search: ", "Filter: ",
 						      "Delay (s): " };
+		const struct gt_filter *f = gt_ui_filter(ui);
+		char p[200];
 
+		/* The filter in force, so an empty line is not a mystery. */
+		if (ui->input == GT_IN_FILTER && f->text[0])
+			snprintf(p, sizeof(p), "Filter %s (now '%s'; Enter alone "
+				 "clears, Esc keeps): ", gt_views[ui->view]->name, f->text);
+		else if (ui->input == GT_IN_FILTER)
+			snprintf(p, sizeof(p), "Filter %s: ", gt_views[ui->view]->name);
+		else
+			snprintf(p, sizeof(p), "%s", prompt[ui->input]);
 		gt_attr_on(ui, GT_C_PROMPT);
-		gt_put(ui, y, 0, prompt[ui->input]);
+		gt_put(ui, y, 0, p);
 		gt_attr_off(ui, GT_C_PROMPT);
-		gt_put(ui, y, (int)strlen(prompt[ui->input]), ui->inbuf);
+		gt_put(ui, y, (int)strlen(p), ui->inbuf);
 		return;
 	}
 	if (ui->s.error[0]) {
@@ -183,13 +200,21 @@ static void refresh_model(struct gt_ui *ui)
 static void take_sample(struct gt_ui *ui)
 {
 	unsigned int need = view_needs(ui);
+	int ret;
 
 	if (need & GT_NEED_OBJECTS && !gt_objects_due(&ui->s, now_ns(), ui->delay_ns))
 		need = (need & ~(unsigned int)GT_NEED_OBJECTS) | GT_KEEP_OBJECTS;
 	/* While paused only the header's figures are needed (history). */
 	if (ui->paused)
 		need = GT_NEED_COUNTERS | GT_NEED_RING | GT_NEED_GTT;
-	if (gt_sample(&ui->s, need) == 0 && !ui->paused) {
+	ret = gt_sample(&ui->s, need);
+	if (ret == 0 && ui->s.hangs_new) {
+		/* The newest hang goes on the banner until acknowledged. */
+		ui->hang = ui->s.hangs[ui->s.nhangs - 1];
+		ui->hang_banner = true;
+		ui->s.hangs_new = 0;
+	}
+	if (ret == 0 && !ui->paused) {
 		ui->shown = ui->s.cur;
 		update_model(ui, false);
 	} else if (!ui->paused) {
@@ -298,15 +323,25 @@ static void input_done(struct gt_ui *ui)
 		memcpy(ui->search, ui->inbuf, sizeof(ui->search) - 1);
 		ui->search[sizeof(ui->search) - 1] = '\0';
 		break;
-	case GT_IN_FILTER:
-		if (gt_filter_parse(ui->inbuf, &ui->model.filter, &err)) {
+	case GT_IN_FILTER: {
+		const struct gt_view_class *v = gt_views[ui->view];
+		struct gt_filter nf;
+
+		if (v->filter_parse(ui->inbuf, &nf, &err)) {
 			gt_ui_banner(ui, "filter not changed: %s", err.buf);
-		} else {
-			refresh_model(ui);
-			gt_ui_banner(ui, ui->inbuf[0] ? "filter: %s" : "filter cleared%s",
-				     ui->inbuf);
+			break;
 		}
+		/* The objects view's filter is the model's. */
+		if (v == &gt_objects_view) {
+			ui->model.filter = nf;
+			refresh_model(ui);
+		} else {
+			ui->filters[ui->view] = nf;
+		}
+		gt_ui_banner(ui, ui->inbuf[0] ? "%s filter: %s" : "%s filter cleared",
+			     v->name, ui->inbuf);
 		break;
+	}
 	case GT_IN_DELAY:
 		if (gt_parse_delay(ui->inbuf, &ns)) {
 			gt_ui_banner(ui, "delay not changed: '%s' is not a duration "
@@ -353,6 +388,8 @@ static void input_key(struct gt_ui *ui, int ch)
 	if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (l)
 			ui->inbuf[l - 1] = '\0';
+	} else if (ch == 0x15) {	/* Ctrl-U: the whole line, as readline */
+		ui->inbuf[0] = '\0';
 	} else if (ch >= 0x20 && ch < 0x7f && l + 1 < sizeof(ui->inbuf)) {
 		ui->inbuf[l] = (char)ch;
 		ui->inbuf[l + 1] = '\0';
@@ -433,7 +470,15 @@ static void handle_key(struct gt_ui *ui, int ch)
 			search_step(ui, ui->sel + 1);
 		break;
 	case GT_ACT_FILTER:
-		start_input(ui, GT_IN_FILTER, ui->model.filter.text);
+		/* An empty line: type the new filter (Enter alone clears it,
+		 * Esc keeps it); the current one shows in the prompt. */
+		if (!view->filter_parse)
+			gt_ui_banner(ui, "the %s view has no filter", view->name);
+		else
+			start_input(ui, GT_IN_FILTER, "");
+		break;
+	case GT_ACT_ACK:
+		ui->hang_banner = false;
 		break;
 	case GT_ACT_SORT_NEXT:
 		set_sort(ui, (enum gt_col)((ui->model.sort + 1) % GT_COL_COUNT));

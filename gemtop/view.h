@@ -33,6 +33,7 @@ enum gt_color {
 	GT_C_CURSOR,		/* the GTT map's cursor cell */
 	GT_C_PROMPT,		/* "Search: " */
 	GT_C_KEYS,		/* the status line's key list */
+	GT_C_HANG,		/* the hang banner and the hang rows of Events */
 	GT_C_COUNT,
 };
 
@@ -46,6 +47,7 @@ enum gt_action {
 	GT_ACT_UP, GT_ACT_DOWN, GT_ACT_LEFT, GT_ACT_RIGHT,
 	GT_ACT_PGUP, GT_ACT_PGDN, GT_ACT_HOME, GT_ACT_END, GT_ACT_ENTER,
 	GT_ACT_BACK,
+	GT_ACT_ACK,		/* acknowledge the hang banner */
 };
 
 struct gt_key {
@@ -87,6 +89,11 @@ struct gt_ui {
 	uint64_t banner_until;
 	enum gt_input input;
 	char inbuf[128];
+	/* Each view's filter (the objects view's is model.filter). */
+	struct gt_filter filters[8];
+	/* The newest hang gemtop saw, on a banner until acknowledged (a). */
+	struct gt_hang hang;
+	bool hang_banner;
 	int rows, cols;
 };
 
@@ -106,6 +113,9 @@ struct gt_view_class {
 	 * rows.  Returns false to leave the key to the default (scroll the
 	 * body by ui->scroll).  NULL: always the default. */
 	bool (*handle_key)(struct gt_ui *ui, enum gt_action a, long page);
+	/* Parse a filter for this view (its own terms; an unknown term is an
+	 * error, with a did-you-mean).  NULL: the view has no filter. */
+	int (*filter_parse)(const char *text, struct gt_filter *f, struct strbuf *err);
 };
 
 /* views.def: the classes, in tab order. */
@@ -118,6 +128,8 @@ extern const unsigned int gt_nviews;
 /* How far a movement action moves, in steps of step (page for PgUp/PgDn,
  * everything for Home/End); 0 for any other action. */
 long gt_action_delta(enum gt_action a, long step, long page);
+/* The filter of the view shown. */
+const struct gt_filter *gt_ui_filter(const struct gt_ui *ui);
 /* Show the view (resets scroll and detail; samples what it needs). */
 void gt_ui_set_view(struct gt_ui *ui, unsigned int view);
 

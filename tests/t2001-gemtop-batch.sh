@@ -66,7 +66,7 @@ test_expect_success 'usage errors exit 2 and name the value' '
 	test_expect_code 2 "$GEMTOP" -b --format xml 2>err && grep "'\''xml'\''" err &&
 	test_expect_code 2 "$GEMTOP" -b -n -1 2>err && grep "'\''-1'\''" err &&
 	test_expect_code 2 "$GEMTOP" -b -F "size>lots" 2>err && grep "bad size" err &&
-	test_expect_code 2 "$GEMTOP" -b -F "colour:red" 2>err && grep "unknown filter key" err &&
+	test_expect_code 2 "$GEMTOP" -b -F "colour:red" 2>err && grep "unknown filter term '\''colour:red'\''" err &&
 	test_expect_code 2 "$GEMTOP" --view 9 2>err && grep "'\''9'\''" err &&
 	test_expect_code 2 "$GEMTOP" extra 2>err && grep "unexpected argument" err &&
 	test_expect_code 2 "$GEMTOP" -D x --debugfs y 2>err && grep "two sources" err

@@ -76,7 +76,7 @@ test_expect_success 'the header: device, aperture bar, shares, seqnos, rates, hi
 	wait_screen "^Rates/s exec 0\\.0  binds 0\\.0  evict 0\\.0  waits 0\\.0" &&
 	grep -E "^gemtop - i915 dev=0000:00:02\\.0 unique=0000:00:02\\.0 - .* cpu [0-9.]+%" screen.out &&
 	grep -E "^Aperture \\[\\|? +\\] 448K/16M 2\\.7%  hole [0-9.]+M  pinned 256K 1\\.6%  fenced 0B 0\\.0%" screen.out &&
-	grep -E "^Seqno emitted 0 completed 0  lag 0  oldest -  outstanding 0  hangs 0\$" screen.out &&
+	grep -E "^Seqno emitted 0 completed 0  lag 0  oldest -  outstanding 0  hangs 0  GPU busy 0\.0%\$" screen.out &&
 	grep -E "^History aperture " screen.out &&
 	grep -E "^1 Objects 2 GTT map 3 Clients 4 Rings 5 Events" screen.out &&
 	grep -E "F1/h Help .* F10/q Quit" screen.out
@@ -103,7 +103,7 @@ test_expect_success 'sort: > moves to the next column, I inverts, S goes back' '
 '
 
 test_expect_success 'filter: \\ with list:pinned shows the three pinned objects' '
-	keys "\\" && wait_screen "^Filter:" &&
+	keys "\\" && wait_screen "^Filter Objects:" &&
 	keys -l "list:pinned" && keys Enter &&
 	wait_screen "^11 objects, 3 shown" &&
 	grep "filter: list:pinned" screen.out &&
@@ -271,8 +271,8 @@ test_expect_success 'Ctrl-C leaves through the loop with status 0; F10 quits whi
 	$T kill-session -t gt &&
 	start_gemtop 80 24 -d 0.2 &&
 	wait_screen "^1 Objects" &&
-	keys "\\" && wait_screen "^Filter:" && keys -l "q" &&
-	wait_screen "^Filter: q" &&
+	keys "\\" && wait_screen "^Filter Objects:" && keys -l "q" &&
+	wait_screen "^Filter Objects: q" &&
 	keys F10 &&
 	test_wait_for 10 test -s exit-status &&
 	test_cmp expect exit-status &&

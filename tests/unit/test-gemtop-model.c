@@ -156,8 +156,39 @@ int main(int argc, char **argv)
 		expect_bad_filter("list:nowhere", "unknown list 'nowhere'");
 		expect_bad_filter("dom:vram", "unknown domain 'vram'");
 		expect_bad_filter("id:x", "bad id 'x'");
-		expect_bad_filter("colour:red", "unknown filter key in 'colour:red'");
+		expect_bad_filter("colour:red", "unknown filter term 'colour:red'");
+		/* Misspelt keys are errors with a suggestion, not substrings. */
+		expect_bad_filter("sise>1M", "unknown filter term 'sise>1M' (did you mean 'size>1M'?)");
+		expect_bad_filter("lsit:pinned",
+				  "unknown filter term 'lsit:pinned' (did you mean 'list:pinned'?)");
+		expect_bad_filter("size=4K", "unknown filter term 'size=4K'");
 		expect_bad_filter("a b c d e f g h i", "at most 8 filter terms");
+	}
+
+	gemtest_subtest("event-filter") {
+		struct gdfs_event bind = { .type = GDFS_EV_BIND, .obj = 4 };
+		struct gdfs_event submit = { .type = GDFS_EV_SUBMIT };
+		struct gdfs_event hang = { .type = GDFS_EV_OTHER, .type_name = "hang" };
+		struct strbuf err = STRBUF_INIT;
+		struct gt_filter f;
+
+		gt_assert_eq(gt_event_filter_parse("", &f, &err), 0);
+		gt_assert(gt_event_filter_match(&f, &bind) && gt_event_filter_match(&f, &hang));
+		/* Types: any of them; id:N: that object. */
+		gt_assert_eq(gt_event_filter_parse("submit hang", &f, &err), 0);
+		gt_assert(!gt_event_filter_match(&f, &bind));
+		gt_assert(gt_event_filter_match(&f, &submit) && gt_event_filter_match(&f, &hang));
+		gt_assert_eq(gt_event_filter_parse("bind id:4", &f, &err), 0);
+		gt_assert(gt_event_filter_match(&f, &bind));
+		gt_assert_eq(gt_event_filter_parse("bind id:5", &f, &err), 0);
+		gt_assert(!gt_event_filter_match(&f, &bind));
+		gt_assert_eq(gt_event_filter_parse("submt", &f, &err), -EINVAL);
+		expect_str(err.buf, "unknown event type 'submt' (did you mean 'submit'?)");
+		strbuf_reset(&err);
+		gt_assert_eq(gt_event_filter_parse("size>1M", &f, &err), -EINVAL);
+		expect_str(err.buf, "unknown event type 'size>1M' (bind, unbind, evict, domain, "
+			   "submit, wait, retire, purge, hang, id:N)");
+		strbuf_release(&err);
 	}
 
 	gemtest_subtest("sort-orders") {

@@ -1,0 +1,146 @@
+#!/bin/sh
+# gemtop: a GPU hang is a banner (reverse video, the guilty client, the
+# seconds since) until acknowledged, and a row of its own in Events; the
+# header shows GPU busy %; each view has its own filter, typed on a
+# cleared prompt, and an unknown term is an error; TERM=dumb gets plain
+# text.  tmux runs gemtop; every wait is a bounded poll of the screen.
+test_description='gemtop hang banner, hang rows, GPU busy, per-view filters, TERM=dumb'
+. "$(dirname "$0")/test-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemtop-test-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "1..0 # SKIP no tmux"
+	exit 0
+fi
+
+unset TMUX
+T="tmux -S $GEMD_SOCK_DIR/tmux.sock"
+trap '$T kill-server 2>/dev/null; test_cleanup_' EXIT
+
+new_session () {
+	for try in 1 2 3 4 5; do
+		$T new-session -d -s gt -c "$TRASH" "$@" && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+start_gemtop () {
+	cols=$1 rows=$2
+	shift 2
+	rm -f exit-status
+	new_session -x "$cols" -y "$rows" \
+		"\"$GEMTOP\" -D \"$GEMD_SOCK\" $*; echo \$? >\"$TRASH/exit-status\"; sleep 30"
+}
+
+keys () {
+	$T send-keys -t gt "$@"
+}
+
+# capture-pane -e: with the attributes, to see reverse video.
+screen_has () {
+	$T capture-pane -p -t gt >screen.out 2>/dev/null &&
+	grep -E -q -e "$1" screen.out
+}
+
+wait_screen () {
+	test_wait_for 10 screen_has "$1" || { cat screen.out; return 1; }
+}
+
+wait_screen_gone () {
+	test_wait_for 10 eval '! screen_has "$1"' || { cat screen.out; return 1; }
+}
+
+test_expect_success 'setup: gemd (short hangcheck), the workload, gemtop' '
+	start_gemd_dfs --hangcheck 100ms &&
+	start_workload &&
+	start_gemtop 120 30 -C -d 0.2 &&
+	wait_screen "^Lists  unbound 5/320K"
+'
+
+test_expect_success 'the header shows GPU busy' '
+	wait_screen "  GPU busy [0-9]+\\.[0-9]%\$"
+'
+
+test_expect_success 'a hang: a reverse-video banner naming the guilty client' '
+	gemctl -c "hang --kind badop; wait-hang --timeout 20s" >hang.out &&
+	pid_comm="pid [0-9]+ \\((lt-)?gemctl\\)" &&
+	wait_screen "^ GPU HANG 1 \\(badop\\): $pid_comm, seqno [0-9]+, [0-9]+s ago  -  a: acknowledge" &&
+	$T capture-pane -e -p -t gt >attrs.out &&
+	grep "GPU HANG 1" attrs.out | grep -q "$(printf "\\033")\\[[0-9;]*7[;m]"
+'
+
+test_expect_success 'the banner stays until a acknowledges it' '
+	keys 2 && keys 1 &&
+	wait_screen "^1 Objects" &&
+	grep -q "^ GPU HANG 1" screen.out &&
+	keys a &&
+	wait_screen_gone "GPU HANG"
+'
+
+test_expect_success 'Events: the hang is a row of its own; its request did not complete' '
+	keys 5 &&
+	wait_screen "^ +- +[0-9]+\\.[0-9]{3} HANG    1 \\(badop\\) seqno [0-9]+ pid [0-9]+ \\((lt-)?gemctl\\)" &&
+	seqno=$(sed -n "s/.* HANG    1 (badop) seqno \\([0-9]*\\) .*/\\1/p" screen.out) &&
+	test -n "$seqno" &&
+	grep -E "retire  seqno $seqno  \\(hung: reset, not completed\\)" screen.out
+'
+
+test_expect_success 'each view its own filter: submit in Events leaves Objects alone' '
+	keys "\\" && wait_screen "^Filter Events:" &&
+	keys -l "submit hang" && keys Enter &&
+	wait_screen "^1 Objects.* filter: submit hang" &&
+	! grep -E "^ +[0-9]+ +[0-9.]+ (bind|retire|domain) " screen.out &&
+	keys 1 &&
+	wait_screen "^11 objects, 11 shown" &&
+	! grep -q "^1 Objects.*filter:" screen.out
+'
+
+test_expect_success 'the prompt starts empty, shows the filter in force; Ctrl-U clears the line' '
+	keys 5 && keys "\\" &&
+	wait_screen "^Filter Events \\(now .submit hang.; Enter alone clears, Esc keeps\\):\$" &&
+	keys -l "retire" && wait_screen "Esc keeps\\): retire\$" &&
+	keys C-u && wait_screen "Esc keeps\\):\$" &&
+	keys Escape && wait_screen "filter: submit hang"
+'
+
+test_expect_success 'an unknown term is an error, with a suggestion; the filter stays' '
+	keys "\\" && keys -l "submt" && keys Enter &&
+	wait_screen "^>>> filter not changed: unknown event type .submt. \\(did you mean .submit.\\?\\)" &&
+	grep -q "filter: submit hang" screen.out &&
+	keys 1 && keys "\\" && keys -l "sise>1M" && keys Enter &&
+	wait_screen "^>>> filter not changed: unknown filter term .sise>1M. \\(did you mean .size>1M.\\?\\)" &&
+	grep -q "^11 objects, 11 shown" screen.out
+'
+
+test_expect_success 'Enter on an empty prompt clears the view'"'"'s filter' '
+	keys 5 && keys "\\" && keys Enter &&
+	wait_screen "^>>> Events filter cleared" &&
+	! grep -q "filter: submit" screen.out
+'
+
+test_expect_success 'a view without a filter says so' '
+	keys 3 && keys "\\" &&
+	wait_screen "^>>> the Clients view has no filter"
+'
+
+test_expect_success 'TERM=dumb: plain text, no escape codes' '
+	keys q && test_wait_for 10 test -s exit-status &&
+	$T kill-session -t gt &&
+	rm -f exit-status &&
+	new_session -x 100 -y 30 \
+		"TERM=dumb \"$GEMTOP\" -D \"$GEMD_SOCK\" -n 1 >\"$TRASH/dumb.out\" 2>&1; echo \$? >\"$TRASH/exit-status\"; sleep 30" &&
+	test_wait_for 10 test -s exit-status &&
+	echo 0 >expect && test_cmp expect exit-status &&
+	grep -q "^Seqno: emitted" dumb.out &&
+	! grep -q "$(printf "\\033")" dumb.out &&
+	$T kill-session -t gt
+'
+
+test_expect_success 'teardown' '
+	$T kill-server;
+	stop_gemd_if_running
+'
+
+test_done
