@@ -194,6 +194,30 @@ static void print_fences(const struct gd_capture *c)
 		printf("  fences    none in use\n");
 }
 
+/*
+ * Every fence register as intel_error_decode (IGT 1.27) decodes a gen3
+ * one, line for line, so the two tools can be compared: valid or not,
+ * the tiling, the pitch (512 bytes << bits 7:4), the start (bits 27:20)
+ * and the size (1 MiB << bits 11:8).
+ */
+static void print_fence_regs(const struct gd_capture *c)
+{
+	size_t i;
+
+	if (!c->nfences)
+		return;
+	printf("\nfence registers (as intel_error_decode)\n");
+	for (i = 0; i < c->nfences; i++) {
+		uint64_t f = c->fences[i].value;
+
+		printf("  fence[%u] = %08" PRIx64 "\n", c->fences[i].index, f);
+		printf("    %svalid, %c-tiled, pitch: %u, start: 0x%08" PRIx64 ", size: %" PRIu64 "\n",
+		       f & 1 ? "" : "in", f & (1u << 12) ? 'y' : 'x',
+		       512u << ((f >> 4) & 0xf), f & 0x0ff00000,
+		       (uint64_t)1 << (20 + ((f >> 8) & 0xf)));
+	}
+}
+
 /* The dwords of a captured object, or NULL. */
 static uint32_t *object_dwords(const struct gd_capture *c, const struct gd_rec_object *o,
 			       size_t *n)
@@ -406,6 +430,10 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 	printf("\n");
 	printf("  ring %-4s HEAD 0x%08x TAIL 0x%08x ACTHD 0x%08x\n", r->name, r->head, r->tail,
 	       r->acthd);
+	/* HEAD's bits 31:21 count the times the ring wrapped (as
+	 * intel_error_decode says it). */
+	printf("  HEAD      head = 0x%08x, wraps = %u\n", r->head & 0x001ffffc,
+	       r->head >> 21);
 	print_where("ACTHD", r->acthd, c);
 	if (r->flags & GD_RING_HAS_ERROR_REGS) {
 		print_eir(r->eir);
@@ -416,6 +444,7 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 			print_where("fault", r->acthd, c);
 	}
 	print_fences(c);
+	print_fence_regs(c);
 	printf("\n%s%s around ACTHD%s\n", bold(ctx),
 	       in ? (in->flags & GD_OBJ_RING ? "ring" : "batch") : "nothing", reset(ctx));
 	if (in)
