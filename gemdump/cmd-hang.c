@@ -16,6 +16,7 @@
 #include "capture.h"
 #include "gemdebugfs.h"
 #include "gemdump.h"
+#include "json-out.h"
 #include "ps.h"
 #include "regs.h"
 #include "util.h"
@@ -23,7 +24,7 @@
 #define DEFAULT_WINDOW 5	/* instructions shown each side of ACTHD */
 
 struct hang_opts {
-	bool all;
+	bool all, json;
 	unsigned int window;
 	/* live: the hangs recorded after the one shown (gemkit_errors/) */
 	unsigned int later;
@@ -374,11 +375,17 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 	struct gd_rec_ring err_ring;
 	size_t i;
 
-	printf("%sGPU hang%s%s%s\n", bold(ctx), c->header.hang_kind[0] ? ": " : "",
-	       c->header.hang_kind, reset(ctx));
-	printf("  source    %s%s%s\n", c->header.source,
-	       c->header.error_time[0] ? ", " : "", c->header.error_time);
-	if (ho->later)
+	if (ho->json && !r) {
+		gd_json_hang(c, NULL, NULL);
+		return;
+	}
+	if (!ho->json) {
+		printf("%sGPU hang%s%s%s\n", bold(ctx), c->header.hang_kind[0] ? ": " : "",
+		       c->header.hang_kind, reset(ctx));
+		printf("  source    %s%s%s\n", c->header.source,
+		       c->header.error_time[0] ? ", " : "", c->header.error_time);
+	}
+	if (ho->later && !ho->json)
 		printf("  later     %u more hang%s recorded, the newest %llu "
 		       "(gemkit_errors/%llu; gemdump capture holds it)\n", ho->later,
 		       ho->later == 1 ? "" : "s", ho->newest, ho->newest);
@@ -398,6 +405,10 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 		r = &err_ring;
 	}
 	in = locate(c, r->acthd, &b);
+	if (ho->json) {
+		gd_json_hang(c, r, in);
+		return;
+	}
 	for (i = 0; i < c->nobjects; i++)
 		if (c->objects[i].flags & GD_OBJ_BATCH)
 			batch = &c->objects[i];
@@ -559,6 +570,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "window", required_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct hang_opts ho = { .window = DEFAULT_WINDOW };
@@ -570,6 +582,9 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 		switch (opt) {
 		case 'a':
 			ho.all = true;
+			break;
+		case 'j':
+			ho.json = true;
 			break;
 		case 'w':
 			if (parse_u64(optarg, &v) || v > 100000)
@@ -585,7 +600,8 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 	ret = load(ctx, optind < argc ? argv[optind] : NULL, &c, &ho);
 	if (ret)
 		return GD_EXIT_FAIL;
-	gd_output_begin(ctx);
+	if (!ho.json)
+		gd_output_begin(ctx);
 	report(ctx, &c, &ho);
 	gd_capture_release(&c);
 	return GD_EXIT_OK;
@@ -593,16 +609,18 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 
 const struct gd_cmd gd_cmd_hang = {
 	.name = "hang",
-	.args = "[--all] [--window N] [FILE|-]",
+	.args = "[--all] [--window N] [--json] [FILE|-]",
 	.summary = "the post-mortem of a GPU hang: live, from an error state or a capture",
 	.options =
 	"  -a, --all            decode the whole batch and ring, not a window\n"
 	"      --window N       instructions shown each side of ACTHD (default 5)\n"
+	"      --json           one JSON document: the registers, the guilty client,\n"
+	"                       where ACTHD is, every fence register (raw numbers)\n"
 	"\n"
 	"With no FILE, the live driver's i915_error_state.  FILE is an error-state\n"
 	"text (Linux 2.6.34 to 3.4 layouts, gemd's, the later ascii85 ':' and '~'\n"
 	"buffers) or a capture.  Pages through 'less -FRSi' on a terminal\n"
 	"(--no-pager), in colour when --color allows.\n",
-	.complete = "--all --window",
+	.complete = "--all --window --json",
 	.run = run,
 };

@@ -6,6 +6,7 @@
 
 #include "core.h"
 #include "gemdump.h"
+#include "json-out.h"
 #include "util.h"
 
 static const char *reason_name(uint32_t r)
@@ -78,26 +79,36 @@ static void print_info(const struct gd_capture *c)
 
 static int run(struct gd_ctx *ctx, int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct gd_capture c;
+	bool json = false;
+	int opt, ret = GD_EXIT_OK;
 
-	static const struct option no_opts[] = { { NULL, 0, NULL, 0 } };
-
-	if (getopt_long(argc, argv, "", no_opts, NULL) != -1)
-		return gd_option_error(ctx, no_opts, "", argc, argv);
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt != 'j')
+			return gd_option_error(ctx, opts, "", argc, argv);
+		json = true;
+	}
 	if (argc - optind != 1)
 		return gd_usage_error(ctx, "one capture file expected");
 	if (gd_load_capture(ctx, argv[optind], &c))
 		return GD_EXIT_FAIL;
-	print_info(&c);
+	if (json)
+		ret = gd_json_info(&c);
+	else
+		print_info(&c);
 	gd_capture_release(&c);
-	return GD_EXIT_OK;
+	return ret;
 }
 
 const struct gd_cmd gd_cmd_info = {
 	.name = "info",
-	.args = "FILE",
+	.args = "[--json] FILE",
 	.summary = "summarise a capture: device, rings, objects, clients, registers",
-	.options = "",
-	.complete = "",
+	.options = "      --json           one JSON document (raw numbers, units in the names)\n",
+	.complete = "--json",
 	.run = run,
 };

@@ -6,6 +6,7 @@
 #include "core.h"
 #include "gemdebugfs.h"
 #include "gemdump.h"
+#include "json-out.h"
 #include "util.h"
 
 /*
@@ -80,17 +81,29 @@ void gd_print_object(const struct gd_capture *c, const struct gd_rec_object *o)
 
 static int run(struct gd_ctx *ctx, int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct gd_capture c;
+	bool json = false;
 	size_t i;
+	int opt, ret;
 
-	static const struct option no_opts[] = { { NULL, 0, NULL, 0 } };
-
-	if (getopt_long(argc, argv, "", no_opts, NULL) != -1)
-		return gd_option_error(ctx, no_opts, "", argc, argv);
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt != 'j')
+			return gd_option_error(ctx, opts, "", argc, argv);
+		json = true;
+	}
 	if (argc - optind != 1)
 		return gd_usage_error(ctx, "one capture file expected");
 	if (gd_load_capture(ctx, argv[optind], &c))
 		return GD_EXIT_FAIL;
+	if (json) {
+		ret = gd_json_list(&c);
+		gd_capture_release(&c);
+		return ret;
+	}
 	gd_print_object_header();
 	for (i = 0; i < c.nobjects; i++)
 		gd_print_object(&c, &c.objects[i]);
@@ -100,9 +113,9 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 
 const struct gd_cmd gd_cmd_list = {
 	.name = "list",
-	.args = "FILE",
+	.args = "[--json] FILE",
 	.summary = "a capture's objects, in gemtop's columns",
-	.options = "",
-	.complete = "",
+	.options = "      --json           one JSON document (raw numbers, units in the names)\n",
+	.complete = "--json",
 	.run = run,
 };
