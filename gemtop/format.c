@@ -4,8 +4,10 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "gemtop.h"
 #include "util.h"
@@ -102,4 +104,94 @@ int gt_parse_delay(const char *s, uint64_t *ns)
 		return -EINVAL;
 	*ns = v;
 	return 0;
+}
+
+/* A level from 0 to 7 on the scale's fixed range, so a sparkline means
+ * the same at every moment: 0.5% of the aperture is a low bar, not a
+ * full one because nothing was higher. */
+static int spark_level(double v, enum gt_scale scale)
+{
+	double f;
+
+	if (!(v > 0))
+		return 0;
+	if (scale == GT_SCALE_PERCENT)
+		f = v / 100.0;
+	else
+		f = log10(1.0 + v) / log10(1.0 + GT_SCALE_LOG_MAX);
+	if (f > 1)
+		f = 1;
+	return (int)(f * 7 + 0.5);
+}
+
+/* The terminal columns of one UTF-8 glyph (wcwidth), 1 when the locale
+ * cannot say. */
+static int glyph_columns(const char *g)
+{
+	mbstate_t st;
+	wchar_t wc;
+	int w;
+
+	memset(&st, 0, sizeof(st));
+	if (mbrtowc(&wc, g, strlen(g), &st) > strlen(g))
+		return 1;
+	w = wcwidth(wc);
+	return w > 0 ? w : 1;
+}
+
+int gt_sparkline(const double *v, size_t n, size_t width, enum gt_scale scale,
+		 bool ascii, char *out, size_t size)
+{
+	static const char *const blocks[] = {
+		"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
+	};
+	static const char *const plain[] = { "_", ".", "-", ":", "=", "+", "*", "#" };
+	size_t i, first = n > width ? n - width : 0, len = 0;
+	int cols = 0;
+
+	if (!size)
+		return 0;
+	out[0] = '\0';
+	for (i = first; i < n; i++) {
+		const char *g = (ascii ? plain : blocks)[spark_level(v[i], scale)];
+		size_t gl = strlen(g);
+		int gc = glyph_columns(g);
+
+		if (len + gl + 1 > size || (size_t)(cols + gc) > width)
+			break;
+		memcpy(out + len, g, gl + 1);
+		len += gl;
+		cols += gc;
+	}
+	return cols;
+}
+
+size_t gt_fit_columns(const char *s, int cols)
+{
+	size_t len = strlen(s), at = 0;
+	mbstate_t st;
+	int used = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (at < len) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + at, len - at, &st);
+		int w = 1;
+
+		if (n == (size_t)-1 || n == (size_t)-2) {
+			memset(&st, 0, sizeof(st));
+			n = 1;
+		} else {
+			if (n == 0)
+				break;
+			w = wcwidth(wc);
+			if (w < 0)
+				w = 1;
+		}
+		if (used + w > cols)
+			break;
+		used += w;
+		at += n;
+	}
+	return at;
 }

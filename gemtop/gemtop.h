@@ -254,6 +254,18 @@ void gt_fmt_size(uint64_t bytes, char *out, size_t size);
 void gt_fmt_flags(const struct gdfs_object *o, char *out, size_t size);
 void gt_fmt_age(uint64_t ns, char *out, size_t size);
 void gt_fmt_owner(const struct gdfs_object *o, char *out, size_t size);
+/* Sparklines on fixed scales: a percentage (0-100), or a rate on a log
+ * scale from 0 to GT_SCALE_LOG_MAX a second. */
+enum gt_scale { GT_SCALE_PERCENT, GT_SCALE_LOG };
+#define GT_SCALE_LOG_MAX 10000.0
+/* The newest samples of v (n of them), at most width columns of one cell
+ * each, into out; returns the columns drawn (wcwidth of each glyph), which
+ * the caller pads to, never the bytes. */
+int gt_sparkline(const double *v, size_t n, size_t width, enum gt_scale scale,
+		 bool ascii, char *out, size_t size);
+/* How many bytes of the UTF-8 text s fit in cols terminal columns
+ * (wcwidth; a byte the locale cannot read counts as one column). */
+size_t gt_fit_columns(const char *s, int cols);
 /* -d and the d key: a duration (util.h; a bare number is seconds) from
  * 50ms to a day.  0 or -EINVAL. */
 int gt_parse_delay(const char *s, uint64_t *ns);

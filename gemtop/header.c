@@ -34,41 +34,39 @@ static void draw_bar(struct gt_ui *ui, int y, int x, int w, uint64_t used,
 	mvaddch(y, x + w - 1, ']');
 }
 
-static void sparkline(const struct gt_ui *ui, const double *v, size_t n, size_t width,
-		      char *out, size_t size)
+/*
+ * "History aperture ▂▂▃ lag ▁▁▁ evict ▁▁▁": three sparklines on fixed
+ * scales (aperture in percent, the lag and evictions per second on a log
+ * scale), padded in terminal columns, so the line fits the screen at any
+ * width (a UTF-8 block is three bytes and one column).
+ */
+static void draw_history(struct gt_ui *ui, int y)
 {
-	static const char *const blocks[] = {
-		"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
-	};
-	static const char ascii[] = "_.-:=+*#";
-	double max = 0;
-	size_t i, first = n > width ? n - width : 0, len = 0;
+	static const char *const label[] = { "History aperture ", " lag ", " evict " };
+	const struct gt_sampler *s = &ui->s;
+	const double *v[] = { s->hist.aperture_pct, s->hist.lag, s->hist.evict_rate };
+	const enum gt_scale sc[] = { GT_SCALE_PERCENT, GT_SCALE_LOG, GT_SCALE_LOG };
+	struct strbuf line = STRBUF_INIT;
+	size_t labels = 0, w, i;
+	char spark[GEMTOP_HISTORY * 4 + 1];
 
-	out[0] = '\0';
-	for (i = first; i < n; i++)
-		if (v[i] > max)
-			max = v[i];
-	for (i = first; i < n; i++) {
-		int level = max > 0 ? (int)(v[i] / max * 7 + 0.5) : 0;
-		const char *b;
+	for (i = 0; i < ARRAY_SIZE(label); i++)
+		labels += strlen(label[i]);
+	w = ui->cols > (int)labels ? ((size_t)ui->cols - labels) / 3 : 0;
+	if (w > 40)
+		w = 40;
+	for (i = 0; i < ARRAY_SIZE(label); i++) {
+		int cols = gt_sparkline(v[i], s->hist.n, w, sc[i], ui->ascii, spark,
+					sizeof(spark));
 
-		if (level < 0)
-			level = 0;
-		if (level > 7)
-			level = 7;
-		if (ui->ascii) {
-			if (len + 2 > size)
-				break;
-			out[len++] = ascii[level];
-			out[len] = '\0';
-			continue;
-		}
-		b = blocks[level];
-		if (len + strlen(b) + 1 > size)
-			break;
-		memcpy(out + len, b, strlen(b) + 1);
-		len += strlen(b);
+		strbuf_addstr(&line, label[i]);
+		strbuf_addstr(&line, spark);
+		/* Pad the first two in columns; the last ends the line. */
+		for (; i + 1 < ARRAY_SIZE(label) && (size_t)cols < w; cols++)
+			strbuf_addch(&line, ' ');
 	}
+	gt_put(ui, y, 0, line.buf);
+	strbuf_release(&line);
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -207,16 +205,7 @@ int gt_draw_header(struct gt_ui *ui)
 		gt_put(ui, y++, 0, "Rates/s (after the second sample)");
 	}
 	if (full && ui->cols >= 80) {
-		char s1[200], s2[200], s3[200];
-		size_t w = (size_t)(ui->cols - 36) / 3;
-
-		if (w > 40)
-			w = 40;
-		sparkline(ui, s->hist.aperture_pct, s->hist.n, w, s1, sizeof(s1));
-		sparkline(ui, s->hist.lag, s->hist.n, w, s2, sizeof(s2));
-		sparkline(ui, s->hist.evict_rate, s->hist.n, w, s3, sizeof(s3));
-		gt_putf(ui, y++, 0, "History aperture %-*s lag %-*s evict %s", (int)w,
-			s1, (int)w, s2, s3);
+		draw_history(ui, y++);
 	}
 	draw_tabs(ui, y++);
 	return y;

@@ -92,7 +92,9 @@ void gt_put(struct gt_ui *ui, int y, int x, const char *s)
 {
 	if (y < 0 || y >= ui->rows || x >= ui->cols)
 		return;
-	mvaddnstr(y, x, s, ui->cols - x);
+	/* Clipped in columns: a byte count would cut a line of UTF-8
+	 * blocks at a third of the screen. */
+	mvaddnstr(y, x, s, (int)gt_fit_columns(s, ui->cols - x));
 }
 
 void gt_putf(struct gt_ui *ui, int y, int x, const char *fmt, ...)

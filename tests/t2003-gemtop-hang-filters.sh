@@ -125,6 +125,22 @@ test_expect_success 'a view without a filter says so' '
 	wait_screen "^>>> the Clients view has no filter"
 '
 
+# In a UTF-8 locale a block is three bytes and one column: the history
+# line must be laid out (and clipped) in columns, with evict on screen.
+for cols in 80 120 200; do
+	test_expect_success "sparklines at $cols columns: fixed scales, evict on screen" '
+		keys q && test_wait_for 10 test -s exit-status &&
+		$T kill-session -t gt &&
+		rm -f exit-status &&
+		new_session -x '$cols' -y 30 \
+			"LC_ALL=C.UTF-8 \"$GEMTOP\" -D \"$GEMD_SOCK\" -d 0.1; echo \$? >\"$TRASH/exit-status\"; sleep 30" &&
+		wait_screen "^History aperture .* lag .* evict " &&
+		line=$(grep "^History" screen.out) &&
+		test $(printf "%s" "$line" | LC_ALL=C.UTF-8 wc -m) -le '$cols' &&
+		case "$line" in *"$(printf "\342\226\210")"*) false ;; esac
+	'
+done
+
 test_expect_success 'TERM=dumb: plain text, no escape codes' '
 	keys q && test_wait_for 10 test -s exit-status &&
 	$T kill-session -t gt &&

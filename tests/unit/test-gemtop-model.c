@@ -5,6 +5,7 @@
  * fenced share, the events ring, the short forms, and the JSON/CSV records.
  * No daemon and no curses.
  */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -163,6 +164,34 @@ int main(int argc, char **argv)
 				  "unknown filter term 'lsit:pinned' (did you mean 'list:pinned'?)");
 		expect_bad_filter("size=4K", "unknown filter term 'size=4K'");
 		expect_bad_filter("a b c d e f g h i", "at most 8 filter terms");
+	}
+
+	gemtest_subtest("sparkline-fixed-scales-in-columns") {
+		double ap[4] = { 0.5, 0.5, 50, 100 }, rate[3] = { 0, 10000, 1e9 };
+		char out[200];
+
+		/* ASCII: the levels themselves.  0.5% of the aperture is the
+		 * lowest bar, not a full one because nothing was higher. */
+		gt_assert_eq(gt_sparkline(ap, 4, 40, GT_SCALE_PERCENT, true, out,
+					  sizeof(out)), 4);
+		expect_str(out, "__=#");
+		gt_assert_eq(gt_sparkline(rate, 3, 40, GT_SCALE_LOG, true, out,
+					  sizeof(out)), 3);
+		expect_str(out, "_##");
+		/* The newest width samples. */
+		gt_assert_eq(gt_sparkline(ap, 4, 2, GT_SCALE_PERCENT, true, out,
+					  sizeof(out)), 2);
+		expect_str(out, "=#");
+		if (setlocale(LC_ALL, "C.UTF-8")) {
+			/* Blocks: 3 bytes, 1 column each. */
+			gt_assert_eq(gt_sparkline(ap, 4, 40, GT_SCALE_PERCENT, false, out,
+						  sizeof(out)), 4);
+			gt_assert_eq(strlen(out), 12);
+			gt_assert_eq(gt_fit_columns(out, 2), 6);
+			gt_assert_eq(gt_fit_columns(out, 40), 12);
+			gt_assert_eq(gt_fit_columns("History", 3), 3);
+			setlocale(LC_ALL, "C");
+		}
 	}
 
 	gemtest_subtest("event-filter") {
