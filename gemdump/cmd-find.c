@@ -43,13 +43,13 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 		printf("0x%08" PRIx64 " == obj %u [0x%08" PRIx64 ", 0x%08" PRIx64 ") + 0x%" PRIx64 "\n",
 		       addr, e->id, e->start, e->start + e->size, addr - e->start);
 		gd_print_object_header();
-		gd_print_object(&c, gd_capture_find_id(&c, e->id));
+		gd_print_object(ctx, &c, gd_capture_find_id(&c, e->id));
 	} else if (border) {
 		printf("0x%08" PRIx64 " >= obj %u [0x%08" PRIx64 ", 0x%08" PRIx64 "): 0x%" PRIx64
 		       " bytes past its end\n", addr, border->id, border->start,
 		       border->start + border->size, addr - border->start - border->size);
 		gd_print_object_header();
-		gd_print_object(&c, gd_capture_find_id(&c, border->id));
+		gd_print_object(ctx, &c, gd_capture_find_id(&c, border->id));
 	} else {
 		printf("0x%08" PRIx64 ": no object\n", addr);
 		ret = GD_EXIT_FAIL;

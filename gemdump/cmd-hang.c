@@ -382,8 +382,11 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 	if (!ho->json) {
 		printf("%sGPU hang%s%s%s\n", bold(ctx), c->header.hang_kind[0] ? ": " : "",
 		       c->header.hang_kind, reset(ctx));
+		char etime[192];
+
+		gd_fmt_error_time(ctx, c->header.error_time, etime, sizeof(etime));
 		printf("  source    %s%s%s\n", c->header.source,
-		       c->header.error_time[0] ? ", " : "", c->header.error_time);
+		       c->header.error_time[0] ? ", " : "", etime);
 	}
 	if (ho->later && !ho->json)
 		printf("  later     %u more hang%s recorded, the newest %llu "

@@ -7,6 +7,7 @@
 #include "core.h"
 #include "gemdump.h"
 #include "json-out.h"
+#include "units.h"
 #include "util.h"
 
 static const char *reason_name(uint32_t r)
@@ -15,15 +16,17 @@ static const char *reason_name(uint32_t r)
 	       r == GD_REASON_ERROR_STATE ? "error state" : "unknown";
 }
 
-static void print_info(const struct gd_capture *c)
+static void print_info(const struct gd_ctx *ctx, const struct gd_capture *c)
 {
 	uint64_t bytes = 0, cbytes = 0, bound = 0;
 	size_t i, ncap = 0, nbound = 0;
-	char when[64] = "";
+	char when[96] = "", etime[192], b1[32], b2[32], b3[32], ap[32];
 	time_t t = (time_t)(c->header.time_ns / 1000000000ull);
 	struct tm tm;
 
-	if (gmtime_r(&t, &tm))
+	if (ctx->human)
+		tool_fmt_time(when, sizeof(when), c->header.time_ns, now_realtime_ns());
+	else if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
 	for (i = 0; i < c->nobjects; i++) {
 		bytes += c->objects[i].size;
@@ -36,13 +39,18 @@ static void print_info(const struct gd_capture *c)
 	       reason_name(c->header.reason), c->header.tool_version);
 	printf("time:      %s\n", when);
 	printf("source:    %s\n", c->header.source);
-	if (c->header.error_time[0])
-		printf("error:     %s\n", c->header.error_time);
-	printf("device:    PCI id 0x%04x, gen %u, aperture %" PRIu64 " bytes, %u fences\n",
-	       c->device.pci_id, c->device.gen, c->device.aperture, c->device.nfences);
-	printf("objects:   %zu (%" PRIu64 " bytes), %zu bound (%" PRIu64 " bytes), "
-	       "%zu with contents (%" PRIu64 " bytes)\n",
-	       c->nobjects, bytes, nbound, bound, ncap, cbytes);
+	if (c->header.error_time[0]) {
+		gd_fmt_error_time(ctx, c->header.error_time, etime, sizeof(etime));
+		printf("error:     %s\n", etime);
+	}
+	gd_fmt_bytes(ctx, c->device.aperture, ap, sizeof(ap));
+	printf("device:    PCI id 0x%04x, gen %u, aperture %s, %u fences\n",
+	       c->device.pci_id, c->device.gen, ap, c->device.nfences);
+	gd_fmt_bytes(ctx, bytes, b1, sizeof(b1));
+	gd_fmt_bytes(ctx, bound, b2, sizeof(b2));
+	gd_fmt_bytes(ctx, cbytes, b3, sizeof(b3));
+	printf("objects:   %zu (%s), %zu bound (%s), %zu with contents (%s)\n",
+	       c->nobjects, b1, nbound, b2, ncap, b3);
 	for (i = 0; i < c->nrings; i++) {
 		const struct gd_rec_ring *r = &c->rings[i];
 
@@ -99,7 +107,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 	if (json)
 		ret = gd_json_info(&c);
 	else
-		print_info(&c);
+		print_info(ctx, &c);
 	gd_capture_release(&c);
 	return ret;
 }

@@ -7,6 +7,7 @@
 #include "gemdebugfs.h"
 #include "gemdump.h"
 #include "json-out.h"
+#include "units.h"
 #include "util.h"
 
 /*
@@ -62,9 +63,10 @@ void gd_print_object_header(void)
 	       "LIST", "DOMAINS", "OFFSET", "FLAGS", "RSEQ", "WSEQ", "CLIENT", "NAME", "DUMP");
 }
 
-void gd_print_object(const struct gd_capture *c, const struct gd_rec_object *o)
+void gd_print_object(const struct gd_ctx *ctx, const struct gd_capture *c,
+		     const struct gd_rec_object *o)
 {
-	char dom[20], gtt[16], fl[8], dump[4], own[40];
+	char dom[20], gtt[16], fl[8], dump[4], own[40], size[24];
 
 	gdfs_domains_str(o->read, o->write, dom, sizeof(dom));
 	if (o->flags & GD_OBJ_BOUND)
@@ -74,8 +76,12 @@ void gd_print_object(const struct gd_capture *c, const struct gd_rec_object *o)
 	flags_str(o, fl);
 	dump_str(o, gd_capture_data(c, o) != NULL, dump);
 	owner_str(c, o, own, sizeof(own));
-	printf("%8u %10" PRIu64 " %-8s %-9s %-10s %-6s %7u %7u %-20s %5u %4s\n", o->id,
-	       o->size, gdfs_list_name((enum gdfs_list)o->list), dom, gtt, fl, o->last_read_seqno,
+	if (ctx->human)
+		tool_fmt_size(size, sizeof(size), o->size);
+	else
+		snprintf(size, sizeof(size), "%" PRIu64, o->size);
+	printf("%8u %10s %-8s %-9s %-10s %-6s %7u %7u %-20s %5u %4s\n", o->id,
+	       size, gdfs_list_name((enum gdfs_list)o->list), dom, gtt, fl, o->last_read_seqno,
 	       o->last_write_seqno, own, o->name, dump);
 }
 
@@ -106,7 +112,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 	}
 	gd_print_object_header();
 	for (i = 0; i < c.nobjects; i++)
-		gd_print_object(&c, &c.objects[i]);
+		gd_print_object(ctx, &c, &c.objects[i]);
 	gd_capture_release(&c);
 	return GD_EXIT_OK;
 }

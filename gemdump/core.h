@@ -231,6 +231,9 @@ bool gd_capture_reg(const struct gd_capture *c, const char *name, uint32_t *valu
 /* Text helpers shared by info, list and hang. */
 /* One row of "gemdump list" (cmd-list.c), and its header. */
 void gd_print_object_header(void);
-void gd_print_object(const struct gd_capture *c, const struct gd_rec_object *o);
+/* SIZE in bytes, or as 128K when ctx->human. */
+struct gd_ctx;
+void gd_print_object(const struct gd_ctx *ctx, const struct gd_capture *c,
+		     const struct gd_rec_object *o);
 
 #endif

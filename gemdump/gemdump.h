@@ -35,6 +35,9 @@ struct gd_ctx {
 	enum gd_color color;
 	bool no_pager;
 	bool use_color;			/* resolved by gd_output_begin() */
+	/* Sizes and times for people: a terminal, unless --bytes; --human
+	 * forces it.  Raw for scripts (and always in --json). */
+	bool human;
 	const char *cmd;		/* the subcommand running, for messages */
 };
 
@@ -61,6 +64,12 @@ int gd_usage_error(const struct gd_ctx *ctx, const char *fmt, ...)
 struct option;
 int gd_option_error(const struct gd_ctx *ctx, const struct option *longopts,
 		    const char *shortopts, int argc, char **argv);
+/* bytes as "256M" (human) or "268435456 bytes" (raw), for prose. */
+void gd_fmt_bytes(const struct gd_ctx *ctx, uint64_t bytes, char *out, size_t size);
+/* An error state's "Time: S s U us" with, for people, the local time and
+ * its age: "Time: 1325376000 s 0 us = 2012-01-01 00:00:00 UTC (...ago)". */
+void gd_fmt_error_time(const struct gd_ctx *ctx, const char *text, char *out,
+		       size_t size);
 /* Print the subcommand's help to f. */
 void gd_cmd_help(const struct gd_cmd *cmd, FILE *f);
 /* True for -h/--help as the first argument (after which run() returns). */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -19,6 +20,7 @@
 #include "gemdump.h"
 #include "objmap.h"
 #include "toolopt.h"
+#include "units.h"
 #include "util.h"
 
 static const struct gd_cmd *const gd_commands[] = {
@@ -33,6 +35,10 @@ static const struct gd_cmd *const gd_commands[] = {
 };
 
 static const char global_options[] =
+	"  -b, --bytes          raw numbers: sizes in bytes, times as the source has\n"
+	"                       them (the default when stdout is not a terminal)\n"
+	"      --human          sizes as 128K and times as local time and age\n"
+	"                       (the default on a terminal)\n"
 	"  -D, --device SOCKET  the gemd to read (default: $GEM_DEVICE, then\n"
 	"                       <runtime dir>/gemkit/card0)\n"
 	"      --debugfs DIR    read this debugfs tree instead (a live mount or a\n"
@@ -69,7 +75,7 @@ static void complete(void)
 {
 	size_t i;
 
-	printf("-D --device --debugfs --color= --no-pager --help --version\n");
+	printf("-b --bytes --human -D --device --debugfs --color= --no-pager --help --version\n");
 	for (i = 0; i < ARRAY_SIZE(gd_commands); i++)
 		printf("%s %s --help\n", gd_commands[i]->name, gd_commands[i]->complete);
 }
@@ -156,6 +162,29 @@ int gd_usage_error(const struct gd_ctx *ctx, const char *fmt, ...)
 	va_end(ap);
 	usage_hint(ctx);
 	return GD_EXIT_USAGE;
+}
+
+void gd_fmt_bytes(const struct gd_ctx *ctx, uint64_t bytes, char *out, size_t size)
+{
+	if (ctx && ctx->human)
+		tool_fmt_size(out, size, bytes);
+	else
+		snprintf(out, size, "%" PRIu64 " bytes", bytes);
+}
+
+void gd_fmt_error_time(const struct gd_ctx *ctx, const char *text, char *out,
+		       size_t size)
+{
+	unsigned long long s, us;
+	char when[96];
+
+	if (!ctx || !ctx->human || sscanf(text, "Time: %llu s %llu us", &s, &us) != 2) {
+		snprintf(out, size, "%s", text);
+		return;
+	}
+	tool_fmt_time(when, sizeof(when), s * 1000000000ull + us * 1000ull,
+		      now_realtime_ns());
+	snprintf(out, size, "%s = %s", text, when);
 }
 
 int gd_option_error(const struct gd_ctx *ctx, const struct option *longopts,
@@ -257,8 +286,11 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "complete", no_argument, NULL, 'C' },
+		{ "bytes", no_argument, NULL, 'b' },
+		{ "human", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
+	int units = -1;		/* -1: as stdout is; 0 raw; 1 human */
 	struct gd_ctx ctx = { .color = GD_COLOR_AUTO };
 	const struct gd_cmd *cmd;
 	int opt, ret, err;
@@ -267,7 +299,7 @@ int main(int argc, char **argv)
 	/* Every parser of gemdump says what is wrong itself
 	 * (gd_option_error), with the command's name. */
 	opterr = 0;
-	while ((opt = getopt_long(argc, argv, "+D:hV", longopts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "+bD:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'D':
 			ctx.device = optarg;
@@ -289,6 +321,12 @@ int main(int argc, char **argv)
 		case 'P':
 			ctx.no_pager = true;
 			break;
+		case 'b':
+			units = 0;
+			break;
+		case 'H':
+			units = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return GD_EXIT_OK;
@@ -299,7 +337,7 @@ int main(int argc, char **argv)
 			complete();
 			return GD_EXIT_OK;
 		default:
-			return gd_option_error(NULL, longopts, "+D:hV", argc, argv);
+			return gd_option_error(NULL, longopts, "+bD:hV", argc, argv);
 		}
 	}
 	if (optind >= argc) {
@@ -309,6 +347,7 @@ int main(int argc, char **argv)
 	cmd = find_cmd(argv[optind]);
 	if (!cmd)
 		return unknown_command(argv[optind]);
+	ctx.human = units < 0 ? isatty(STDOUT_FILENO) : units;
 	ctx.cmd = cmd->name;
 	argc -= optind;
 	argv += optind;

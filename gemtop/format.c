@@ -10,6 +10,7 @@
 #include <wchar.h>
 
 #include "gemtop.h"
+#include "units.h"
 #include "util.h"
 
 /* Domains as letters: "rs/R" (gdfs_domains_str). */
@@ -21,20 +22,7 @@ void gt_fmt_domains(uint32_t read, uint32_t write, char *out, size_t size)
 /* 4096 -> "4K", 1572864 -> "1.5M": at most 6 characters. */
 void gt_fmt_size(uint64_t bytes, char *out, size_t size)
 {
-	static const char units[] = "BKMGTP";
-	double v = (double)bytes;
-	int u = 0;
-
-	while (v >= 1024 && u < 5) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(out, size, "%" PRIu64 "B", bytes);
-	else if (v < 10 && v != (double)(uint64_t)v)
-		snprintf(out, size, "%.1f%c", v, units[u]);
-	else
-		snprintf(out, size, "%.0f%c", v, units[u]);
+	tool_fmt_size(out, size, bytes);
 }
 
 /*
@@ -58,20 +46,11 @@ void gt_fmt_flags(const struct gdfs_object *o, char *out, size_t size)
 
 void gt_fmt_age(uint64_t ns, char *out, size_t size)
 {
-	uint64_t s = ns / 1000000000ull;
-
 	if (!ns) {
 		snprintf(out, size, "-");
 		return;
 	}
-
-	if (s < 100)
-		snprintf(out, size, "%" PRIu64 ".%" PRIu64 "s", s,
-			 (uint64_t)((ns / 100000000ull) % 10));
-	else if (s < 6000)
-		snprintf(out, size, "%" PRIu64 "m", s / 60);
-	else
-		snprintf(out, size, "%" PRIu64 "h", s / 3600);
+	tool_fmt_age(out, size, ns);
 }
 
 /* "pid/comm" of the first owner, "+N" more; "-" with none. */

@@ -2,7 +2,7 @@
 # gemdump list, info and hang --json: one JSON document a command (a real
 # parser reads it), raw numbers with the units in the field names, the
 # same facts as the text.
-test_description='gemdump list/info/hang --json'
+test_description='gemdump list/info/hang --json; --human and --bytes'
 . "$(dirname "$0")/test-lib.sh"
 
 GEMDUMP="$GEMKIT_BUILD_DIR/gemdump/gemdump"
@@ -70,6 +70,28 @@ test_expect_success 'hang --json: HEAD wraps, ACTHD'"'"'s object, every fence re
 	json_eval hang.json "len(d[\"fence_registers\"]), d[\"fence_registers\"][1]" >a &&
 	echo "(16, {'\''index'\'': 1, '\''value'\'': 46142321, '\''valid'\'': True, '\''tiling'\'': '\''y'\'', '\''pitch_bytes'\'': 65536, '\''start'\'': 46137344, '\''size_bytes'\'': 8388608})" >expect &&
 	test_cmp expect a
+'
+
+test_expect_success '--human: sizes as 128K, error times as local time and age' '
+	cp "$GOLDEN/errstate-fences-wraps.txt" . &&
+	"$GEMDUMP" capture -q --from-error-state errstate-fences-wraps.txt -o es.core &&
+	TZ=UTC "$GEMDUMP" --human info es.core >human &&
+	grep -q "^objects:   4 (4\.5M), 4 bound (4\.5M), 2 with contents (132K)\$" human &&
+	grep -E -q "^error:     Time: 1325376000 s 0 us = 2012-01-01 00:00:00 UTC \([0-9]+d[0-9]{2}h ago\)\$" human &&
+	TZ=UTC "$GEMDUMP" --human hang errstate-fences-wraps.txt >hang-human &&
+	grep -E -q "^  source    errstate-fences-wraps.txt, Time: 1325376000 s 0 us = 2012-01-01 00:00:00 UTC \([0-9]+d[0-9]{2}h ago\)\$" hang-human &&
+	"$GEMDUMP" --human list es.core >list-human &&
+	grep -E -q "^ +1 +400K active " list-human
+'
+
+test_expect_success 'not a terminal, or --bytes: raw bytes and the source'"'"'s time' '
+	"$GEMDUMP" info es.core >raw &&
+	grep -q "^objects:   4 (4739072 bytes), 4 bound (4739072 bytes), 2 with contents (135168 bytes)\$" raw &&
+	grep -q "^error:     Time: 1325376000 s 0 us\$" raw &&
+	"$GEMDUMP" --human --bytes info es.core >raw2 &&
+	test_cmp raw raw2 &&
+	"$GEMDUMP" -b list es.core >list-raw &&
+	grep -E -q "^ +1 +409600 active " list-raw
 '
 
 test_expect_success '--json is an option of list, info and hang only' '

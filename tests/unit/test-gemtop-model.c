@@ -396,7 +396,18 @@ int main(int argc, char **argv)
 		gt_fmt_age(1500000000ull, buf, sizeof(buf));
 		expect_str(buf, "1.5s");
 		gt_fmt_age(600000000000ull, buf, sizeof(buf));
-		expect_str(buf, "10m");
+		expect_str(buf, "10m00s");
+		/* No jump from 98.5s to 1m: each unit carries the next. */
+		gt_fmt_age(99900000000ull, buf, sizeof(buf));
+		expect_str(buf, "99.9s");
+		gt_fmt_age(100000000000ull, buf, sizeof(buf));
+		expect_str(buf, "1m40s");
+		gt_fmt_age(3600000000000ull, buf, sizeof(buf));
+		expect_str(buf, "1h00m");
+		gt_fmt_age(86399000000000ull, buf, sizeof(buf));
+		expect_str(buf, "23h59m");
+		gt_fmt_age(273600000000000ull, buf, sizeof(buf));
+		expect_str(buf, "3d04h");
 		parse_objects(&o);
 		gt_fmt_flags(&o.v[0], buf, sizeof(buf));
 		expect_str(buf, "p.....");
