@@ -176,6 +176,13 @@ test_expect_success 'repeat: an error inside names its line; a missing } is said
 	test_cmp expect err
 '
 
+test_expect_success 'gemctl --<Tab> offers the options, not the verbs' '
+	"$GEMCTL" --complete -- -- >cands &&
+	grep -q "^--timeout\$" cands &&
+	grep -q "^--session\$" cands &&
+	! grep -q "^create\$" cands
+'
+
 test_expect_success 'stop gemd' '
 	stop_gemd
 '
