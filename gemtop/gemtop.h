@@ -50,7 +50,26 @@ struct gt_opts {
 	bool ascii;			/* -U */
 	const char *filter;		/* -F */
 	int view;			/* -v/--view 1-N, default 1 */
+	int sort;			/* enum gt_col, from gemtoprc */
+	bool invert;
 };
+
+/* The settings gemtoprc keeps (rc.c), as the setup screen edits them. */
+struct gt_rc {
+	uint64_t delay_ns;
+	bool color, ascii, invert;
+	int view;			/* 1-N */
+	int sort;			/* enum gt_col */
+	char filter[128];		/* the objects view's */
+};
+/* $XDG_CONFIG_HOME/gemtop/gemtoprc or ~/.config/gemtop/gemtoprc. */
+int gt_rc_path(char *buf, size_t len);
+void gt_rc_defaults(struct gt_rc *rc);
+/* Read path over rc (a missing file is no error): 0, or -errno / -EINVAL
+ * with err naming the line. */
+int gt_rc_load(const char *path, struct gt_rc *rc, struct strbuf *err);
+/* Write rc to path, whole or not at all (its directory made 0700). */
+int gt_rc_save(const char *path, const struct gt_rc *rc);
 
 /* What a refresh must read.  The header needs NEED_HEADER every time;
  * each view adds its own. */

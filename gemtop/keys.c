@@ -41,6 +41,8 @@ const struct gt_key gt_keys[] = {
 	{ { '\n', '\r', KEY_ENTER }, "Enter", GT_ACT_ENTER, "object detail" },
 	{ { 27, KEY_BACKSPACE, 127 }, "Esc", GT_ACT_BACK, "close help or detail" },
 	{ { 'a', 0, 0 }, "a", GT_ACT_ACK, "acknowledge the GPU hang banner" },
+	{ { KEY_F(2), 'C', 0 }, "F2 C", GT_ACT_SETUP,
+	  "setup: delay, colour, view, sort, filter (saved to gemtoprc)" },
 	{ { 0, 0, 0 }, NULL, GT_ACT_NONE, NULL },
 };
 

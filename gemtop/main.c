@@ -255,6 +255,12 @@ int main(int argc, char **argv)
 	};
 	struct sigaction sa;
 	const char *nc = getenv("NO_COLOR"), *term;
+	static struct gt_rc rc;		/* o.filter may point into it */
+	enum { GIVEN_DELAY = 1, GIVEN_FILTER = 2, GIVEN_VIEW = 4, GIVEN_COLOR = 8,
+	       GIVEN_ASCII = 16 };
+	unsigned int given = 0;
+	struct strbuf rcerr = STRBUF_INIT;
+	char rcpath[4096];
 	char *end;
 	int c;
 
@@ -270,6 +276,7 @@ int main(int argc, char **argv)
 			o.debugfs_dir = optarg;
 			break;
 		case 'd':
+			given |= GIVEN_DELAY;
 			if (gt_parse_delay(optarg, &o.delay_ns)) {
 				fprintf(stderr, "gemtop: invalid --delay '%s': expected "
 					"a duration from 50ms to 1 day (1.5, 500ms)\n", optarg);
@@ -305,9 +312,11 @@ int main(int argc, char **argv)
 			o.output = optarg;
 			break;
 		case 'F':
+			given |= GIVEN_FILTER;
 			o.filter = optarg;
 			break;
 		case 'v':
+			given |= GIVEN_VIEW;
 			o.view = atoi(optarg);
 			if (o.view < 1 || (unsigned int)o.view > gt_view_count()) {
 				fprintf(stderr, "gemtop: invalid --view '%s': expected 1-%u\n",
@@ -316,9 +325,11 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'C':
+			given |= GIVEN_COLOR;
 			o.color = false;
 			break;
 		case 'U':
+			given |= GIVEN_ASCII;
 			o.ascii = true;
 			break;
 		case 'h':
@@ -355,6 +366,29 @@ int main(int argc, char **argv)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 		return run_batch(&o);
 	}
+	/* gemtoprc (F2) for the interactive view, under the command line;
+	 * batch output for scripts never depends on it. */
+	gt_rc_defaults(&rc);
+	if (gt_rc_path(rcpath, sizeof(rcpath)) == 0 &&
+	    gt_rc_load(rcpath, &rc, &rcerr)) {
+		fprintf(stderr, "gemtop: %s: %s\n", rcpath,
+			rcerr.len ? rcerr.buf : strerror(errno));
+		strbuf_release(&rcerr);
+		return GT_EXIT_USAGE;
+	}
+	strbuf_release(&rcerr);
+	if (!(given & GIVEN_DELAY))
+		o.delay_ns = rc.delay_ns;
+	if (!(given & GIVEN_COLOR) && !(nc && *nc))
+		o.color = rc.color;
+	if (!(given & GIVEN_ASCII))
+		o.ascii = rc.ascii;
+	if (!(given & GIVEN_VIEW))
+		o.view = rc.view;
+	if (!(given & GIVEN_FILTER))
+		o.filter = rc.filter;
+	o.sort = rc.sort;
+	o.invert = rc.invert;
 	if (o.output || o.format != GT_FMT_TEXT) {
 		fprintf(stderr, "gemtop: --format and --output need -b\n");
 		return GT_EXIT_USAGE;

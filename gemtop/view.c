@@ -162,8 +162,11 @@ static void draw(struct gt_ui *ui)
 	int y0, h;
 
 	getmaxyx(stdscr, ui->rows, ui->cols);
-	if (ui->help) {
-		draw_help(ui);
+	if (ui->help || ui->setup) {
+		if (ui->help)
+			draw_help(ui);
+		else
+			gt_setup_draw(ui);
 		draw_status(ui);
 		refresh();
 		return;
@@ -444,6 +447,10 @@ static void handle_key(struct gt_ui *ui, int ch)
 		input_key(ui, ch);
 		return;
 	}
+	if (ui->setup) {
+		gt_setup_key(ui, ch);
+		return;
+	}
 	a = gt_key_action(ch);
 	v = view_of_key(ch);
 	if (ui->help && a != GT_ACT_QUIT) {
@@ -479,6 +486,10 @@ static void handle_key(struct gt_ui *ui, int ch)
 		break;
 	case GT_ACT_ACK:
 		ui->hang_banner = false;
+		break;
+	case GT_ACT_SETUP:
+		ui->setup = true;
+		ui->setup_row = 0;
 		break;
 	case GT_ACT_SORT_NEXT:
 		set_sort(ui, (enum gt_col)((ui->model.sort + 1) % GT_COL_COUNT));
@@ -553,6 +564,8 @@ int gt_tui_run(const struct gt_opts *opts)
 	ui.events_follow = true;
 	strbuf_init(&ui.detail_bytes, 0);
 	gt_model_init(&ui.model);
+	ui.model.sort = (enum gt_col)opts->sort;
+	ui.model.invert = opts->invert;
 	if (gt_filter_parse(opts->filter, &ui.model.filter, &err)) {
 		fprintf(stderr, "gemtop: invalid filter '%s': %s\n", opts->filter, err.buf);
 		strbuf_release(&err);

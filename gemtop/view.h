@@ -48,6 +48,7 @@ enum gt_action {
 	GT_ACT_PGUP, GT_ACT_PGDN, GT_ACT_HOME, GT_ACT_END, GT_ACT_ENTER,
 	GT_ACT_BACK,
 	GT_ACT_ACK,		/* acknowledge the hang banner */
+	GT_ACT_SETUP,		/* the setup screen (F2) */
 };
 
 struct gt_key {
@@ -94,6 +95,9 @@ struct gt_ui {
 	/* The newest hang gemtop saw, on a banner until acknowledged (a). */
 	struct gt_hang hang;
 	bool hang_banner;
+	/* The setup screen: shown, and its selected row. */
+	bool setup;
+	unsigned int setup_row;
 	int rows, cols;
 };
 
@@ -150,6 +154,10 @@ void gt_putf(struct gt_ui *ui, int y, int x, const char *fmt, ...)
 /* A line the width of the screen in role c (a column header). */
 void gt_put_line(struct gt_ui *ui, int y, enum gt_color c, const char *text);
 
+/* view-setup.c: the setup screen (F2) and its keys; leaving it saves
+ * gemtoprc. */
+void gt_setup_draw(struct gt_ui *ui);
+void gt_setup_key(struct gt_ui *ui, int ch);
 /* header.c: the header; returns the number of rows it used. */
 int gt_draw_header(struct gt_ui *ui);
 

@@ -141,6 +141,54 @@ for cols in 80 120 200; do
 	'
 done
 
+test_expect_success 'F2 setup: change the sort and delay, Esc saves gemtoprc' '
+	keys q && test_wait_for 10 test -s exit-status &&
+	$T kill-session -t gt &&
+	start_gemtop 100 30 -C &&
+	wait_screen "^[0-9]+ objects, [0-9]+ shown  sort SIZE" &&
+	keys F2 && wait_screen "^gemtop setup" &&
+	grep -q "^Refresh delay      1.00 s\$" screen.out &&
+	keys Right && wait_screen "^Refresh delay      2.00 s\$" &&
+	keys Down Down Down Down && keys Right &&
+	wait_screen "^Sort objects by    LIST\$" &&
+	keys Escape &&
+	wait_screen "^>>> settings saved to $XDG_CONFIG_HOME/gemtop/gemtoprc" &&
+	grep -q "^sort=LIST\$" "$XDG_CONFIG_HOME/gemtop/gemtoprc" &&
+	grep -q "^delay=2.000\$" "$XDG_CONFIG_HOME/gemtop/gemtoprc"
+'
+
+test_expect_success 'the next gemtop starts with the saved settings; options win' '
+	keys q && test_wait_for 10 test -s exit-status &&
+	$T kill-session -t gt &&
+	start_gemtop 100 30 -C &&
+	wait_screen "^[0-9]+ objects, [0-9]+ shown  sort LIST" &&
+	keys F2 && wait_screen "^Refresh delay      2.00 s\$" &&
+	keys Escape && keys q && test_wait_for 10 test -s exit-status &&
+	$T kill-session -t gt &&
+	start_gemtop 100 30 -C -d 0.5 &&
+	wait_screen "^[0-9]+ objects" &&
+	keys F2 && wait_screen "^Refresh delay      0.50 s\$" &&
+	keys Escape
+'
+
+test_expect_success 'a bad gemtoprc is said with its line; batch mode never reads it' '
+	keys q && test_wait_for 10 test -s exit-status &&
+	$T kill-session -t gt &&
+	cp "$XDG_CONFIG_HOME/gemtop/gemtoprc" good-rc &&
+	printf "delay=1\nsort=SIZ\n" >"$XDG_CONFIG_HOME/gemtop/gemtoprc" &&
+	"$GEMTOP" -D "$GEMD_SOCK" -b -n 1 >/dev/null &&
+	rm -f exit-status &&
+	new_session -x 100 -y 30 \
+		"\"$GEMTOP\" -D \"$GEMD_SOCK\" 2>\"$TRASH/rc-err\"; echo \$? >\"$TRASH/exit-status\"; sleep 30" &&
+	test_wait_for 10 test -s exit-status &&
+	echo 2 >expect && test_cmp expect exit-status &&
+	echo "gemtop: $XDG_CONFIG_HOME/gemtop/gemtoprc: line 2: bad sort '\''SIZ'\''" >expect &&
+	test_cmp expect rc-err &&
+	cp good-rc "$XDG_CONFIG_HOME/gemtop/gemtoprc" &&
+	$T kill-session -t gt &&
+	start_gemtop 80 24 -C
+'
+
 test_expect_success 'TERM=dumb: plain text, no escape codes' '
 	keys q && test_wait_for 10 test -s exit-status &&
 	$T kill-session -t gt &&
