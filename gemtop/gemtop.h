@@ -52,6 +52,7 @@ struct gt_opts {
 	int view;			/* -v/--view 1-N, default 1 */
 	int sort;			/* enum gt_col, from gemtoprc */
 	bool invert;
+	bool bytes;			/* --bytes: batch text raw */
 };
 
 /* The settings gemtoprc keeps (rc.c), as the setup screen edits them. */
@@ -295,6 +296,9 @@ struct gt_batch {
 	FILE *out;
 	enum gt_format format;
 	bool csv_header_done;
+	/* Text for people: sizes as 128K and ages as 1m40s (a terminal);
+	 * else every size in bytes and every age in ns (--bytes, a pipe). */
+	bool human;
 	uint64_t interval_ns;
 	const char *source;
 };

@@ -66,6 +66,8 @@ static void usage(FILE *f)
 	      "  -n, --iterations N    stop after N samples (0: never; default 0)\n"
 	      "      --format FMT      batch output: text, json (JSON Lines) or csv\n"
 	      "  -o, --output FILE     write batch output to FILE\n"
+	      "      --bytes           batch text in bytes and ns (the default unless\n"
+	      "                        stdout is a terminal: then 128K, 1m40s)\n"
 	      "  -F, --filter TERMS    object filter: client:X list:L dom:D size>N\n"
 	      "                        size<N pinned fenced id:N\n"
 	      "  -v, --view N          start in view N (", f);
@@ -113,6 +115,7 @@ static int run_batch(const struct gt_opts *o)
 	b.format = o->format;
 	b.interval_ns = o->delay_ns;
 	b.out = stdout;
+	b.human = !o->bytes && !o->output && isatty(STDOUT_FILENO);
 	if (o->output) {
 		b.out = fopen(o->output, "w");
 		if (!b.out) {
@@ -194,7 +197,8 @@ out:
 static const struct { const char *opts, *arg; } complete_table[] = {
 	{ "-D --device", "socket" }, { "--debugfs", "dir" }, { "-d --delay", "number" },
 	{ "-b --batch", "none" }, { "-n --iterations", "number" },
-	{ "--format", "format" }, { "-o --output", "file" }, { "-F --filter", "filter" },
+	{ "--format", "format" }, { "-o --output", "file" }, { "--bytes", "none" },
+	{ "-F --filter", "filter" },
 	{ "-v --view", "view" }, { "-C --no-color", "none" }, { "-U --ascii", "none" },
 	{ "-h --help", "none" }, { "-V --version", "none" },
 };
@@ -228,7 +232,7 @@ static int option_error(const struct option *longopts, int argc, char **argv)
 
 int main(int argc, char **argv)
 {
-	enum { OPT_DEBUGFS = 256, OPT_FORMAT, OPT_COMPLETE };
+	enum { OPT_DEBUGFS = 256, OPT_FORMAT, OPT_COMPLETE, OPT_BYTES };
 	static const struct option longopts[] = {
 		{ "device", required_argument, NULL, 'D' },
 		{ "debugfs", required_argument, NULL, OPT_DEBUGFS },
@@ -244,6 +248,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "complete", no_argument, NULL, OPT_COMPLETE },
+		{ "bytes", no_argument, NULL, OPT_BYTES },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct gt_opts o = {
@@ -341,6 +346,9 @@ int main(int argc, char **argv)
 		case OPT_COMPLETE:
 			print_complete();
 			return GT_EXIT_OK;
+		case OPT_BYTES:
+			o.bytes = true;
+			break;
 		default:
 			return option_error(longopts, argc, argv);
 		}
