@@ -38,6 +38,7 @@ enum {
 	HOLD_QUIET = 1u << 1,
 	HOLD_ERREXIT = 1u << 2,
 	HOLD_XTRACE = 1u << 3,
+	HOLD_BYTES = 1u << 4,
 };
 
 struct hold_hdr {
@@ -252,6 +253,7 @@ static int run_request(struct gemctl *ctl, const struct hold_req *r, char **args
 	ctl->quiet = r->flags & HOLD_QUIET;
 	ctl->errexit = r->flags & HOLD_ERREXIT;
 	ctl->xtrace = r->flags & HOLD_XTRACE;
+	ctl->bytes = r->flags & HOLD_BYTES;
 	ctl->timeout_ns = r->timeout_ns;
 	gemctl_interrupted = 0;
 	switch (r->kind) {
@@ -412,7 +414,8 @@ static int send_request(int fd, const struct gemctl *ctl,
 	struct hold_req r = {
 		.kind = req->kind,
 		.flags = (ctl->json ? HOLD_JSON : 0) | (ctl->quiet ? HOLD_QUIET : 0) |
-			 (ctl->errexit ? HOLD_ERREXIT : 0) | (ctl->xtrace ? HOLD_XTRACE : 0),
+			 (ctl->errexit ? HOLD_ERREXIT : 0) | (ctl->xtrace ? HOLD_XTRACE : 0) |
+			 (ctl->bytes ? HOLD_BYTES : 0),
 		.timeout_ns = ctl->timeout_ns,
 		.argc = (uint32_t)req->argc,
 	};

@@ -32,6 +32,8 @@ const struct tool_opt gemctl_global_opts[] = {
 	  "echo each command to stderr before running it" },
 	{ "json", 'j', 'j', TOOL_ARG_NONE, NULL, "one JSON document per verb on stdout" },
 	{ "quiet", 'q', 'q', TOOL_ARG_NONE, NULL, "print only each verb's essential value" },
+	{ "bytes", 'b', 'b', TOOL_ARG_NONE, NULL,
+	  "sizes in bytes (the default unless stdout is a terminal)" },
 	{ "timeout", 't', 't', TOOL_ARG_VALUE, "DUR",
 	  "default timeout of blocking verbs (10s)" },
 	{ "help", 'h', 'h', TOOL_ARG_NONE, NULL, "this help (gemctl help VERB: one verb)" },
@@ -147,6 +149,9 @@ int main(int argc, char **argv)
 			break;
 		case 'q':
 			ctl.quiet = true;
+			break;
+		case 'b':
+			ctl.bytes = true;
 			break;
 		case 't':
 			if (gemctl_parse_timeout(&ctl, optarg, &ctl.timeout_ns))

@@ -12,6 +12,7 @@
 #include "gemdebugfs.h"
 #include "libgem.h"
 #include "session.h"
+#include "units.h"
 #include "util.h"
 
 volatile sig_atomic_t gemctl_interrupted;
@@ -212,6 +213,15 @@ void gemctl_result(struct gemctl *ctl, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&ctl->result, fmt, ap);
 	va_end(ap);
+}
+
+const char *gemctl_size(const struct gemctl *ctl, uint64_t bytes, char *buf)
+{
+	if (!ctl->bytes && isatty(STDOUT_FILENO))
+		tool_fmt_size(buf, 24, bytes);
+	else
+		snprintf(buf, 24, "%llu", (unsigned long long)bytes);
+	return buf;
 }
 
 void gemctl_say(struct gemctl *ctl, const char *fmt, ...)

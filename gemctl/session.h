@@ -46,6 +46,7 @@ struct gemctl {
 
 	bool json, quiet, errexit, xtrace, interactive;
 	bool no_errexit;		/* +e: a script goes on after a failure */
+	bool bytes;			/* -b: sizes in bytes even on a terminal */
 	/* The script file running and the line of the command in it, for
 	 * messages ("rig.gemctl:3: gemctl fill: ..."); NULL outside one. */
 	const char *script_name;
@@ -125,6 +126,9 @@ int gemctl_ioctl(struct gemctl *ctl, unsigned long req, void *arg);
 /* Set the verb's essential value. */
 void gemctl_result(struct gemctl *ctl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A size for the text output: 128K on a terminal, bytes in a pipe or
+ * with -b (JSON and -q are always raw).  Returns buf (24 bytes). */
+const char *gemctl_size(const struct gemctl *ctl, uint64_t bytes, char *buf);
 /* Print human text to stdout unless -q or --json. */
 void gemctl_say(struct gemctl *ctl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));

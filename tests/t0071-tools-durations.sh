@@ -51,6 +51,19 @@ test_expect_success 'gemctl sizes: 4K, 0x1000 and 4096 are one size' '
 	grep -q "^00000400: ab ab ab ab" actual
 '
 
+test_expect_success 'gemctl sizes for people on a terminal; bytes in a pipe or with -b' '
+	gemctl info >pipe.out &&
+	grep -q "^aperture 268435456 free [0-9]* largest hole [0-9]* pinned 131072\$" pipe.out &&
+	if command -v script >/dev/null 2>&1; then
+		script -qec "\"$GEMCTL\" -D \"$GEMD_SOCK\" -c \"h = create 64K; info; list\"" /dev/null |
+			tr -d "\r" >tty.out &&
+		grep -q "^aperture 256M free [0-9.]*M largest hole [0-9.]*M pinned 128K\$" tty.out &&
+		grep -E -q "^ +[0-9]+ +64K unbound " tty.out &&
+		script -qec "\"$GEMCTL\" -D \"$GEMD_SOCK\" -b info" /dev/null | tr -d "\r" >tty-b.out &&
+		grep -q "^aperture 268435456 " tty-b.out
+	fi
+'
+
 if test -x "$GEMTOP"; then
 test_expect_success 'gemtop -d: a bare number is seconds; 500ms too; under 50ms refused' '
 	"$GEMTOP" -D "$GEMD_SOCK" -b -n 1 -d 0.5 >/dev/null &&
