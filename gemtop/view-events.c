@@ -5,6 +5,7 @@
 #include <inttypes.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "view.h"
 
@@ -43,15 +44,40 @@ static void event_line(const struct gdfs_event *e, char *line, size_t size)
 	}
 }
 
-/* Also the lines of the object detail's recent events. */
-void gt_event_format(const struct gdfs_event *e, char *line, size_t size)
+/*
+ * An event's time as the local wall clock, "14:15:49.123": events carry
+ * CLOCK_MONOTONIC (gemd runs on this machine), and the sample taken with
+ * both clocks gives the offset between them.
+ */
+static void event_time(const struct gt_ui *ui, uint64_t ts_ns, char *out, size_t size)
 {
-	char body[160];
+	const struct gt_sample *c = ui->shown ? ui->shown : ui->s.cur;
+	uint64_t real;
+	time_t t;
+	struct tm tm;
+	char hms[16];
+
+	if (!c || !c->real_ns || !c->mono_ns) {
+		snprintf(out, size, "%" PRIu64 ".%03" PRIu64, (uint64_t)(ts_ns / 1000000000ull),
+			 (uint64_t)(ts_ns / 1000000ull % 1000));
+		return;
+	}
+	real = c->real_ns - c->mono_ns + ts_ns;
+	t = (time_t)(real / 1000000000ull);
+	if (!localtime_r(&t, &tm) || !strftime(hms, sizeof(hms), "%H:%M:%S", &tm))
+		snprintf(hms, sizeof(hms), "?");
+	snprintf(out, size, "%s.%03" PRIu64, hms, (uint64_t)(real / 1000000ull % 1000));
+}
+
+/* Also the lines of the object detail's recent events. */
+void gt_event_format(const struct gt_ui *ui, const struct gdfs_event *e, char *line,
+		     size_t size)
+{
+	char body[160], when[32];
 
 	event_line(e, body, sizeof(body));
-	snprintf(line, size, "%8" PRIu64 " %6" PRIu64 ".%03" PRIu64 " %s", e->seq,
-		 (uint64_t)(e->ts_ns / 1000000000ull),
-		 (uint64_t)((e->ts_ns / 1000000ull) % 1000), body);
+	event_time(ui, e->ts_ns, when, sizeof(when));
+	snprintf(line, size, "%8" PRIu64 " %12s %s", e->seq, when, body);
 }
 
 /* A hang row (gemtop's, from the error state): who, what, which request. */
@@ -59,10 +85,10 @@ static void hang_line(const struct gt_ui *ui, const struct gdfs_event *e, char *
 		      size_t size)
 {
 	const struct gt_hang *h = gt_hang_find(&ui->s, e->obj);
+	char when[32];
 
-	snprintf(line, size, "%8s %6" PRIu64 ".%03" PRIu64 " HANG    %u%s%s%s seqno %u",
-		 "-", (uint64_t)(e->ts_ns / 1000000000ull),
-		 (uint64_t)((e->ts_ns / 1000000ull) % 1000), e->obj,
+	event_time(ui, e->ts_ns, when, sizeof(when));
+	snprintf(line, size, "%8s %12s HANG    %u%s%s%s seqno %u", "-", when, e->obj,
 		 h && h->kind[0] ? " (" : "", h ? h->kind : "", h && h->kind[0] ? ")" : "",
 		 e->seqno);
 	if (h && h->pid) {
@@ -94,7 +120,7 @@ static void events_draw(struct gt_ui *ui, int y0, int h)
 
 	gt_putf(ui, y0, 0, "%zu events held, %" PRIu64 " dropped%s", ev->n, ev->dropped,
 		ui->events_follow ? "  (following; Up/PgUp to scroll, End to follow)" : "");
-	gt_put_line(ui, y0 + 1, GT_C_HEADER, "     SEQ   TIME(s) EVENT");
+	gt_put_line(ui, y0 + 1, GT_C_HEADER, "     SEQ TIME (local) EVENT");
 	if (body < 1 || !ev->n)
 		return;
 	idx = malloc(ev->n * sizeof(*idx));
@@ -115,7 +141,7 @@ static void events_draw(struct gt_ui *ui, int y0, int h)
 			gt_put_line(ui, y, GT_C_HANG, line);
 			continue;
 		}
-		gt_event_format(e, line, sizeof(line));
+		gt_event_format(ui, e, line, sizeof(line));
 		if (hung_retire(ui, e)) {
 			size_t l = strlen(line);
 

@@ -174,7 +174,7 @@ static void draw_detail(struct gt_ui *ui, int y0, int h)
 
 		if (!names_obj(e, ui->detail_id) || k++ + DETAIL_EVENTS < n)
 			continue;
-		gt_event_format(e, line, sizeof(line));
+		gt_event_format(ui, e, line, sizeof(line));
 		gt_put(ui, y++, 2, line);
 		shown++;
 	}

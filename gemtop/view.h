@@ -164,6 +164,7 @@ int gt_draw_header(struct gt_ui *ui);
 /* view-objects.c: keep the selection on the same object across refreshes. */
 void gt_objects_reselect(struct gt_ui *ui);
 /* view-events.c: one event as the events view and the detail show it. */
-void gt_event_format(const struct gdfs_event *e, char *line, size_t size);
+void gt_event_format(const struct gt_ui *ui, const struct gdfs_event *e, char *line,
+		     size_t size);
 
 #endif

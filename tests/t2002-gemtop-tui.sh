@@ -139,7 +139,7 @@ test_expect_success 'detail of a bound, flinked object: its events' '
 	wait_screen "^Object 2 " &&
 	grep -E "flink 1  handles 1" screen.out &&
 	grep -E "^gtt offset 0x00020000 size 65536  pin 0" screen.out &&
-	grep -E "^ +[0-9]+ +[0-9.]+ bind    obj 2 at 0x00020000 size 65536" screen.out &&
+	grep -E "^ +[0-9]+ +[0-9:.]+ bind    obj 2 at 0x00020000 size 65536" screen.out &&
 	keys Enter && wait_screen "^11 objects, 11 shown"
 '
 

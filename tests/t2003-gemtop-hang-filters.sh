@@ -81,17 +81,22 @@ test_expect_success 'the banner stays until a acknowledges it' '
 
 test_expect_success 'Events: the hang is a row of its own; its request did not complete' '
 	keys 5 &&
-	wait_screen "^ +- +[0-9]+\\.[0-9]{3} HANG    1 \\(badop\\) seqno [0-9]+ pid [0-9]+ \\((lt-)?gemctl\\)" &&
+	wait_screen "^ +- +[0-9]{2}:[0-9]{2}:[0-9]{2}\\.[0-9]{3} HANG    1 \\(badop\\) seqno [0-9]+ pid [0-9]+ \\((lt-)?gemctl\\)" &&
 	seqno=$(sed -n "s/.* HANG    1 (badop) seqno \\([0-9]*\\) .*/\\1/p" screen.out) &&
 	test -n "$seqno" &&
 	grep -E "retire  seqno $seqno  \\(hung: reset, not completed\\)" screen.out
+'
+
+test_expect_success 'Events: times are the local wall clock, labelled' '
+	grep -q "^     SEQ TIME (local) EVENT" screen.out &&
+	grep -E -q "^ +[0-9]+ +[0-9]{2}:[0-9]{2}:[0-9]{2}\.[0-9]{3} (bind|submit|retire|domain) " screen.out
 '
 
 test_expect_success 'each view its own filter: submit in Events leaves Objects alone' '
 	keys "\\" && wait_screen "^Filter Events:" &&
 	keys -l "submit hang" && keys Enter &&
 	wait_screen "^1 Objects.* filter: submit hang" &&
-	! grep -E "^ +[0-9]+ +[0-9.]+ (bind|retire|domain) " screen.out &&
+	! grep -E "^ +[0-9]+ +[0-9:.]+ (bind|retire|domain) " screen.out &&
 	keys 1 &&
 	wait_screen "^11 objects, 11 shown" &&
 	! grep -q "^1 Objects.*filter:" screen.out
