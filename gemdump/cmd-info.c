@@ -18,8 +18,8 @@ static const char *reason_name(uint32_t r)
 
 static void print_info(const struct gd_ctx *ctx, const struct gd_capture *c)
 {
-	uint64_t bytes = 0, cbytes = 0, bound = 0;
-	size_t i, ncap = 0, nbound = 0;
+	struct gd_totals tot;
+	size_t i;
 	char when[96] = "", etime[192], b1[32], b2[32], b3[32], ap[32];
 	time_t t = (time_t)(c->header.time_ns / 1000000000ull);
 	struct tm tm;
@@ -28,13 +28,7 @@ static void print_info(const struct gd_ctx *ctx, const struct gd_capture *c)
 		tool_fmt_time(when, sizeof(when), c->header.time_ns, now_realtime_ns());
 	else if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	for (i = 0; i < c->nobjects; i++) {
-		bytes += c->objects[i].size;
-		if (c->data[i])
-			ncap++, cbytes += c->objects[i].size;
-		if (c->objects[i].flags & GD_OBJ_BOUND)
-			nbound++, bound += c->objects[i].size;
-	}
+	gd_capture_totals(c, &tot);
 	printf("capture:   schema %u, %s, written by %s\n", c->header.schema,
 	       reason_name(c->header.reason), c->header.tool_version);
 	printf("time:      %s\n", when);
@@ -46,11 +40,11 @@ static void print_info(const struct gd_ctx *ctx, const struct gd_capture *c)
 	gd_fmt_bytes(ctx, c->device.aperture, ap, sizeof(ap));
 	printf("device:    PCI id 0x%04x, gen %u, aperture %s, %u fences\n",
 	       c->device.pci_id, c->device.gen, ap, c->device.nfences);
-	gd_fmt_bytes(ctx, bytes, b1, sizeof(b1));
-	gd_fmt_bytes(ctx, bound, b2, sizeof(b2));
-	gd_fmt_bytes(ctx, cbytes, b3, sizeof(b3));
+	gd_fmt_bytes(ctx, tot.bytes, b1, sizeof(b1));
+	gd_fmt_bytes(ctx, tot.bound_bytes, b2, sizeof(b2));
+	gd_fmt_bytes(ctx, tot.captured_bytes, b3, sizeof(b3));
 	printf("objects:   %zu (%s), %zu bound (%s), %zu with contents (%s)\n",
-	       c->nobjects, b1, nbound, b2, ncap, b3);
+	       tot.n, b1, tot.bound, b2, tot.captured, b3);
 	for (i = 0; i < c->nrings; i++) {
 		const struct gd_rec_ring *r = &c->rings[i];
 

@@ -223,6 +223,13 @@ int gd_capture_load(const char *path, struct gd_capture *c, struct strbuf *err);
 
 /* Lookups. */
 const struct gd_rec_object *gd_capture_find_id(const struct gd_capture *c, uint32_t id);
+
+/* Objects and bytes of a capture: all, bound, with contents (info). */
+struct gd_totals {
+	size_t n, bound, captured;
+	uint64_t bytes, bound_bytes, captured_bytes;
+};
+void gd_capture_totals(const struct gd_capture *c, struct gd_totals *t);
 /* The bound object whose [gtt_offset, +size) holds addr, or NULL. */
 const struct gd_rec_object *gd_capture_find_addr(const struct gd_capture *c, uint64_t addr);
 const uint8_t *gd_capture_data(const struct gd_capture *c, const struct gd_rec_object *o);

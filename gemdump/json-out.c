@@ -133,8 +133,8 @@ int gd_json_info(const struct gd_capture *c)
 {
 	gj *d = doc("info"), *dev = gj_object(), *objs = gj_object();
 	gj *rings = gj_array(), *clients = gj_array(), *regs = gj_object();
-	uint64_t bytes = 0, cbytes = 0, bound = 0;
-	size_t i, ncap = 0, nbound = 0;
+	struct gd_totals t;
+	size_t i;
 
 	gj_uint(d, "capture_schema", c->header.schema);
 	gj_str(d, "reason", c->header.reason == GD_REASON_LIVE ? "live" :
@@ -149,19 +149,13 @@ int gd_json_info(const struct gd_capture *c)
 	gj_uint(dev, "aperture_bytes", c->device.aperture);
 	gj_uint(dev, "fences", c->device.nfences);
 	gj_set(d, "device", dev);
-	for (i = 0; i < c->nobjects; i++) {
-		bytes += c->objects[i].size;
-		if (c->data[i])
-			ncap++, cbytes += c->objects[i].size;
-		if (c->objects[i].flags & GD_OBJ_BOUND)
-			nbound++, bound += c->objects[i].size;
-	}
-	gj_uint(objs, "count", c->nobjects);
-	gj_uint(objs, "bytes", bytes);
-	gj_uint(objs, "bound", nbound);
-	gj_uint(objs, "bound_bytes", bound);
-	gj_uint(objs, "captured", ncap);
-	gj_uint(objs, "captured_bytes", cbytes);
+	gd_capture_totals(c, &t);
+	gj_uint(objs, "count", t.n);
+	gj_uint(objs, "bytes", t.bytes);
+	gj_uint(objs, "bound", t.bound);
+	gj_uint(objs, "bound_bytes", t.bound_bytes);
+	gj_uint(objs, "captured", t.captured);
+	gj_uint(objs, "captured_bytes", t.captured_bytes);
 	gj_set(d, "objects", objs);
 	for (i = 0; i < c->nrings; i++)
 		gj_push(rings, ring_json(&c->rings[i]));

@@ -8,49 +8,7 @@ test_description='gemtop hang banner, hang rows, GPU busy, per-view filters, TER
 . "$(dirname "$0")/test-lib.sh"
 . "$GEMKIT_SRC_DIR/tests/gemtop-test-lib.sh"
 . "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
-
-if ! command -v tmux >/dev/null 2>&1; then
-	echo "1..0 # SKIP no tmux"
-	exit 0
-fi
-
-unset TMUX
-T="tmux -S $GEMD_SOCK_DIR/tmux.sock"
-trap '$T kill-server 2>/dev/null; test_cleanup_' EXIT
-
-new_session () {
-	for try in 1 2 3 4 5; do
-		$T new-session -d -s gt -c "$TRASH" "$@" && return 0
-		sleep 0.5
-	done
-	return 1
-}
-
-start_gemtop () {
-	cols=$1 rows=$2
-	shift 2
-	rm -f exit-status
-	new_session -x "$cols" -y "$rows" \
-		"\"$GEMTOP\" -D \"$GEMD_SOCK\" $*; echo \$? >\"$TRASH/exit-status\"; sleep 30"
-}
-
-keys () {
-	$T send-keys -t gt "$@"
-}
-
-# capture-pane -e: with the attributes, to see reverse video.
-screen_has () {
-	$T capture-pane -p -t gt >screen.out 2>/dev/null &&
-	grep -E -q -e "$1" screen.out
-}
-
-wait_screen () {
-	test_wait_for 10 screen_has "$1" || { cat screen.out; return 1; }
-}
-
-wait_screen_gone () {
-	test_wait_for 10 eval '! screen_has "$1"' || { cat screen.out; return 1; }
-}
+. "$GEMKIT_SRC_DIR/tests/gemtop-tmux-lib.sh"
 
 test_expect_success 'setup: gemd (short hangcheck), the workload, gemtop' '
 	start_gemd_dfs --hangcheck 100ms &&
