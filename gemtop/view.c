@@ -426,6 +426,12 @@ static void scroll_body(struct gt_ui *ui, enum gt_action a, long page)
 	ui->events_follow = false;
 }
 
+static bool sorts_objects(enum gt_action a)
+{
+	return a == GT_ACT_SORT_NEXT || a == GT_ACT_SORT_PREV || a == GT_ACT_INVERT ||
+	       a == GT_ACT_SORT_SIZE || a == GT_ACT_SORT_AGE || a == GT_ACT_SORT_OFFSET;
+}
+
 static void handle_key(struct gt_ui *ui, int ch)
 {
 	const struct gt_view_class *view = gt_views[ui->view];
@@ -453,6 +459,13 @@ static void handle_key(struct gt_ui *ui, int ch)
 	}
 	a = gt_key_action(ch);
 	v = view_of_key(ch);
+	/* The sort keys order the objects: elsewhere they would change an
+	 * order nobody sees and say so as if they had done something. */
+	if (sorts_objects(a) && view != &gt_objects_view && !ui->help) {
+		gt_ui_banner(ui, "the %s view has no sort; the Objects view (1) has",
+			     view->name);
+		return;
+	}
 	if (ui->help && a != GT_ACT_QUIT) {
 		ui->help = false;
 		return;

@@ -88,6 +88,12 @@ test_expect_success 'a view without a filter says so' '
 	wait_screen "^>>> the Clients view has no filter"
 '
 
+test_expect_success 'sort keys outside the Objects view say so and change nothing' '
+	keys ">" &&
+	wait_screen "^>>> the Clients view has no sort; the Objects view \\(1\\) has" &&
+	keys 1 && wait_screen "^[0-9]+ objects, [0-9]+ shown  sort SIZE"
+'
+
 # In a UTF-8 locale a block is three bytes and one column: the history
 # line must be laid out (and clipped) in columns, with evict on screen.
 for cols in 80 120 200; do
