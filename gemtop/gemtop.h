@@ -197,6 +197,9 @@ const struct gdfs_event *gt_event_at(const struct gt_events *e, size_t i);
 void gt_events_add(struct gt_events *e, const struct gdfs_events *in);
 /* seqno lag (emitted - completed) and the oldest request's age. */
 uint32_t gt_seqno_lag(const struct gdfs_ring *r);
+/* Requests the GPU has completed that the driver has not retired yet:
+ * counted apart, so "lag 0" never stands beside "1 outstanding". */
+unsigned int gt_ring_retiring(const struct gdfs_ring *r);
 uint64_t gt_oldest_age_ns(const struct gdfs_ring *r);
 uint64_t gt_counter(const struct gt_sample *smp, const char *key, bool *present);
 

@@ -141,6 +141,8 @@ int gt_draw_header(struct gt_ui *ui)
 	const struct gt_sampler *s = &ui->s;
 	char a[16], b[16], h[16], p[16], f[16], age[16], line[512];
 	bool full = ui->rows >= MIN_HEADER_ROWS, present;
+	unsigned int retiring;
+	char r[32];
 	uint64_t hangs;
 	int y = 0, len, i;
 
@@ -188,10 +190,16 @@ int gt_draw_header(struct gt_ui *ui)
 			snprintf(p, sizeof(p), "%.1f%%", s->rates.gpu_busy_pct);
 		else
 			snprintf(p, sizeof(p), "-");
+		retiring = gt_ring_retiring(&c->ring);
+		if (retiring)
+			snprintf(r, sizeof(r), " (+%u retiring)", retiring);
+		else
+			r[0] = '\0';
 		gt_putf(ui, y++, 0, "Seqno emitted %u completed %u  lag %u  oldest %s  "
-			"outstanding %u  hangs %s%s  GPU busy %s", c->ring.emitted_seqno,
+			"outstanding %u%s  hangs %s%s  GPU busy %s", c->ring.emitted_seqno,
 			c->ring.completed_seqno, gt_seqno_lag(&c->ring),
-			c->ring.nrequests ? age : "-", c->ring.outstanding,
+			c->ring.nrequests ? age : "-",
+			c->ring.outstanding > retiring ? c->ring.outstanding - retiring : 0, r,
 			present ? h : "n/a", c->ring.wedged ? "  WEDGED" : "", p);
 	}
 	if (s->rates.valid && full) {

@@ -651,6 +651,18 @@ uint32_t gt_seqno_lag(const struct gdfs_ring *r)
 	return r->emitted_seqno - r->completed_seqno;
 }
 
+unsigned int gt_ring_retiring(const struct gdfs_ring *r)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	/* Seqnos wrap: "at or before completed" modulo 2^32. */
+	for (i = 0; i < r->nrequests; i++)
+		if ((int32_t)(r->requests[i].seqno - r->completed_seqno) <= 0)
+			n++;
+	return n;
+}
+
 uint64_t gt_oldest_age_ns(const struct gdfs_ring *r)
 {
 	return r->nrequests ? r->requests[0].age_ns : 0;

@@ -324,6 +324,12 @@ int main(int argc, char **argv)
 		gt_assert(gdfs_parse_ring(ring_txt, sizeof(ring_txt) - 1, &r, NULL) >= 0);
 		gt_assert_eq(gt_seqno_lag(&r), 3);
 		gt_assert_eq(gt_oldest_age_ns(&r), 7000000);
+		/* None of 28..30 is completed (27): none waits to retire. */
+		gt_assert_eq(gt_ring_retiring(&r), 0);
+		/* 28 and 29 completed, not retired: outstanding 1, not 3. */
+		r.completed_seqno = 29;
+		gt_assert_eq(gt_ring_retiring(&r), 2);
+		r.completed_seqno = 27;
 		r.emitted_seqno = 2;		/* wrapped past 2^32 */
 		r.completed_seqno = 0xfffffffe;
 		gt_assert_eq(gt_seqno_lag(&r), 4);
