@@ -180,7 +180,8 @@ int parse_size(const char *s, uint64_t *out)
 
 /* Case matters here: "m" is minutes and "ms" milliseconds. */
 static const struct unit duration_units[] = {
-	{ "", 1000000ULL },		/* a bare number is milliseconds */
+	/* A bare number is seconds, as timeout(1) and sleep(1) read it. */
+	{ "", 1000000000ULL },
 	{ "ns", 1ULL },
 	{ "us", 1000ULL },
 	{ "ms", 1000000ULL },

@@ -38,12 +38,15 @@ ssize_t xwrite(int fd, const void *buf, size_t len);
 ssize_t read_full(int fd, void *buf, size_t len);
 ssize_t write_full(int fd, const void *buf, size_t len);
 
-/* "256M", "64KiB", "4096", "1G": returns 0 or -EINVAL / -ERANGE. */
+/* "256M", "64KiB", "4096", "0x1000", "1G": returns 0 or -EINVAL / -ERANGE.
+ * The one size parser of gemd and the tools. */
 int parse_size(const char *s, uint64_t *out);
 /* A whole unsigned number, decimal, 0x hex or 0 octal, nothing else (no
  * sign, no spaces, no suffix): 0 or -EINVAL. */
 int parse_u64(const char *s, uint64_t *out);
-/* "1500ms", "2s", "250us", "10" (milliseconds): nanoseconds. */
+/* "1500ms", "2s", "1.5s", "250us", "1m", "10" (a bare number is seconds,
+ * as for timeout(1)): nanoseconds.  The one duration parser of gemd and
+ * the tools. */
 int parse_duration_ns(const char *s, uint64_t *out);
 
 uint64_t now_ns(void);			/* CLOCK_MONOTONIC */

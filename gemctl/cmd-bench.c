@@ -355,8 +355,7 @@ static int bench_suite(struct gemctl *ctl, struct bench_opts *o)
 	env.device = gemctl_device(ctl);
 	pid = bench_gemd_pid(env.device);
 	if (pid < 0)
-		return gemctl_error(ctl, GEMCTL_NODEV, "cannot connect to %s: %s",
-				    env.device, strerror(-pid));
+		return gemctl_unreachable(ctl, -pid);
 	ret = gdfs_open_auto(env.device, NULL, &gdfs);
 	if (ret) {
 		fprintf(stderr, "gemctl bench: no driver counters (debugfs: %s)\n",
@@ -435,8 +434,7 @@ static int bench_gl_suite(struct gemctl *ctl, const struct bench_opts *o)
 				    "gl runs on its own, without workloads");
 	pid = bench_gemd_pid(gemctl_device(ctl));
 	if (pid < 0)
-		return gemctl_error(ctl, GEMCTL_NODEV, "cannot connect to %s",
-				    gemctl_device(ctl));
+		return gemctl_unreachable(ctl, -pid);
 	out = open_output(ctl, o);
 	if (!out)
 		return GEMCTL_FAILED;
@@ -508,8 +506,7 @@ static int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 					    "micro runs on its own, without workloads");
 		pid = bench_gemd_pid(gemctl_device(ctl));
 		if (pid < 0)
-			return gemctl_error(ctl, GEMCTL_NODEV, "cannot connect to %s",
-					    gemctl_device(ctl));
+			return gemctl_unreachable(ctl, -pid);
 		out = open_output(ctl, &o);
 		if (!out)
 			return GEMCTL_FAILED;

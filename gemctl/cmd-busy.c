@@ -18,7 +18,7 @@ static int cmd_busy(struct gemctl *ctl, int argc, char **argv)
 		return ret;
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_BUSY, &arg);
 	if (ret)
-		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_BUSY", -ret,
+		return gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_BUSY", -ret, arg.handle,
 					  "handle %u", arg.handle);
 	gemctl_result(ctl, "%u", arg.busy ? 1 : 0);
 	gemctl_say(ctl, "handle %u %s\n", arg.handle, arg.busy ? "busy" : "idle");

@@ -33,13 +33,13 @@ static int cmd_caching(struct gemctl *ctl, int argc, char **argv)
 		arg.caching = (uint32_t)want;
 		ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_SET_CACHING, &arg);
 		if (ret)
-			return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_SET_CACHING",
-						  -ret, "handle %u %s", arg.handle,
+			return gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_SET_CACHING",
+						  -ret, arg.handle, "handle %u %s", arg.handle,
 						  argv[2]);
 	}
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_GET_CACHING, &arg);
 	if (ret)
-		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_GET_CACHING", -ret,
+		return gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_GET_CACHING", -ret, arg.handle,
 					  "handle %u", arg.handle);
 	level = gdfs_cache_name((enum gdfs_cache)arg.caching);
 	gemctl_result(ctl, "%s", level);

@@ -18,7 +18,7 @@ static int cmd_close(struct gemctl *ctl, int argc, char **argv)
 		return ret;
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_GEM_CLOSE, &arg);
 	if (ret)
-		return gemctl_ioctl_error(ctl, "DRM_IOCTL_GEM_CLOSE", -ret,
+		return gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_GEM_CLOSE", -ret, arg.handle,
 					  "handle %u", arg.handle);
 	gemctl_handle_del(ctl, arg.handle);
 	doc = gemctl_json_begin(ctl);

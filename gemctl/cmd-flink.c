@@ -18,7 +18,7 @@ static int cmd_flink(struct gemctl *ctl, int argc, char **argv)
 		return ret;
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_GEM_FLINK, &arg);
 	if (ret)
-		return gemctl_ioctl_error(ctl, "DRM_IOCTL_GEM_FLINK", -ret,
+		return gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_GEM_FLINK", -ret, arg.handle,
 					  "handle %u", arg.handle);
 	gemctl_name_add(ctl, arg.name);
 	gemctl_result(ctl, "%u", arg.name);

@@ -15,6 +15,7 @@ static int cmd_info(struct gemctl *ctl, int argc, char **argv)
 	struct gdfs_ring ring;
 	struct gdfs *src;
 	uint64_t aperture = 0, gtt_free = 0, hole = 0, pinned = 0, nobj = 0, bytes = 0;
+	char s1[24], s2[24], s3[24], s4[24];
 	unsigned int fences = 0;
 	gj *doc, *cj;
 	size_t i;
@@ -47,11 +48,11 @@ static int cmd_info(struct gemctl *ctl, int argc, char **argv)
 	gdfs_counter(&c, "object_bytes", &bytes);
 
 	gemctl_say(ctl, "device %s\ndebugfs %s\n", gemctl_device(ctl), gdfs_describe(src));
-	gemctl_say(ctl, "aperture %llu free %llu largest hole %llu pinned %llu\n",
-		   (unsigned long long)aperture, (unsigned long long)gtt_free,
-		   (unsigned long long)hole, (unsigned long long)pinned);
-	gemctl_say(ctl, "objects %llu bytes %llu\n", (unsigned long long)nobj,
-		   (unsigned long long)bytes);
+	gemctl_say(ctl, "aperture %s free %s largest hole %s pinned %s\n",
+		   gemctl_size(ctl, aperture, s1), gemctl_size(ctl, gtt_free, s2),
+		   gemctl_size(ctl, hole, s3), gemctl_size(ctl, pinned, s4));
+	gemctl_say(ctl, "objects %llu bytes %s\n", (unsigned long long)nobj,
+		   gemctl_size(ctl, bytes, s1));
 	gemctl_say(ctl, "fences %u of %u in use\n", fences, GEN3_FENCES);
 	gemctl_say(ctl, "seqno emitted %u completed %u; %u outstanding%s%s\n",
 		   ring.emitted_seqno, ring.completed_seqno, ring.outstanding,

@@ -83,9 +83,9 @@ static int cmd_inspect(struct gemctl *ctl, int argc, char **argv)
 			return ret;
 		file = gemctl_my_file(ctl);
 		if (!file)
-			return gemctl_error(ctl, GEMCTL_FAILED,
-					    "handle %u: this session has no handles (use --id)",
-					    handle);
+			return gemctl_no_handle(ctl, handle,
+						"this gemctl holds no handles: keep them across "
+						"runs with -S NAME, or use --id");
 	}
 	if ((ret = gemctl_read_objects(ctl, &objs)))
 		return ret;
@@ -94,7 +94,7 @@ static int cmd_inspect(struct gemctl *ctl, int argc, char **argv)
 		gdfs_objects_release(&objs);
 		if (by_id)
 			return gemctl_error(ctl, GEMCTL_FAILED, "no object with id %u", id);
-		return gemctl_error(ctl, GEMCTL_FAILED, "no object for handle %u", handle);
+		return gemctl_no_handle(ctl, handle, NULL);
 	}
 	gemctl_result(ctl, "%u", o->id);
 	print_object(ctl, o);

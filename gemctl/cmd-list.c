@@ -84,6 +84,7 @@ static int cmd_list(struct gemctl *ctl, int argc, char **argv)
 {
 	struct list_filter f = { .list = -1 };
 	struct strbuf dom = STRBUF_INIT;
+	char sz[24];
 	struct gdfs_objects objs;
 	bool mine = false;
 	size_t i, shown = 0;
@@ -161,8 +162,8 @@ static int cmd_list(struct gemctl *ctl, int argc, char **argv)
 			strbuf_addf(&gtt, "0x%08x", o->gtt_offset);
 		else
 			strbuf_addstr(&gtt, "-");
-		gemctl_say(ctl, "%6u %10llu %-8s %-10s %-14s %-8s %-4d %5u %5u %s\n", o->id,
-			   (unsigned long long)o->size, gdfs_list_name(o->list), gtt.buf,
+		gemctl_say(ctl, "%6u %10s %-8s %-10s %-14s %-8s %-4d %5u %5u %s\n", o->id,
+			   gemctl_size(ctl, o->size, sz), gdfs_list_name(o->list), gtt.buf,
 			   dom.buf, gdfs_tiling_name(o->tiling), o->fence, o->name,
 			   o->handles, own.buf);
 		strbuf_release(&own);

@@ -31,7 +31,7 @@ static int cmd_madvise(struct gemctl *ctl, int argc, char **argv)
 	arg.madv = (uint32_t)advice;
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_MADVISE, &arg);
 	if (ret)
-		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_MADVISE", -ret,
+		return gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_MADVISE", -ret, arg.handle,
 					  "handle %u %s", arg.handle, argv[2]);
 	gemctl_result(ctl, "%u", arg.retained);
 	gemctl_say(ctl, "handle %u %s retained %u\n", arg.handle, argv[2],

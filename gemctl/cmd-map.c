@@ -35,7 +35,7 @@ static int map_gtt(struct gemctl *ctl, uint32_t handle, uint64_t len, void **out
 
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_MMAP_GTT, &arg);
 	if (ret)
-		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_MMAP_GTT", -ret,
+		return gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_MMAP_GTT", -ret, handle,
 					  "handle %u", handle);
 	p = gem_mmap(NULL, len, PROT_READ | PROT_WRITE, MAP_SHARED, ctl->fd,
 		     (off_t)arg.offset);
@@ -53,7 +53,7 @@ static int map_cpu(struct gemctl *ctl, uint32_t handle, uint64_t len, void **out
 
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_MMAP, &arg);
 	if (ret)
-		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_MMAP", -ret,
+		return gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_MMAP", -ret, handle,
 					  "handle %u length %llu", handle,
 					  (unsigned long long)len);
 	*out = (void *)(uintptr_t)arg.addr_ptr;

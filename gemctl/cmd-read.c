@@ -109,7 +109,7 @@ static int cmd_read(struct gemctl *ctl, int argc, char **argv)
 	pr.data_ptr = (uintptr_t)buf;
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_PREAD, &pr);
 	if (ret) {
-		ret = gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_PREAD", -ret,
+		ret = gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_PREAD", -ret, handle,
 					 "handle %u offset %llu length %llu", handle,
 					 (unsigned long long)offset,
 					 (unsigned long long)length);

@@ -43,7 +43,7 @@ static int cmd_set_domain(struct gemctl *ctl, int argc, char **argv)
 	}
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_SET_DOMAIN, &arg);
 	if (ret)
-		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_SET_DOMAIN", -ret,
+		return gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_SET_DOMAIN", -ret, arg.handle,
 					  "handle %u %s", arg.handle, argv[2]);
 	doc = gemctl_json_begin(ctl);
 	gj_uint(doc, "handle", arg.handle);

@@ -45,8 +45,7 @@ int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, bool suspend)
 		return GEMCTL_TIMEOUT;
 	}
 	if (ret == -ENOENT || ret == -ECONNREFUSED || ret == -ENOTCONN)
-		return gemctl_error(ctl, GEMCTL_NODEV, "cannot reach gemd at %s: %s",
-				    gemctl_device(ctl), strerror(-ret));
+		return gemctl_unreachable(ctl, -ret);
 	if (ret == -EINTR)
 		return gemctl_error(ctl, GEMCTL_FAILED, "interrupted");
 	if (ret)

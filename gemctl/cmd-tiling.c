@@ -35,7 +35,7 @@ static int cmd_tiling(struct gemctl *ctl, int argc, char **argv)
 				    argv[2]);
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_SET_TILING, &arg);
 	if (ret)
-		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_SET_TILING", -ret,
+		return gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_SET_TILING", -ret, arg.handle,
 					  "handle %u %s stride %u", arg.handle,
 					  argv[2], arg.stride);
 	gemctl_result(ctl, "%s", gdfs_tiling_name((enum gdfs_tiling)arg.tiling_mode));

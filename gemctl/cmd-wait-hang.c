@@ -105,8 +105,7 @@ static int cmd_wait_hang(struct gemctl *ctl, int argc, char **argv)
 	if (!ret)
 		ret = gdfs_hang_wait(control, after, timeout_ms, &w, &ev, &result);
 	if (ret == -ENOENT || ret == -ECONNREFUSED || ret == -ENOTCONN)
-		return gemctl_error(ctl, GEMCTL_NODEV, "cannot reach gemd at %s: %s",
-				    gemctl_device(ctl), strerror(-ret));
+		return gemctl_unreachable(ctl, -ret);
 	if (ret == -EINTR)
 		return gemctl_error(ctl, GEMCTL_FAILED, "interrupted");
 	if (ret && ret != -ETIMEDOUT)

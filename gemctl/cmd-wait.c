@@ -53,7 +53,7 @@ static int wait_handle(struct gemctl *ctl, uint32_t handle, uint64_t timeout_ns)
 		}
 	}
 	if (ret)
-		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_WAIT", -ret,
+		return gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_WAIT", -ret, handle,
 					  "handle %u", handle);
 	return GEMCTL_OK;
 }

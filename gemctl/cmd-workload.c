@@ -67,8 +67,7 @@ static int cmd_workload(struct gemctl *ctl, int argc, char **argv)
 	p.device = ctl->device_arg;
 	ret = workload_run(w, &p, &r);
 	if (ret && r.failed_op && !strcmp(r.failed_op, "gem_open"))
-		return gemctl_error(ctl, GEMCTL_NODEV, "cannot open device %s: %s",
-				    gemctl_device(ctl), strerror(-ret));
+		return gemctl_unreachable(ctl, -ret);
 	if (ret)
 		return gemctl_ioctl_error(ctl, r.failed_op ? r.failed_op : "workload",
 					  -ret, "in workload %s", w->name);

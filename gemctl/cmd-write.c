@@ -114,7 +114,7 @@ static int cmd_write(struct gemctl *ctl, int argc, char **argv)
 	pw.data_ptr = (uintptr_t)data.buf;
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_PWRITE, &pw);
 	if (ret) {
-		ret = gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_PWRITE", -ret,
+		ret = gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_PWRITE", -ret, handle,
 					 "handle %u offset %llu length %zu", handle,
 					 (unsigned long long)offset, data.len);
 		goto out;

@@ -51,7 +51,12 @@ void gemctl_print_help(FILE *f)
 
 int gemctl_getopt(struct gemctl *ctl, int argc, char **argv)
 {
-	return tool_opt_next(&ctl->opt_parser, argc, argv);
+	int opt = tool_opt_next(&ctl->opt_parser, argc, argv);
+
+	/* The verb adds its usage line (gemctl_usage) after this. */
+	if (opt == '?')
+		gemctl_error(ctl, GEMCTL_USAGE, "%s", ctl->opt_parser.error);
+	return opt;
 }
 
 static bool wants_help(const struct gemctl_cmd *cmd, int argc, char **argv)
@@ -77,9 +82,20 @@ int gemctl_run_argv(struct gemctl *ctl, int argc, char **argv)
 	int ret;
 
 	if (!cmd) {
+		const char *names[128], *guess;
+		unsigned int i, n = 0;
+
+		for (i = 0; i < gemctl_ncmds && n < ARRAY_SIZE(names); i++)
+			names[n++] = gemctl_cmds[i]->name;
+		guess = tool_suggest(argv[0], names, n);
 		ctl->verb = NULL;
-		ret = gemctl_error(ctl, GEMCTL_USAGE,
-				   "unknown verb '%s' (try 'gemctl help')", argv[0]);
+		if (guess)
+			ret = gemctl_error(ctl, GEMCTL_USAGE,
+					   "unknown verb '%s' (did you mean '%s'?)",
+					   argv[0], guess);
+		else
+			ret = gemctl_error(ctl, GEMCTL_USAGE,
+					   "unknown verb '%s' (try 'gemctl help')", argv[0]);
 		ctl->verb = saved;
 		return ret;
 	}
@@ -88,7 +104,19 @@ int gemctl_run_argv(struct gemctl *ctl, int argc, char **argv)
 		return GEMCTL_OK;
 	}
 	ctl->verb = cmd->name;
+	ctl->verb_said = false;
 	strbuf_reset(&ctl->result);
+	/* A typo in an option is a usage error before anything else, with
+	 * or without a gemd to reach (run's options end at PROGRAM). */
+	if (cmd->opts && !(cmd->complete & GEMCTL_COMPLETE_COMMAND)) {
+		tool_opt_parser_init(&ctl->opt_parser, cmd->opts, false);
+		while ((ret = gemctl_getopt(ctl, argc, argv)) != -1) {
+			if (ret == '?') {
+				ret = gemctl_usage(ctl);
+				goto out;
+			}
+		}
+	}
 	if (!cmd->no_device) {
 		ret = gemctl_connect(ctl);
 		if (ret)
@@ -96,7 +124,6 @@ int gemctl_run_argv(struct gemctl *ctl, int argc, char **argv)
 	}
 	/* Each verb parses its own argv from the start, with its own table. */
 	tool_opt_parser_init(&ctl->opt_parser, cmd->opts, false);
-	opterr = 1;
 	gemctl_interrupted = 0;
 	ret = cmd->fn(ctl, argc, argv);
 	if (ret == GEMCTL_OK && ctl->quiet && !ctl->capture && ctl->result.len &&

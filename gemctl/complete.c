@@ -284,10 +284,8 @@ int gemctl_complete_main(struct gemctl *ctl, int argc, char **argv)
 	char *empty[] = { (char *)"" };
 	unsigned int flags;
 
-	if (argc > 0 && !strcmp(argv[0], "--")) {
-		argc--;
-		argv++;
-	}
+	/* getopt has taken the "--" before the words: a "--" here is the
+	 * word being completed (`gemctl --<Tab>`), not a separator. */
 	if (argc == 0) {
 		argc = 1;
 		argv = empty;

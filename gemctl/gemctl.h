@@ -14,16 +14,17 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "exitcode.h"
 #include "toolopt.h"
 
-/* Exit codes (gemctl.1, --help). */
+/* Exit codes: the three tools' table (common/exitcodes.def). */
 enum gemctl_exit {
-	GEMCTL_OK = 0,
-	GEMCTL_FAILED = 1,		/* the operation failed */
-	GEMCTL_USAGE = 2,		/* bad arguments */
-	GEMCTL_NODEV = 3,		/* device unreachable */
-	GEMCTL_HUNG = 4,		/* GPU hung or wedged (EIO) */
-	GEMCTL_TIMEOUT = 124,		/* --timeout expired */
+	GEMCTL_OK = GEM_EXIT_OK,
+	GEMCTL_FAILED = GEM_EXIT_FAILED,
+	GEMCTL_USAGE = GEM_EXIT_USAGE,
+	GEMCTL_NODEV = GEM_EXIT_NODEV,
+	GEMCTL_HUNG = GEM_EXIT_HUNG,
+	GEMCTL_TIMEOUT = GEM_EXIT_TIMEOUT,
 };
 
 struct gemctl;				/* the session; see session.h */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "holder.h"
 #include "json.h"
 #include "session.h"
 #include "util.h"
@@ -25,14 +26,21 @@ const struct tool_opt gemctl_global_opts[] = {
 	  "the gemd socket (default: $GEM_DEVICE, then\n<runtime dir>/gemkit/card0)" },
 	{ "command", 'c', 'c', TOOL_ARG_VALUE, "CMDS", "run CMDS (';' or newline separated)" },
 	{ "file", 'f', 'f', TOOL_ARG_FILE, "SCRIPT", "run the commands in SCRIPT ('-': stdin)" },
-	{ "errexit", 'e', 'e', TOOL_ARG_NONE, NULL, "stop at the first command that fails" },
+	{ "errexit", 'e', 'e', TOOL_ARG_NONE, NULL,
+	  "stop at the first command that fails (the default for\n-c, -f and a script on stdin; +e: go on)" },
 	{ "xtrace", 'x', 'x', TOOL_ARG_NONE, NULL,
 	  "echo each command to stderr before running it" },
 	{ "json", 'j', 'j', TOOL_ARG_NONE, NULL, "one JSON document per verb on stdout" },
 	{ "quiet", 'q', 'q', TOOL_ARG_NONE, NULL, "print only each verb's essential value" },
+	{ "bytes", 'b', 'b', TOOL_ARG_NONE, NULL,
+	  "sizes in bytes (the default unless stdout is a terminal)" },
 	{ "timeout", 't', 't', TOOL_ARG_VALUE, "DUR",
 	  "default timeout of blocking verbs (10s)" },
 	{ "help", 'h', 'h', TOOL_ARG_NONE, NULL, "this help (gemctl help VERB: one verb)" },
+	{ "session", 'S', 'S', TOOL_ARG_VALUE, "NAME",
+	  "run in session NAME, whose handles and variables\nlast across gemctl runs (`gemctl -S NAME exit` ends it)" },
+	{ "session-idle", 0, 'I', TOOL_ARG_VALUE, "DUR",
+	  "a new session ends after DUR unused (15m)" },
 	{ "version", 'V', 'V', TOOL_ARG_NONE, NULL, "the version" },
 	/* Hidden: the candidates for the shell completions (complete.c). */
 	{ "complete", 0, 'C', TOOL_ARG_NONE, NULL, NULL },
@@ -41,6 +49,8 @@ const struct tool_opt gemctl_global_opts[] = {
 
 static void usage(FILE *f)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	fputs("usage: gemctl [OPTIONS] VERB [ARGS]...\n"
 	      "       gemctl [OPTIONS] -c 'VERB ARGS; ...' | -f SCRIPT | < SCRIPT\n"
 	      "       gemctl [OPTIONS]          (a shell, when stdin is a terminal)\n"
@@ -50,11 +60,40 @@ static void usage(FILE *f)
 	fputs("\n"
 	      "verbs:\n", f);
 	gemctl_print_help(f);
-	fputs("\n"
-	      "exit status: 0 ok, 1 the operation failed, 2 usage error,\n"
-	      "3 device unreachable, 4 GPU hung or wedged (EIO), 124 timeout;\n"
-	      "in a script, the status of the last command (with -e, of the\n"
+	gem_exit_describe(&sb);
+	fprintf(f, "\n%s", sb.buf);
+	fputs("In a script, the status of the last command (with -e, of the\n"
 	      "command that stopped it).\n", f);
+	strbuf_release(&sb);
+}
+
+/* -S NAME: the same modes, run by the session's holder (holder.h). */
+static int run_in_session(struct gemctl *ctl, const char *name, uint64_t idle_ns,
+			  const char *command, const char *file, int argc,
+			  char **argv)
+{
+	struct gemctl_holder_req req = { .idle_ns = idle_ns };
+	char *one[1];
+
+	if (argc == 1 && !strcmp(argv[0], "exit")) {
+		req.kind = GEMCTL_HOLD_EXIT;
+	} else if (argc) {
+		req.kind = GEMCTL_HOLD_ARGV;
+		req.argc = argc;
+		req.args = argv;
+	} else if (command || (file && strcmp(file, "-"))) {
+		req.kind = command ? GEMCTL_HOLD_COMMAND : GEMCTL_HOLD_FILE;
+		one[0] = (char *)(command ? command : file);
+		req.argc = 1;
+		req.args = one;
+	} else if (file || !isatty(STDIN_FILENO)) {
+		req.kind = GEMCTL_HOLD_STDIN;
+	} else {
+		fprintf(stderr, "gemctl: a session runs a verb, -c, -f or a script on "
+			"stdin; the interactive shell keeps its own handles\n");
+		return GEMCTL_USAGE;
+	}
+	return gemctl_holder_run(ctl, name, &req);
 }
 
 static void on_sigint(int sig)
@@ -65,7 +104,8 @@ static void on_sigint(int sig)
 
 int main(int argc, char **argv)
 {
-	const char *command = NULL, *file = NULL;
+	const char *command = NULL, *file = NULL, *session = NULL;
+	uint64_t idle_ns = GEMCTL_HOLDER_IDLE_NS;
 	struct sigaction sa;
 	struct gemctl ctl;
 	struct tool_opt_parser p;
@@ -75,7 +115,18 @@ int main(int argc, char **argv)
 	gemctl_init(&ctl);
 	/* Stop at the verb: options after it belong to the verb. */
 	tool_opt_parser_init(&p, gemctl_global_opts, true);
-	while ((opt = tool_opt_next(&p, argc, argv)) != -1) {
+	for (;;) {
+		opt = tool_opt_next(&p, argc, argv);
+		if (opt == -1) {
+			/* +e, as sh's: getopt stops at it as at a verb. */
+			if (optind < argc && !strcmp(argv[optind], "+e")) {
+				ctl.no_errexit = true;
+				ctl.errexit = false;
+				optind++;
+				continue;
+			}
+			break;
+		}
 		switch (opt) {
 		case 'D':
 			ctl.device_arg = optarg;
@@ -88,6 +139,7 @@ int main(int argc, char **argv)
 			break;
 		case 'e':
 			ctl.errexit = true;
+			ctl.no_errexit = false;
 			break;
 		case 'x':
 			ctl.xtrace = true;
@@ -98,8 +150,23 @@ int main(int argc, char **argv)
 		case 'q':
 			ctl.quiet = true;
 			break;
+		case 'b':
+			ctl.bytes = true;
+			break;
 		case 't':
 			if (gemctl_parse_timeout(&ctl, optarg, &ctl.timeout_ns))
+				return GEMCTL_USAGE;
+			break;
+		case 'S':
+			if (!gemctl_session_name_ok(optarg)) {
+				fprintf(stderr, "gemctl: bad session name '%s' (letters, "
+					"digits, '_', '-', '.')\n", optarg);
+				return GEMCTL_USAGE;
+			}
+			session = optarg;
+			break;
+		case 'I':
+			if (gemctl_parse_timeout(&ctl, optarg, &idle_ns) || !idle_ns)
 				return GEMCTL_USAGE;
 			break;
 		case 'h':
@@ -112,7 +179,11 @@ int main(int argc, char **argv)
 			complete = true;
 			break;
 		default:
-			usage(stderr);
+			/* One line, not the 70 of --help. */
+			fprintf(stderr, "gemctl: %s\n"
+				"usage: gemctl [OPTIONS] VERB [ARGS]...\n"
+				"Try 'gemctl --help' for more information.\n",
+				p.error);
 			return GEMCTL_USAGE;
 		}
 	}
@@ -128,18 +199,26 @@ int main(int argc, char **argv)
 	sigemptyset(&sa.sa_mask);
 	signal(SIGPIPE, SIG_IGN);
 
+	/* A script that runs on its own stops at the first failure (a rig
+	 * must not go on after a banned client's EIO); +e goes on. */
+	if ((command || file || (optind == argc && !isatty(STDIN_FILENO))) &&
+	    !ctl.no_errexit)
+		ctl.errexit = true;
 	if (optind < argc && (command || file)) {
 		fputs("gemctl: a verb and -c/-f are exclusive\n", stderr);
 		ret = GEMCTL_USAGE;
+	} else if (session) {
+		ret = run_in_session(&ctl, session, idle_ns, command, file,
+				     argc - optind, argv + optind);
 	} else if (optind < argc) {
 		ret = gemctl_run_argv(&ctl, argc - optind, argv + optind);
 	} else if (command) {
 		ret = gemctl_run_script(&ctl, command);
 	} else if (file) {
 		ret = strcmp(file, "-") ? gemctl_run_file(&ctl, file)
-					: gemctl_run_fd(&ctl, STDIN_FILENO);
+					: gemctl_run_stdin(&ctl);
 	} else if (!isatty(STDIN_FILENO)) {
-		ret = gemctl_run_fd(&ctl, STDIN_FILENO);
+		ret = gemctl_run_stdin(&ctl);
 	} else {
 		sigaction(SIGINT, &sa, NULL);
 		ctl.interactive = true;

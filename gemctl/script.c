@@ -1,7 +1,8 @@
 /*
  * Command lines and scripts: split a line into words (quotes, backslash,
  * '#' comments), expand $name and ${name}, recognise `name = verb ...`,
- * and run lines separated by ';' or newlines with -e and -x.
+ * and run lines separated by ';' or newlines with -e and -x; `repeat N
+ * { ... }` runs a block N times.  Messages name the script and the line.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -239,33 +240,141 @@ static int run_words(struct gemctl *ctl, struct words *w)
 	return gemctl_run_argv(ctl, argc, argv);
 }
 
-/* Run the commands of text; *stop is set when -e ends the script. */
-static int run_text(struct gemctl *ctl, const char *text, bool *stop)
+static int script_error(struct gemctl *ctl, const char *msg)
 {
-	const char *p = text;
+	const char *verb = ctl->verb;
+	int ret;
+
+	ctl->verb = NULL;
+	ret = gemctl_error(ctl, GEMCTL_USAGE, "%s", msg);
+	ctl->verb = verb;
+	return ret;
+}
+
+static unsigned int count_lines(const char *from, const char *to)
+{
+	unsigned int n = 0;
+
+	for (; from < to; from++)
+		n += *from == '\n';
+	return n;
+}
+
+/* Past the '}' that closes the block whose '{' is just before p, outside
+ * quotes and comments; NULL if none does. */
+static const char *block_end(const char *p)
+{
+	unsigned int depth = 1;
+
+	for (; *p; p++) {
+		if (*p == '\'' || *p == '"') {
+			const char *q = strchr(p + 1, *p);
+
+			if (!q)
+				return NULL;
+			p = q;
+		} else if (*p == '#') {
+			while (p[1] && p[1] != '\n')
+				p++;
+		} else if (*p == '\\' && p[1]) {
+			p++;
+		} else if (*p == '{') {
+			depth++;
+		} else if (*p == '}' && !--depth) {
+			return p + 1;
+		}
+	}
+	return NULL;
+}
+
+static int run_text(struct gemctl *ctl, const char *text, unsigned int line,
+		    bool *stop);
+
+/*
+ * `repeat N { COMMANDS }` at *pp (N may be a $variable; the block may span
+ * lines): run the block N times, honouring -e.  *pp ends past the '}'.
+ */
+static int run_repeat(struct gemctl *ctl, const char **pp, unsigned int line,
+		      bool *stop)
+{
+	const char *p = *pp + strlen("repeat"), *open = strchr(p, '{'), *nl, *end;
+	struct strbuf head = STRBUF_INIT, err = STRBUF_INIT, body = STRBUF_INIT;
+	struct words w = { 0 };
+	const char *hp;
+	uint64_t n = 0, i;
 	int status = GEMCTL_OK;
 
-	while (*p) {
+	nl = strchr(p, '\n');
+	if (!open || (nl && nl < open)) {
+		*pp = nl ? nl : p + strlen(p);
+		return script_error(ctl, "repeat: expected 'repeat N { COMMANDS }'");
+	}
+	end = block_end(open + 1);
+	if (!end) {
+		*pp = p + strlen(p);
+		return script_error(ctl, "repeat: no '}' closes the block opened here");
+	}
+	*pp = end;
+	strbuf_add(&head, p, open - p);
+	hp = head.buf;
+	if (split_command(ctl, &hp, &w, &err) < 0) {
+		status = script_error(ctl, err.buf);
+		goto out;
+	}
+	if (w.n != 1 || parse_u64(w.v[0], &n)) {
+		status = script_error(ctl, "repeat: expected a count before '{'");
+		goto out;
+	}
+	strbuf_add(&body, open + 1, end - 1 - (open + 1));
+	for (i = 0; i < n && !*stop && !gemctl_interrupted; i++)
+		status = run_text(ctl, body.buf, line, stop);	/* '{' is on line */
+out:
+	words_free(&w);
+	strbuf_release(&head);
+	strbuf_release(&err);
+	strbuf_release(&body);
+	return status;
+}
+
+static bool starts_repeat(const char *p)
+{
+	return !strncmp(p, "repeat", 6) && (p[6] == ' ' || p[6] == '\t');
+}
+
+/* Run the commands of text, whose first line is line of the script; *stop
+ * is set when -e ends the script. */
+static int run_text(struct gemctl *ctl, const char *text, unsigned int line,
+		    bool *stop)
+{
+	const char *p = text, *seen = text;
+	int status = GEMCTL_OK;
+
+	while (*p && !*stop) {
 		struct strbuf err = STRBUF_INIT;
 		struct words w = { 0 };
 		int ret;
 
-		ret = split_command(ctl, &p, &w, &err);
-		if (ret < 0) {
-			const char *verb = ctl->verb;
-
-			ctl->verb = NULL;
-			status = gemctl_error(ctl, GEMCTL_USAGE, "%s", err.buf);
-			ctl->verb = verb;
-		} else if (w.n) {
-			status = run_words(ctl, &w);
+		p += strspn(p, " \t\r");
+		line += count_lines(seen, p);
+		seen = p;
+		ctl->script_line = line;
+		if (starts_repeat(p)) {
+			status = run_repeat(ctl, &p, line, stop);
+			if (*p == ';' || *p == '\n')
+				p++;
+		} else {
+			ret = split_command(ctl, &p, &w, &err);
+			if (ret < 0)
+				status = script_error(ctl, err.buf);
+			else if (w.n)
+				status = run_words(ctl, &w);
 		}
+		line += count_lines(seen, p);
+		seen = p;
 		strbuf_release(&err);
 		words_free(&w);
-		if (status && ctl->errexit) {
+		if (status && ctl->errexit)
 			*stop = true;
-			break;
-		}
 	}
 	return status;
 }
@@ -274,14 +383,33 @@ int gemctl_run_line(struct gemctl *ctl, const char *line)
 {
 	bool stop = false;
 
-	return run_text(ctl, line, &stop);
+	return run_text(ctl, line, 1, &stop);
 }
 
 int gemctl_run_script(struct gemctl *ctl, const char *text)
 {
 	bool stop = false;
 
-	return run_text(ctl, text, &stop);
+	return run_text(ctl, text, 1, &stop);
+}
+
+/* Run a script read from fd, its messages naming name and the line. */
+static int run_named_fd(struct gemctl *ctl, int fd, const char *name)
+{
+	const char *saved_name = ctl->script_name;
+	unsigned int saved_line = ctl->script_line;
+	int ret;
+
+	ctl->script_name = name;
+	ret = gemctl_run_fd(ctl, fd);
+	ctl->script_name = saved_name;
+	ctl->script_line = saved_line;
+	return ret;
+}
+
+int gemctl_run_stdin(struct gemctl *ctl)
+{
+	return run_named_fd(ctl, STDIN_FILENO, "<stdin>");
 }
 
 int gemctl_run_fd(struct gemctl *ctl, int fd)
@@ -309,7 +437,7 @@ int gemctl_run_file(struct gemctl *ctl, const char *path)
 	if (fd < 0)
 		return gemctl_error(ctl, GEMCTL_USAGE, "cannot open %s: %s", path,
 				    strerror(errno));
-	ret = gemctl_run_fd(ctl, fd);
+	ret = run_named_fd(ctl, fd, path);
 	close(fd);
 	return ret;
 }

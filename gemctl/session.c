@@ -12,6 +12,7 @@
 #include "gemdebugfs.h"
 #include "libgem.h"
 #include "session.h"
+#include "units.h"
 #include "util.h"
 
 volatile sig_atomic_t gemctl_interrupted;
@@ -59,8 +60,7 @@ int gemctl_connect(struct gemctl *ctl)
 		return 0;
 	ctl->fd = gem_open(ctl->device_arg, O_RDWR | O_CLOEXEC);
 	if (ctl->fd < 0)
-		return gemctl_error(ctl, GEMCTL_NODEV, "cannot open device %s: %s",
-				    gemctl_device(ctl), strerror(errno));
+		return gemctl_unreachable(ctl, errno);
 	return 0;
 }
 
@@ -78,9 +78,7 @@ int gemctl_debugfs(struct gemctl *ctl, struct gdfs **out)
 		ret = gdfs_open_auto(ctl->device_arg, NULL, &ctl->gdfs);
 		if (ret < 0) {
 			ctl->gdfs = NULL;
-			return gemctl_error(ctl, GEMCTL_NODEV,
-					    "cannot read the debugfs of %s: %s",
-					    gemctl_device(ctl), gdfs_strerror(ret));
+			return gemctl_unreachable(ctl, -ret);
 		}
 	}
 	*out = ctl->gdfs;
@@ -107,12 +105,15 @@ void verror(struct gemctl *ctl, const char *fmt, va_list ap)
 {
 	struct strbuf sb = STRBUF_INIT;
 
+	if (ctl->script_name)
+		strbuf_addf(&sb, "%s:%u: ", ctl->script_name, ctl->script_line);
 	strbuf_addstr(&sb, "gemctl");
 	if (ctl->verb)
 		strbuf_addf(&sb, " %s", ctl->verb);
 	strbuf_addstr(&sb, ": ");
 	strbuf_vaddf(&sb, fmt, ap);
 	strbuf_addch(&sb, '\n');
+	ctl->verb_said = true;
 	fflush(stdout);
 	fputs(sb.buf, stderr);
 	strbuf_release(&sb);
@@ -138,20 +139,37 @@ int gemctl_ioctl_error(struct gemctl *ctl, const char *ioctl, int err,
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	switch (err) {
-	case EIO:
-		code = GEMCTL_HUNG;
-		break;
-	case ETIME:
-	case ETIMEDOUT:
-		code = GEMCTL_TIMEOUT;
-		break;
-	default:
-		code = GEMCTL_FAILED;
-		break;
-	}
+	code = gem_exit_for_errno(err);
 	gemctl_error(ctl, code, "%s%s%s: %s", ioctl, sb.len ? " " : "", sb.buf,
 		     strerror(err));
+	strbuf_release(&sb);
+	return code;
+}
+
+int gemctl_no_handle(struct gemctl *ctl, uint32_t handle, const char *reason)
+{
+	return gemctl_error(ctl, GEMCTL_FAILED, "no object with handle %u%s%s%s",
+			    handle, reason ? " (" : "", reason ? reason : "",
+			    reason ? ")" : "");
+}
+
+int gemctl_handle_ioctl_error(struct gemctl *ctl, const char *ioctl, int err,
+			      uint32_t handle, const char *fmt, ...)
+{
+	struct strbuf sb = STRBUF_INIT;
+	va_list ap;
+	int code;
+
+	if (err == ENOENT || (err == EINVAL && !strcmp(ioctl, "DRM_IOCTL_GEM_CLOSE"))) {
+		strbuf_addf(&sb, "%s: %s", ioctl, strerror(err));
+		code = gemctl_no_handle(ctl, handle, sb.buf);
+		strbuf_release(&sb);
+		return code;
+	}
+	va_start(ap, fmt);
+	strbuf_vaddf(&sb, fmt, ap);
+	va_end(ap);
+	code = gemctl_ioctl_error(ctl, ioctl, err, "%s", sb.buf);
 	strbuf_release(&sb);
 	return code;
 }
@@ -160,9 +178,24 @@ int gemctl_usage(struct gemctl *ctl)
 {
 	const struct gemctl_cmd *cmd = ctl->verb ? gemctl_cmd_find(ctl->verb) : NULL;
 
+	/* A usage line alone does not say which word was wrong. */
+	if (cmd && !ctl->verb_said)
+		gemctl_error(ctl, GEMCTL_USAGE, "missing or extra arguments");
 	if (cmd)
-		fprintf(stderr, "usage: gemctl %s %s\n", cmd->name, cmd->args);
+		fprintf(stderr, "usage: gemctl %s %s\n"
+			"Try 'gemctl %s --help' for more information.\n",
+			cmd->name, cmd->args, cmd->name);
 	return GEMCTL_USAGE;
+}
+
+int gemctl_unreachable(struct gemctl *ctl, int err)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int code = gem_unreachable(&sb, gemctl_device(ctl), err);
+
+	gemctl_error(ctl, code, "%s", sb.buf);
+	strbuf_release(&sb);
+	return code;
 }
 
 int gemctl_ioctl(struct gemctl *ctl, unsigned long req, void *arg)
@@ -180,6 +213,15 @@ void gemctl_result(struct gemctl *ctl, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&ctl->result, fmt, ap);
 	va_end(ap);
+}
+
+const char *gemctl_size(const struct gemctl *ctl, uint64_t bytes, char *buf)
+{
+	if (!ctl->bytes && isatty(STDOUT_FILENO))
+		tool_fmt_size(buf, 24, bytes);
+	else
+		snprintf(buf, 24, "%llu", (unsigned long long)bytes);
+	return buf;
 }
 
 void gemctl_say(struct gemctl *ctl, const char *fmt, ...)

@@ -45,6 +45,12 @@ struct gemctl {
 	bool hang_base_set;
 
 	bool json, quiet, errexit, xtrace, interactive;
+	bool no_errexit;		/* +e: a script goes on after a failure */
+	bool bytes;			/* -b: sizes in bytes even on a terminal */
+	/* The script file running and the line of the command in it, for
+	 * messages ("rig.gemctl:3: gemctl fill: ..."); NULL outside one. */
+	const char *script_name;
+	unsigned int script_line;
 	bool capture;			/* `name = verb`: keep the value, print nothing */
 	uint64_t timeout_ns;		/* the default --timeout */
 
@@ -66,6 +72,7 @@ struct gemctl {
 	 * `name = verb ...` stores). */
 	struct strbuf result;
 	const char *verb;		/* the running verb, for messages */
+	bool verb_said;			/* it has said what is wrong */
 	struct tool_opt_parser opt_parser;	/* the running verb's options */
 };
 
@@ -95,7 +102,23 @@ int gemctl_read_input(struct gemctl *ctl, const char *path, struct strbuf *sb);
  * GEMCTL_TIMEOUT, the rest to GEMCTL_FAILED. */
 int gemctl_ioctl_error(struct gemctl *ctl, const char *ioctl, int err,
 		       const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+/*
+ * An ioctl on handle failed.  A handle the drm_file does not have (ENOENT,
+ * or EINVAL from GEM_CLOSE, which is how the kernel says it) is said in
+ * the user's terms first, the ioctl after, the same for every verb:
+ *	"no object with handle 99 (DRM_IOCTL_GEM_CLOSE: Invalid argument)"
+ * Any other errno as gemctl_ioctl_error(ioctl, err, fmt, ...).
+ */
+int gemctl_handle_ioctl_error(struct gemctl *ctl, const char *ioctl, int err,
+			      uint32_t handle, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+/* "no object with handle H" and why gemctl knows (reason, or NULL):
+ * GEMCTL_FAILED. */
+int gemctl_no_handle(struct gemctl *ctl, uint32_t handle, const char *reason);
 int gemctl_usage(struct gemctl *ctl);
+/* The device could not be reached (err: positive errno): the tools'
+ * shared wording (exitcode.h) and its exit code. */
+int gemctl_unreachable(struct gemctl *ctl, int err);
 
 /* Ioctl on the session's device; 0 or -errno. */
 int gemctl_ioctl(struct gemctl *ctl, unsigned long req, void *arg);
@@ -103,6 +126,9 @@ int gemctl_ioctl(struct gemctl *ctl, unsigned long req, void *arg);
 /* Set the verb's essential value. */
 void gemctl_result(struct gemctl *ctl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* A size for the text output: 128K on a terminal, bytes in a pipe or
+ * with -b (JSON and -q are always raw).  Returns buf (24 bytes). */
+const char *gemctl_size(const struct gemctl *ctl, uint64_t bytes, char *buf);
 /* Print human text to stdout unless -q or --json. */
 void gemctl_say(struct gemctl *ctl, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
@@ -137,6 +163,8 @@ int gemctl_run_argv(struct gemctl *ctl, int argc, char **argv);
 int gemctl_run_script(struct gemctl *ctl, const char *text);
 int gemctl_run_file(struct gemctl *ctl, const char *path);
 int gemctl_run_fd(struct gemctl *ctl, int fd);
+/* A script on standard input; messages name it "<stdin>". */
+int gemctl_run_stdin(struct gemctl *ctl);
 
 /* The readline shell (shell.c). */
 int gemctl_shell(struct gemctl *ctl);

@@ -86,7 +86,7 @@ int gemctl_surface(struct gemctl *ctl, uint32_t handle, uint32_t pitch,
 		return gemctl_error(ctl, GEMCTL_USAGE, "bpp %u is not 8, 16 or 32", bpp);
 	ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_GET_TILING, &gt);
 	if (ret)
-		return gemctl_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_GET_TILING", -ret,
+		return gemctl_handle_ioctl_error(ctl, "DRM_IOCTL_I915_GEM_GET_TILING", -ret, handle,
 					  "handle %u", handle);
 	out->handle = handle;
 	out->cpp = bpp / 8;

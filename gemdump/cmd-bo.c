@@ -236,7 +236,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 			break;
 		case 'O':
 		case 'L':
-			if (parse_u64(optarg, opt == 'O' ? &o.offset : &o.length))
+			if (parse_size(optarg, opt == 'O' ? &o.offset : &o.length))
 				return gd_usage_error(ctx, "invalid --%s '%s'",
 						      opt == 'O' ? "offset" : "length", optarg);
 			o.has_length |= opt == 'L';
@@ -248,7 +248,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 			o.in = optarg;
 			break;
 		default:
-			return gd_usage_error(ctx, "bad option");
+			return gd_option_error(ctx, opts, "o:i:", argc, argv);
 		}
 	}
 	if (argc - optind != 1)
@@ -317,8 +317,8 @@ const struct gd_cmd gd_cmd_bo = {
 	"      --hex            dwords in hex (the default on a terminal)\n"
 	"      --raw            the bytes as they are (the default into a pipe)\n"
 	"      --decode         decode as a gen3 batch\n"
-	"      --offset N       start N bytes into the object\n"
-	"      --length N       at most N bytes\n"
+	"      --offset SIZE    start SIZE bytes into the object (4096, 2M, 0x1000)\n"
+	"      --length SIZE    at most SIZE bytes\n"
 	"  -o, --output FILE    write the bytes to FILE\n"
 	"  -i, --input FILE     the object of this capture, not the live driver's\n",
 	.complete = "--hex --raw --decode --offset --length --output --input",

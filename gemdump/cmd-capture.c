@@ -103,7 +103,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 			break;
 		default:
 			free(ids);
-			return gd_usage_error(ctx, "bad option");
+			return gd_option_error(ctx, opts, "o:q", argc, argv);
 		}
 	}
 	if (optind < argc) {

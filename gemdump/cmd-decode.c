@@ -234,7 +234,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 			live = true;
 			break;
 		default:
-			return gd_usage_error(ctx, "bad option");
+			return gd_option_error(ctx, opts, "i:", argc, argv);
 		}
 	}
 	if (argc - optind > 1)

@@ -78,8 +78,10 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 	struct gd_capture a, b;
 	size_t n;
 
-	if (getopt_long(argc, argv, "", (struct option[]){ { NULL, 0, NULL, 0 } }, NULL) != -1)
-		return gd_usage_error(ctx, "bad option");
+	static const struct option no_opts[] = { { NULL, 0, NULL, 0 } };
+
+	if (getopt_long(argc, argv, "", no_opts, NULL) != -1)
+		return gd_option_error(ctx, no_opts, "", argc, argv);
 	if (argc - optind != 2)
 		return gd_usage_error(ctx, "two capture files expected");
 	if (gd_load_capture(ctx, argv[optind], &a))
@@ -93,7 +95,8 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 		printf("no differences in %zu objects\n", a.nobjects);
 	gd_capture_release(&a);
 	gd_capture_release(&b);
-	return GD_EXIT_OK;
+	/* As diff(1): a rig tests the status, not the text. */
+	return n ? GD_EXIT_FAIL : GD_EXIT_OK;
 }
 
 const struct gd_cmd gd_cmd_diff = {

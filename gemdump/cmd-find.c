@@ -18,8 +18,10 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 	uint64_t addr;
 	int ret;
 
-	if (getopt_long(argc, argv, "", (struct option[]){ { NULL, 0, NULL, 0 } }, NULL) != -1)
-		return gd_usage_error(ctx, "bad option");
+	static const struct option no_opts[] = { { NULL, 0, NULL, 0 } };
+
+	if (getopt_long(argc, argv, "", no_opts, NULL) != -1)
+		return gd_option_error(ctx, no_opts, "", argc, argv);
 	if (argc - optind != 2)
 		return gd_usage_error(ctx, "a capture file and an address expected");
 	if (parse_u64(argv[optind + 1], &addr))
@@ -32,17 +34,22 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 	}
 	e = gd_objmap_find(&map, addr, &border);
 	ret = GD_EXIT_OK;
-	if (e) {
+	if (c.device.aperture && addr >= c.device.aperture) {
+		/* No object can border an address the GTT does not map. */
+		printf("0x%08" PRIx64 ": outside the aperture [0, 0x%08" PRIx64 ")\n",
+		       addr, c.device.aperture);
+		ret = GD_EXIT_FAIL;
+	} else if (e) {
 		printf("0x%08" PRIx64 " == obj %u [0x%08" PRIx64 ", 0x%08" PRIx64 ") + 0x%" PRIx64 "\n",
 		       addr, e->id, e->start, e->start + e->size, addr - e->start);
 		gd_print_object_header();
-		gd_print_object(&c, gd_capture_find_id(&c, e->id));
+		gd_print_object(ctx, &c, gd_capture_find_id(&c, e->id));
 	} else if (border) {
 		printf("0x%08" PRIx64 " >= obj %u [0x%08" PRIx64 ", 0x%08" PRIx64 "): 0x%" PRIx64
 		       " bytes past its end\n", addr, border->id, border->start,
 		       border->start + border->size, addr - border->start - border->size);
 		gd_print_object_header();
-		gd_print_object(&c, gd_capture_find_id(&c, border->id));
+		gd_print_object(ctx, &c, gd_capture_find_id(&c, border->id));
 	} else {
 		printf("0x%08" PRIx64 ": no object\n", addr);
 		ret = GD_EXIT_FAIL;

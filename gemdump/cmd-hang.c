@@ -16,6 +16,7 @@
 #include "capture.h"
 #include "gemdebugfs.h"
 #include "gemdump.h"
+#include "json-out.h"
 #include "ps.h"
 #include "regs.h"
 #include "util.h"
@@ -23,7 +24,7 @@
 #define DEFAULT_WINDOW 5	/* instructions shown each side of ACTHD */
 
 struct hang_opts {
-	bool all;
+	bool all, json;
 	unsigned int window;
 	/* live: the hangs recorded after the one shown (gemkit_errors/) */
 	unsigned int later;
@@ -194,6 +195,30 @@ static void print_fences(const struct gd_capture *c)
 		printf("  fences    none in use\n");
 }
 
+/*
+ * Every fence register as intel_error_decode (IGT 1.27) decodes a gen3
+ * one, line for line, so the two tools can be compared: valid or not,
+ * the tiling, the pitch (512 bytes << bits 7:4), the start (bits 27:20)
+ * and the size (1 MiB << bits 11:8).
+ */
+static void print_fence_regs(const struct gd_capture *c)
+{
+	size_t i;
+
+	if (!c->nfences)
+		return;
+	printf("\nfence registers (as intel_error_decode)\n");
+	for (i = 0; i < c->nfences; i++) {
+		uint64_t f = c->fences[i].value;
+
+		printf("  fence[%u] = %08" PRIx64 "\n", c->fences[i].index, f);
+		printf("    %svalid, %c-tiled, pitch: %u, start: 0x%08" PRIx64 ", size: %" PRIu64 "\n",
+		       f & 1 ? "" : "in", f & (1u << 12) ? 'y' : 'x',
+		       512u << ((f >> 4) & 0xf), f & 0x0ff00000,
+		       (uint64_t)1 << (20 + ((f >> 8) & 0xf)));
+	}
+}
+
 /* The dwords of a captured object, or NULL. */
 static uint32_t *object_dwords(const struct gd_capture *c, const struct gd_rec_object *o,
 			       size_t *n)
@@ -350,11 +375,20 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 	struct gd_rec_ring err_ring;
 	size_t i;
 
-	printf("%sGPU hang%s%s%s\n", bold(ctx), c->header.hang_kind[0] ? ": " : "",
-	       c->header.hang_kind, reset(ctx));
-	printf("  source    %s%s%s\n", c->header.source,
-	       c->header.error_time[0] ? ", " : "", c->header.error_time);
-	if (ho->later)
+	if (ho->json && !r) {
+		gd_json_hang(c, NULL, NULL);
+		return;
+	}
+	if (!ho->json) {
+		printf("%sGPU hang%s%s%s\n", bold(ctx), c->header.hang_kind[0] ? ": " : "",
+		       c->header.hang_kind, reset(ctx));
+		char etime[192];
+
+		gd_fmt_error_time(ctx, c->header.error_time, etime, sizeof(etime));
+		printf("  source    %s%s%s\n", c->header.source,
+		       c->header.error_time[0] ? ", " : "", etime);
+	}
+	if (ho->later && !ho->json)
 		printf("  later     %u more hang%s recorded, the newest %llu "
 		       "(gemkit_errors/%llu; gemdump capture holds it)\n", ho->later,
 		       ho->later == 1 ? "" : "s", ho->newest, ho->newest);
@@ -374,6 +408,10 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 		r = &err_ring;
 	}
 	in = locate(c, r->acthd, &b);
+	if (ho->json) {
+		gd_json_hang(c, r, in);
+		return;
+	}
 	for (i = 0; i < c->nobjects; i++)
 		if (c->objects[i].flags & GD_OBJ_BATCH)
 			batch = &c->objects[i];
@@ -406,6 +444,10 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 	printf("\n");
 	printf("  ring %-4s HEAD 0x%08x TAIL 0x%08x ACTHD 0x%08x\n", r->name, r->head, r->tail,
 	       r->acthd);
+	/* HEAD's bits 31:21 count the times the ring wrapped (as
+	 * intel_error_decode says it). */
+	printf("  HEAD      head = 0x%08x, wraps = %u\n", r->head & 0x001ffffc,
+	       r->head >> 21);
 	print_where("ACTHD", r->acthd, c);
 	if (r->flags & GD_RING_HAS_ERROR_REGS) {
 		print_eir(r->eir);
@@ -416,6 +458,7 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 			print_where("fault", r->acthd, c);
 	}
 	print_fences(c);
+	print_fence_regs(c);
 	printf("\n%s%s around ACTHD%s\n", bold(ctx),
 	       in ? (in->flags & GD_OBJ_RING ? "ring" : "batch") : "nothing", reset(ctx));
 	if (in)
@@ -530,6 +573,7 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 	static const struct option opts[] = {
 		{ "all", no_argument, NULL, 'a' },
 		{ "window", required_argument, NULL, 'w' },
+		{ "json", no_argument, NULL, 'j' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct hang_opts ho = { .window = DEFAULT_WINDOW };
@@ -542,13 +586,16 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 		case 'a':
 			ho.all = true;
 			break;
+		case 'j':
+			ho.json = true;
+			break;
 		case 'w':
 			if (parse_u64(optarg, &v) || v > 100000)
 				return gd_usage_error(ctx, "invalid --window '%s'", optarg);
 			ho.window = (unsigned int)v;
 			break;
 		default:
-			return gd_usage_error(ctx, "bad option");
+			return gd_option_error(ctx, opts, "a", argc, argv);
 		}
 	}
 	if (argc - optind > 1)
@@ -556,7 +603,8 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 	ret = load(ctx, optind < argc ? argv[optind] : NULL, &c, &ho);
 	if (ret)
 		return GD_EXIT_FAIL;
-	gd_output_begin(ctx);
+	if (!ho.json)
+		gd_output_begin(ctx);
 	report(ctx, &c, &ho);
 	gd_capture_release(&c);
 	return GD_EXIT_OK;
@@ -564,16 +612,18 @@ static int run(struct gd_ctx *ctx, int argc, char **argv)
 
 const struct gd_cmd gd_cmd_hang = {
 	.name = "hang",
-	.args = "[--all] [--window N] [FILE|-]",
+	.args = "[--all] [--window N] [--json] [FILE|-]",
 	.summary = "the post-mortem of a GPU hang: live, from an error state or a capture",
 	.options =
 	"  -a, --all            decode the whole batch and ring, not a window\n"
 	"      --window N       instructions shown each side of ACTHD (default 5)\n"
+	"      --json           one JSON document: the registers, the guilty client,\n"
+	"                       where ACTHD is, every fence register (raw numbers)\n"
 	"\n"
 	"With no FILE, the live driver's i915_error_state.  FILE is an error-state\n"
 	"text (Linux 2.6.34 to 3.4 layouts, gemd's, the later ascii85 ':' and '~'\n"
 	"buffers) or a capture.  Pages through 'less -FRSi' on a terminal\n"
 	"(--no-pager), in colour when --color allows.\n",
-	.complete = "--all --window",
+	.complete = "--all --window --json",
 	.run = run,
 };

@@ -6,6 +6,8 @@
 
 #include "core.h"
 #include "gemdump.h"
+#include "json-out.h"
+#include "units.h"
 #include "util.h"
 
 static const char *reason_name(uint32_t r)
@@ -14,34 +16,35 @@ static const char *reason_name(uint32_t r)
 	       r == GD_REASON_ERROR_STATE ? "error state" : "unknown";
 }
 
-static void print_info(const struct gd_capture *c)
+static void print_info(const struct gd_ctx *ctx, const struct gd_capture *c)
 {
-	uint64_t bytes = 0, cbytes = 0, bound = 0;
-	size_t i, ncap = 0, nbound = 0;
-	char when[64] = "";
+	struct gd_totals tot;
+	size_t i;
+	char when[96] = "", etime[192], b1[32], b2[32], b3[32], ap[32];
 	time_t t = (time_t)(c->header.time_ns / 1000000000ull);
 	struct tm tm;
 
-	if (gmtime_r(&t, &tm))
+	if (ctx->human)
+		tool_fmt_time(when, sizeof(when), c->header.time_ns, now_realtime_ns());
+	else if (gmtime_r(&t, &tm))
 		strftime(when, sizeof(when), "%Y-%m-%d %H:%M:%S UTC", &tm);
-	for (i = 0; i < c->nobjects; i++) {
-		bytes += c->objects[i].size;
-		if (c->data[i])
-			ncap++, cbytes += c->objects[i].size;
-		if (c->objects[i].flags & GD_OBJ_BOUND)
-			nbound++, bound += c->objects[i].size;
-	}
+	gd_capture_totals(c, &tot);
 	printf("capture:   schema %u, %s, written by %s\n", c->header.schema,
 	       reason_name(c->header.reason), c->header.tool_version);
 	printf("time:      %s\n", when);
 	printf("source:    %s\n", c->header.source);
-	if (c->header.error_time[0])
-		printf("error:     %s\n", c->header.error_time);
-	printf("device:    PCI id 0x%04x, gen %u, aperture %" PRIu64 " bytes, %u fences\n",
-	       c->device.pci_id, c->device.gen, c->device.aperture, c->device.nfences);
-	printf("objects:   %zu (%" PRIu64 " bytes), %zu bound (%" PRIu64 " bytes), "
-	       "%zu with contents (%" PRIu64 " bytes)\n",
-	       c->nobjects, bytes, nbound, bound, ncap, cbytes);
+	if (c->header.error_time[0]) {
+		gd_fmt_error_time(ctx, c->header.error_time, etime, sizeof(etime));
+		printf("error:     %s\n", etime);
+	}
+	gd_fmt_bytes(ctx, c->device.aperture, ap, sizeof(ap));
+	printf("device:    PCI id 0x%04x, gen %u, aperture %s, %u fences\n",
+	       c->device.pci_id, c->device.gen, ap, c->device.nfences);
+	gd_fmt_bytes(ctx, tot.bytes, b1, sizeof(b1));
+	gd_fmt_bytes(ctx, tot.bound_bytes, b2, sizeof(b2));
+	gd_fmt_bytes(ctx, tot.captured_bytes, b3, sizeof(b3));
+	printf("objects:   %zu (%s), %zu bound (%s), %zu with contents (%s)\n",
+	       tot.n, b1, tot.bound, b2, tot.captured, b3);
 	for (i = 0; i < c->nrings; i++) {
 		const struct gd_rec_ring *r = &c->rings[i];
 
@@ -78,24 +81,36 @@ static void print_info(const struct gd_capture *c)
 
 static int run(struct gd_ctx *ctx, int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct gd_capture c;
+	bool json = false;
+	int opt, ret = GD_EXIT_OK;
 
-	if (getopt_long(argc, argv, "", (struct option[]){ { NULL, 0, NULL, 0 } }, NULL) != -1)
-		return gd_usage_error(ctx, "bad option");
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt != 'j')
+			return gd_option_error(ctx, opts, "", argc, argv);
+		json = true;
+	}
 	if (argc - optind != 1)
 		return gd_usage_error(ctx, "one capture file expected");
 	if (gd_load_capture(ctx, argv[optind], &c))
 		return GD_EXIT_FAIL;
-	print_info(&c);
+	if (json)
+		ret = gd_json_info(&c);
+	else
+		print_info(ctx, &c);
 	gd_capture_release(&c);
-	return GD_EXIT_OK;
+	return ret;
 }
 
 const struct gd_cmd gd_cmd_info = {
 	.name = "info",
-	.args = "FILE",
+	.args = "[--json] FILE",
 	.summary = "summarise a capture: device, rings, objects, clients, registers",
-	.options = "",
-	.complete = "",
+	.options = "      --json           one JSON document (raw numbers, units in the names)\n",
+	.complete = "--json",
 	.run = run,
 };

@@ -6,6 +6,8 @@
 #include "core.h"
 #include "gemdebugfs.h"
 #include "gemdump.h"
+#include "json-out.h"
+#include "units.h"
 #include "util.h"
 
 /*
@@ -61,9 +63,10 @@ void gd_print_object_header(void)
 	       "LIST", "DOMAINS", "OFFSET", "FLAGS", "RSEQ", "WSEQ", "CLIENT", "NAME", "DUMP");
 }
 
-void gd_print_object(const struct gd_capture *c, const struct gd_rec_object *o)
+void gd_print_object(const struct gd_ctx *ctx, const struct gd_capture *c,
+		     const struct gd_rec_object *o)
 {
-	char dom[20], gtt[16], fl[8], dump[4], own[40];
+	char dom[20], gtt[16], fl[8], dump[4], own[40], size[24];
 
 	gdfs_domains_str(o->read, o->write, dom, sizeof(dom));
 	if (o->flags & GD_OBJ_BOUND)
@@ -73,34 +76,52 @@ void gd_print_object(const struct gd_capture *c, const struct gd_rec_object *o)
 	flags_str(o, fl);
 	dump_str(o, gd_capture_data(c, o) != NULL, dump);
 	owner_str(c, o, own, sizeof(own));
-	printf("%8u %10" PRIu64 " %-8s %-9s %-10s %-6s %7u %7u %-20s %5u %4s\n", o->id,
-	       o->size, gdfs_list_name((enum gdfs_list)o->list), dom, gtt, fl, o->last_read_seqno,
+	if (ctx->human)
+		tool_fmt_size(size, sizeof(size), o->size);
+	else
+		snprintf(size, sizeof(size), "%" PRIu64, o->size);
+	printf("%8u %10s %-8s %-9s %-10s %-6s %7u %7u %-20s %5u %4s\n", o->id,
+	       size, gdfs_list_name((enum gdfs_list)o->list), dom, gtt, fl, o->last_read_seqno,
 	       o->last_write_seqno, own, o->name, dump);
 }
 
 static int run(struct gd_ctx *ctx, int argc, char **argv)
 {
+	static const struct option opts[] = {
+		{ "json", no_argument, NULL, 'j' },
+		{ NULL, 0, NULL, 0 },
+	};
 	struct gd_capture c;
+	bool json = false;
 	size_t i;
+	int opt, ret;
 
-	if (getopt_long(argc, argv, "", (struct option[]){ { NULL, 0, NULL, 0 } }, NULL) != -1)
-		return gd_usage_error(ctx, "bad option");
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		if (opt != 'j')
+			return gd_option_error(ctx, opts, "", argc, argv);
+		json = true;
+	}
 	if (argc - optind != 1)
 		return gd_usage_error(ctx, "one capture file expected");
 	if (gd_load_capture(ctx, argv[optind], &c))
 		return GD_EXIT_FAIL;
+	if (json) {
+		ret = gd_json_list(&c);
+		gd_capture_release(&c);
+		return ret;
+	}
 	gd_print_object_header();
 	for (i = 0; i < c.nobjects; i++)
-		gd_print_object(&c, &c.objects[i]);
+		gd_print_object(ctx, &c, &c.objects[i]);
 	gd_capture_release(&c);
 	return GD_EXIT_OK;
 }
 
 const struct gd_cmd gd_cmd_list = {
 	.name = "list",
-	.args = "FILE",
+	.args = "[--json] FILE",
 	.summary = "a capture's objects, in gemtop's columns",
-	.options = "",
-	.complete = "",
+	.options = "      --json           one JSON document (raw numbers, units in the names)\n",
+	.complete = "--json",
 	.run = run,
 };

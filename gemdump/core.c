@@ -151,6 +151,25 @@ const struct gd_rec_object *gd_capture_find_id(const struct gd_capture *c, uint3
 	return NULL;
 }
 
+void gd_capture_totals(const struct gd_capture *c, struct gd_totals *t)
+{
+	size_t i;
+
+	memset(t, 0, sizeof(*t));
+	t->n = c->nobjects;
+	for (i = 0; i < c->nobjects; i++) {
+		t->bytes += c->objects[i].size;
+		if (c->data[i]) {
+			t->captured++;
+			t->captured_bytes += c->objects[i].size;
+		}
+		if (c->objects[i].flags & GD_OBJ_BOUND) {
+			t->bound++;
+			t->bound_bytes += c->objects[i].size;
+		}
+	}
+}
+
 const struct gd_rec_object *gd_capture_find_addr(const struct gd_capture *c, uint64_t addr)
 {
 	size_t i;

@@ -223,6 +223,13 @@ int gd_capture_load(const char *path, struct gd_capture *c, struct strbuf *err);
 
 /* Lookups. */
 const struct gd_rec_object *gd_capture_find_id(const struct gd_capture *c, uint32_t id);
+
+/* Objects and bytes of a capture: all, bound, with contents (info). */
+struct gd_totals {
+	size_t n, bound, captured;
+	uint64_t bytes, bound_bytes, captured_bytes;
+};
+void gd_capture_totals(const struct gd_capture *c, struct gd_totals *t);
 /* The bound object whose [gtt_offset, +size) holds addr, or NULL. */
 const struct gd_rec_object *gd_capture_find_addr(const struct gd_capture *c, uint64_t addr);
 const uint8_t *gd_capture_data(const struct gd_capture *c, const struct gd_rec_object *o);
@@ -231,6 +238,9 @@ bool gd_capture_reg(const struct gd_capture *c, const char *name, uint32_t *valu
 /* Text helpers shared by info, list and hang. */
 /* One row of "gemdump list" (cmd-list.c), and its header. */
 void gd_print_object_header(void);
-void gd_print_object(const struct gd_capture *c, const struct gd_rec_object *o);
+/* SIZE in bytes, or as 128K when ctx->human. */
+struct gd_ctx;
+void gd_print_object(const struct gd_ctx *ctx, const struct gd_capture *c,
+		     const struct gd_rec_object *o);
 
 #endif

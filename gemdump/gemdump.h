@@ -15,14 +15,15 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "exitcode.h"
 #include "strbuf.h"
 #include "util.h"
 
-/* Exit codes (documented in gemdump(1)). */
+/* Exit codes: the three tools' table (common/exitcodes.def). */
 enum {
-	GD_EXIT_OK = 0,
-	GD_EXIT_FAIL = 1,	/* the operation failed: bad input, I/O, no driver */
-	GD_EXIT_USAGE = 2,	/* bad command line */
+	GD_EXIT_OK = GEM_EXIT_OK,
+	GD_EXIT_FAIL = GEM_EXIT_FAILED,	/* bad input, I/O, captures differ */
+	GD_EXIT_USAGE = GEM_EXIT_USAGE,
 };
 
 enum gd_color { GD_COLOR_AUTO, GD_COLOR_ALWAYS, GD_COLOR_NEVER };
@@ -34,6 +35,9 @@ struct gd_ctx {
 	enum gd_color color;
 	bool no_pager;
 	bool use_color;			/* resolved by gd_output_begin() */
+	/* Sizes and times for people: a terminal, unless --bytes; --human
+	 * forces it.  Raw for scripts (and always in --json). */
+	bool human;
 	const char *cmd;		/* the subcommand running, for messages */
 };
 
@@ -55,6 +59,17 @@ int gd_error(const struct gd_ctx *ctx, const char *fmt, ...)
 /* The same for a usage error, plus a hint; returns GD_EXIT_USAGE. */
 int gd_usage_error(const struct gd_ctx *ctx, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
+/* getopt_long() (opterr is 0) returned '?' for argv: say what was wrong,
+ * with a did-you-mean, the usage line and where help is; GD_EXIT_USAGE. */
+struct option;
+int gd_option_error(const struct gd_ctx *ctx, const struct option *longopts,
+		    const char *shortopts, int argc, char **argv);
+/* bytes as "256M" (human) or "268435456 bytes" (raw), for prose. */
+void gd_fmt_bytes(const struct gd_ctx *ctx, uint64_t bytes, char *out, size_t size);
+/* An error state's "Time: S s U us" with, for people, the local time and
+ * its age: "Time: 1325376000 s 0 us = 2012-01-01 00:00:00 UTC (...ago)". */
+void gd_fmt_error_time(const struct gd_ctx *ctx, const char *text, char *out,
+		       size_t size);
 /* Print the subcommand's help to f. */
 void gd_cmd_help(const struct gd_cmd *cmd, FILE *f);
 /* True for -h/--help as the first argument (after which run() returns). */

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <inttypes.h>
 #include <getopt.h>
 #include <limits.h>
 #include <signal.h>
@@ -17,6 +18,9 @@
 
 #include "core.h"
 #include "gemdump.h"
+#include "objmap.h"
+#include "toolopt.h"
+#include "units.h"
 #include "util.h"
 
 static const struct gd_cmd *const gd_commands[] = {
@@ -31,6 +35,10 @@ static const struct gd_cmd *const gd_commands[] = {
 };
 
 static const char global_options[] =
+	"  -b, --bytes          raw numbers: sizes in bytes, times as the source has\n"
+	"                       them (the default when stdout is not a terminal)\n"
+	"      --human          sizes as 128K and times as local time and age\n"
+	"                       (the default on a terminal)\n"
 	"  -D, --device SOCKET  the gemd to read (default: $GEM_DEVICE, then\n"
 	"                       <runtime dir>/gemkit/card0)\n"
 	"      --debugfs DIR    read this debugfs tree instead (a live mount or a\n"
@@ -40,9 +48,14 @@ static const char global_options[] =
 	"  -h, --help           this help (gemdump CMD --help: one command)\n"
 	"  -V, --version        the version\n";
 
-static const char exit_codes[] =
-	"exit status: 0 ok, 1 the operation failed (bad input, I/O error, no\n"
-	"driver), 2 usage error.\n";
+static void exit_codes(FILE *f)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	gem_exit_describe(&sb);
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
+}
 
 static void usage(FILE *f)
 {
@@ -54,7 +67,7 @@ static void usage(FILE *f)
 	for (i = 0; i < ARRAY_SIZE(gd_commands); i++)
 		fprintf(f, "  %-8s %s\n", gd_commands[i]->name, gd_commands[i]->summary);
 	fputs("\n", f);
-	fputs(exit_codes, f);
+	exit_codes(f);
 }
 
 /* What the completions read: commands, then each one's options. */
@@ -62,7 +75,7 @@ static void complete(void)
 {
 	size_t i;
 
-	printf("-D --device --debugfs --color= --no-pager --help --version\n");
+	printf("-b --bytes --human -D --device --debugfs --color= --no-pager --help --version\n");
 	for (i = 0; i < ARRAY_SIZE(gd_commands); i++)
 		printf("%s %s --help\n", gd_commands[i]->name, gd_commands[i]->complete);
 }
@@ -73,7 +86,7 @@ void gd_cmd_help(const struct gd_cmd *cmd, FILE *f)
 	if (cmd->options && *cmd->options)
 		fprintf(f, "\noptions:\n%s", cmd->options);
 	fputs("\n", f);
-	fputs(exit_codes, f);
+	exit_codes(f);
 }
 
 bool gd_wants_help(const struct gd_cmd *cmd, int argc, char **argv)
@@ -124,6 +137,22 @@ int gd_load_capture(const struct gd_ctx *ctx, const char *path, struct gd_captur
 	return ret;
 }
 
+static const struct gd_cmd *find_cmd(const char *name);
+
+/* After a usage error: one usage line and where the rest is. */
+static void usage_hint(const struct gd_ctx *ctx)
+{
+	const struct gd_cmd *cmd = ctx && ctx->cmd ? find_cmd(ctx->cmd) : NULL;
+
+	if (cmd)
+		fprintf(stderr, "usage: gemdump %s %s\n"
+			"Try 'gemdump %s --help' for more information.\n",
+			cmd->name, cmd->args, cmd->name);
+	else
+		fputs("usage: gemdump [OPTIONS] COMMAND [ARGS]\n"
+		      "Try 'gemdump --help' for more information.\n", stderr);
+}
+
 int gd_usage_error(const struct gd_ctx *ctx, const char *fmt, ...)
 {
 	va_list ap;
@@ -131,11 +160,40 @@ int gd_usage_error(const struct gd_ctx *ctx, const char *fmt, ...)
 	va_start(ap, fmt);
 	vmessage(ctx, fmt, ap);
 	va_end(ap);
-	if (ctx && ctx->cmd)
-		fprintf(stderr, "try 'gemdump %s --help'\n", ctx->cmd);
-	else
-		fputs("try 'gemdump --help'\n", stderr);
+	usage_hint(ctx);
 	return GD_EXIT_USAGE;
+}
+
+void gd_fmt_bytes(const struct gd_ctx *ctx, uint64_t bytes, char *out, size_t size)
+{
+	if (ctx && ctx->human)
+		tool_fmt_size(out, size, bytes);
+	else
+		snprintf(out, size, "%" PRIu64 " bytes", bytes);
+}
+
+void gd_fmt_error_time(const struct gd_ctx *ctx, const char *text, char *out,
+		       size_t size)
+{
+	unsigned long long s, us;
+	char when[96];
+
+	if (!ctx || !ctx->human || sscanf(text, "Time: %llu s %llu us", &s, &us) != 2) {
+		snprintf(out, size, "%s", text);
+		return;
+	}
+	tool_fmt_time(when, sizeof(when), s * 1000000000ull + us * 1000ull,
+		      now_realtime_ns());
+	snprintf(out, size, "%s = %s", text, when);
+}
+
+int gd_option_error(const struct gd_ctx *ctx, const struct option *longopts,
+		    const char *shortopts, int argc, char **argv)
+{
+	char msg[160];
+
+	tool_getopt_error(msg, sizeof(msg), longopts, shortopts, argc, argv);
+	return gd_usage_error(ctx, "%s", msg);
 }
 
 static pid_t pager_pid;
@@ -203,6 +261,20 @@ static const struct gd_cmd *find_cmd(const char *name)
 	return NULL;
 }
 
+static int unknown_command(const char *word)
+{
+	const char *names[ARRAY_SIZE(gd_commands)], *guess;
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(gd_commands); i++)
+		names[i] = gd_commands[i]->name;
+	guess = tool_suggest(word, names, ARRAY_SIZE(names));
+	if (guess)
+		return gd_usage_error(NULL, "unknown command '%s' (did you mean '%s'?)",
+				      word, guess);
+	return gd_usage_error(NULL, "unknown command '%s'", word);
+}
+
 int main(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -214,14 +286,20 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "complete", no_argument, NULL, 'C' },
+		{ "bytes", no_argument, NULL, 'b' },
+		{ "human", no_argument, NULL, 'H' },
 		{ NULL, 0, NULL, 0 },
 	};
+	int units = -1;		/* -1: as stdout is; 0 raw; 1 human */
 	struct gd_ctx ctx = { .color = GD_COLOR_AUTO };
 	const struct gd_cmd *cmd;
 	int opt, ret, err;
 
 	/* '+': options after the command belong to the command. */
-	while ((opt = getopt_long(argc, argv, "+D:hV", longopts, NULL)) != -1) {
+	/* Every parser of gemdump says what is wrong itself
+	 * (gd_option_error), with the command's name. */
+	opterr = 0;
+	while ((opt = getopt_long(argc, argv, "+bD:hV", longopts, NULL)) != -1) {
 		switch (opt) {
 		case 'D':
 			ctx.device = optarg;
@@ -243,6 +321,12 @@ int main(int argc, char **argv)
 		case 'P':
 			ctx.no_pager = true;
 			break;
+		case 'b':
+			units = 0;
+			break;
+		case 'H':
+			units = 1;
+			break;
 		case 'h':
 			usage(stdout);
 			return GD_EXIT_OK;
@@ -253,8 +337,7 @@ int main(int argc, char **argv)
 			complete();
 			return GD_EXIT_OK;
 		default:
-			fputs("try 'gemdump --help'\n", stderr);
-			return GD_EXIT_USAGE;
+			return gd_option_error(NULL, longopts, "+bD:hV", argc, argv);
 		}
 	}
 	if (optind >= argc) {
@@ -263,7 +346,8 @@ int main(int argc, char **argv)
 	}
 	cmd = find_cmd(argv[optind]);
 	if (!cmd)
-		return gd_usage_error(NULL, "unknown command '%s'", argv[optind]);
+		return unknown_command(argv[optind]);
+	ctx.human = units < 0 ? isatty(STDOUT_FILENO) : units;
 	ctx.cmd = cmd->name;
 	argc -= optind;
 	argv += optind;
@@ -271,6 +355,8 @@ int main(int argc, char **argv)
 	if (gd_wants_help(cmd, argc, argv))
 		return GD_EXIT_OK;
 	ret = cmd->run(&ctx, argc, argv);
+	if (ret == GD_EXIT_FAIL && gd_live_exit())
+		ret = gd_live_exit();
 	err = gd_output_end(&ctx);
 	if (err && ret == GD_EXIT_OK)
 		ret = gd_error(&ctx, "writing standard output: %s", strerror(-err));

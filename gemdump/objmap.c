@@ -34,14 +34,30 @@ int gd_objmap_from_capture(struct gd_objmap *m, const struct gd_capture *c)
 	return 0;
 }
 
+/* One command a process: the status of the one live source it opens. */
+static int live_exit;
+
+int gd_live_exit(void)
+{
+	return live_exit;
+}
+
 int gd_open_live(const struct gd_ctx *ctx, struct gdfs **src)
 {
+	struct strbuf sb = STRBUF_INIT;
 	int ret = gdfs_open_auto(ctx->device, ctx->debugfs, src);
 
-	if (ret)
-		gd_error(ctx, "cannot reach the driver (%s): %s",
-			 ctx->debugfs ? ctx->debugfs : ctx->device ? ctx->device : "default device",
+	if (!ret)
+		return 0;
+	if (ctx->debugfs) {
+		/* A directory is input, not a device: a plain failure. */
+		gd_error(ctx, "cannot read debugfs tree '%s': %s", ctx->debugfs,
 			 strerror(-ret));
+	} else {
+		live_exit = gem_unreachable(&sb, gem_device_path(ctx->device), -ret);
+		gd_error(ctx, "%s", sb.buf);
+	}
+	strbuf_release(&sb);
 	return ret;
 }
 

@@ -33,5 +33,9 @@ const struct gd_objmap_ent *gd_objmap_find(const struct gd_objmap *m, uint64_t a
 /* Open the live driver's debugfs per -D/--debugfs; prints the error. */
 struct gdfs;
 int gd_open_live(const struct gd_ctx *ctx, struct gdfs **src);
+/* The exit code of the live source gd_open_live() could not open
+ * (GEM_EXIT_NODEV, GEM_EXIT_TIMEOUT), else 0: main() returns it in place
+ * of a plain failure, however deep the command met it. */
+int gd_live_exit(void);
 
 #endif

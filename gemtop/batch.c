@@ -242,10 +242,29 @@ static void csv_row(struct strbuf *sb, const struct gt_sampler *s, uint64_t inte
 		strbuf_addstr(sb, ",\n");
 }
 
-static void text_frame(struct strbuf *sb, const struct gt_sampler *s, const struct gt_model *m)
+/* A size or an age in the text: for people, or raw (bytes, ns). */
+static void text_size(bool human, uint64_t v, char *out, size_t size)
+{
+	if (human)
+		gt_fmt_size(v, out, size);
+	else
+		snprintf(out, size, "%" PRIu64, v);
+}
+
+static void text_age(bool human, uint64_t ns, char *out, size_t size)
+{
+	if (human)
+		gt_fmt_age(ns, out, size);
+	else
+		snprintf(out, size, "%" PRIu64 " ns", ns);
+}
+
+static void text_frame(struct strbuf *sb, const struct gt_sampler *s, const struct gt_model *m,
+		       bool human)
 {
 	const struct gt_sample *c = s->cur;
-	char a[16], b[16], d[24], fl[8], own[40], age[16], h[24];
+	char a[24], b[24], d[24], e[24], f[24], fl[8], own[40], age[24], h[24];
+	int sw, aw;
 	bool present;
 	uint64_t hangs = gt_counter(c, "hangs", &present);
 	size_t i;
@@ -255,29 +274,34 @@ static void text_frame(struct strbuf *sb, const struct gt_sampler *s, const stru
 	if (s->missing[0])
 		strbuf_addf(sb, "Missing: %s\n", s->missing);
 	if (c->have & GT_NEED_GTT) {
-		gt_fmt_size(c->gtt.used, a, sizeof(a));
-		gt_fmt_size(c->gtt.total, b, sizeof(b));
-		gt_fmt_size(c->gtt.largest_hole, d, sizeof(d));
-		strbuf_addf(sb, "Aperture: %s / %s used, largest hole %s, pinned %" PRIu64
-			    ", fenced %" PRIu64 "\n", a, b, d, c->gtt.pinned,
-			    c->fenced_bytes);
+		text_size(human, c->gtt.used, a, sizeof(a));
+		text_size(human, c->gtt.total, b, sizeof(b));
+		text_size(human, c->gtt.largest_hole, d, sizeof(d));
+		text_size(human, c->gtt.pinned, e, sizeof(e));
+		text_size(human, c->fenced_bytes, f, sizeof(f));
+		strbuf_addf(sb, "Aperture: %s / %s used, largest hole %s, pinned %s"
+			    ", fenced %s\n", a, b, d, e, f);
 	}
 	if (c->have & GT_NEED_LISTS) {
 		strbuf_addstr(sb, "Lists:");
-		for (i = 0; i < GDFS_LIST_COUNT; i++)
-			strbuf_addf(sb, " %s %" PRIu64 "/%" PRIu64, gdfs_list_name(i),
-				    c->lists.objects[i], c->lists.bytes[i]);
+		for (i = 0; i < GDFS_LIST_COUNT; i++) {
+			text_size(human, c->lists.bytes[i], a, sizeof(a));
+			strbuf_addf(sb, " %s %" PRIu64 "/%s", gdfs_list_name(i),
+				    c->lists.objects[i], a);
+		}
 		strbuf_addch(sb, '\n');
 	}
 	if (present)
 		snprintf(h, sizeof(h), "%" PRIu64, hangs);
 	else
 		snprintf(h, sizeof(h), "n/a");
-	if (c->have & GT_NEED_RING)
-		strbuf_addf(sb, "Seqno: emitted %u completed %u lag %u oldest %" PRIu64
-			    " ns, hangs %s\n", c->ring.emitted_seqno,
+	if (c->have & GT_NEED_RING) {
+		text_age(human, gt_oldest_age_ns(&c->ring), age, sizeof(age));
+		strbuf_addf(sb, "Seqno: emitted %u completed %u lag %u oldest %s"
+			    ", hangs %s\n", c->ring.emitted_seqno,
 			    c->ring.completed_seqno, gt_seqno_lag(&c->ring),
-			    gt_oldest_age_ns(&c->ring), h);
+			    human && !c->ring.nrequests ? "-" : age, h);
+	}
 	if (s->rates.valid)
 		strbuf_addf(sb, "Rates/s: exec %.1f binds %.1f evict %.1f waits %.1f "
 			    "clflush %.0f pwrite %.0f pread %.0f\n",
@@ -286,25 +310,31 @@ static void text_frame(struct strbuf *sb, const struct gt_sampler *s, const stru
 			    s->rates.pread_bytes);
 	if (!(c->have & GT_NEED_OBJECTS) || !m)
 		goto out;
-	strbuf_addf(sb, "%8s %6s %-8s %-9s %-10s %-6s %7s %7s %-20s %5s %6s\n", "ID",
-		    "SIZE", "LIST", "DOMAINS", "OFFSET", "FLAGS", "RSEQ", "WSEQ",
-		    "CLIENT", "NAME", "AGE");
+	/* Raw: bytes and ns need wider columns, and AGE says its unit. */
+	sw = human ? 6 : 10;
+	aw = human ? 6 : 13;
+	strbuf_addf(sb, "%8s %*s %-8s %-9s %-10s %-6s %7s %7s %-20s %5s %*s\n", "ID",
+		    sw, "SIZE", "LIST", "DOMAINS", "OFFSET", "FLAGS", "RSEQ", "WSEQ",
+		    "CLIENT", "NAME", aw, human ? "AGE" : "AGE_NS");
 	for (i = 0; i < m->nrows && i < BATCH_OBJECT_ROWS; i++) {
 		const struct gdfs_object *o = &c->objs.v[m->rows[i]];
 		char off[16];
 
-		gt_fmt_size(o->size, a, sizeof(a));
+		text_size(human, o->size, a, sizeof(a));
 		gt_fmt_domains(o->read, o->write, d, sizeof(d));
 		gt_fmt_flags(o, fl, sizeof(fl));
 		gt_fmt_owner(o, own, sizeof(own));
-		gt_fmt_age(gt_obj_age_ns(o, c->real_ns), age, sizeof(age));
+		if (human)
+			gt_fmt_age(gt_obj_age_ns(o, c->real_ns), age, sizeof(age));
+		else
+			snprintf(age, sizeof(age), "%" PRIu64, gt_obj_age_ns(o, c->real_ns));
 		if (o->gtt_size)
 			snprintf(off, sizeof(off), "0x%08x", o->gtt_offset);
 		else
 			snprintf(off, sizeof(off), "-");
-		strbuf_addf(sb, "%8u %6s %-8s %-9s %-10s %-6s %7u %7u %-20s %5u %6s\n",
-			    o->id, a, gdfs_list_name(o->list), d, off, fl,
-			    o->last_read_seqno, o->last_write_seqno, own, o->name, age);
+		strbuf_addf(sb, "%8u %*s %-8s %-9s %-10s %-6s %7u %7u %-20s %5u %*s\n",
+			    o->id, sw, a, gdfs_list_name(o->list), d, off, fl,
+			    o->last_read_seqno, o->last_write_seqno, own, o->name, aw, age);
 	}
 out:
 	strbuf_addch(sb, '\n');
@@ -328,7 +358,7 @@ int gt_batch_emit(struct gt_batch *b, const struct gt_sampler *s, const struct g
 		csv_row(&sb, s, b->interval_ns);
 		break;
 	case GT_FMT_TEXT:
-		text_frame(&sb, s, m);
+		text_frame(&sb, s, m, b->human);
 		break;
 	}
 	if (fwrite(sb.buf, 1, sb.len, b->out) != sb.len || fflush(b->out))

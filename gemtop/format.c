@@ -2,11 +2,16 @@
  * The words and short forms gemtop prints, shared by the curses views,
  * the text batch output and the search, so they always agree.
  */
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <wchar.h>
 
 #include "gemtop.h"
+#include "units.h"
+#include "util.h"
 
 /* Domains as letters: "rs/R" (gdfs_domains_str). */
 void gt_fmt_domains(uint32_t read, uint32_t write, char *out, size_t size)
@@ -17,20 +22,7 @@ void gt_fmt_domains(uint32_t read, uint32_t write, char *out, size_t size)
 /* 4096 -> "4K", 1572864 -> "1.5M": at most 6 characters. */
 void gt_fmt_size(uint64_t bytes, char *out, size_t size)
 {
-	static const char units[] = "BKMGTP";
-	double v = (double)bytes;
-	int u = 0;
-
-	while (v >= 1024 && u < 5) {
-		v /= 1024;
-		u++;
-	}
-	if (u == 0)
-		snprintf(out, size, "%" PRIu64 "B", bytes);
-	else if (v < 10 && v != (double)(uint64_t)v)
-		snprintf(out, size, "%.1f%c", v, units[u]);
-	else
-		snprintf(out, size, "%.0f%c", v, units[u]);
+	tool_fmt_size(out, size, bytes);
 }
 
 /*
@@ -54,20 +46,11 @@ void gt_fmt_flags(const struct gdfs_object *o, char *out, size_t size)
 
 void gt_fmt_age(uint64_t ns, char *out, size_t size)
 {
-	uint64_t s = ns / 1000000000ull;
-
 	if (!ns) {
 		snprintf(out, size, "-");
 		return;
 	}
-
-	if (s < 100)
-		snprintf(out, size, "%" PRIu64 ".%" PRIu64 "s", s,
-			 (uint64_t)((ns / 100000000ull) % 10));
-	else if (s < 6000)
-		snprintf(out, size, "%" PRIu64 "m", s / 60);
-	else
-		snprintf(out, size, "%" PRIu64 "h", s / 3600);
+	tool_fmt_age(out, size, ns);
 }
 
 /* "pid/comm" of the first owner, "+N" more; "-" with none. */
@@ -90,4 +73,104 @@ uint64_t gt_obj_age_ns(const struct gdfs_object *o, uint64_t now_real_ns)
 	if (!o->created_ns)
 		return 0;
 	return now_real_ns > o->created_ns ? now_real_ns - o->created_ns : 0;
+}
+
+int gt_parse_delay(const char *s, uint64_t *ns)
+{
+	uint64_t v;
+
+	if (parse_duration_ns(s, &v) || v < 50000000ull || v > 86400000000000ull)
+		return -EINVAL;
+	*ns = v;
+	return 0;
+}
+
+/* A level from 0 to 7 on the scale's fixed range, so a sparkline means
+ * the same at every moment: 0.5% of the aperture is a low bar, not a
+ * full one because nothing was higher. */
+static int spark_level(double v, enum gt_scale scale)
+{
+	double f;
+
+	if (!(v > 0))
+		return 0;
+	if (scale == GT_SCALE_PERCENT)
+		f = v / 100.0;
+	else
+		f = log10(1.0 + v) / log10(1.0 + GT_SCALE_LOG_MAX);
+	if (f > 1)
+		f = 1;
+	return (int)(f * 7 + 0.5);
+}
+
+/* The terminal columns of one UTF-8 glyph (wcwidth), 1 when the locale
+ * cannot say. */
+static int glyph_columns(const char *g)
+{
+	mbstate_t st;
+	wchar_t wc;
+	int w;
+
+	memset(&st, 0, sizeof(st));
+	if (mbrtowc(&wc, g, strlen(g), &st) > strlen(g))
+		return 1;
+	w = wcwidth(wc);
+	return w > 0 ? w : 1;
+}
+
+int gt_sparkline(const double *v, size_t n, size_t width, enum gt_scale scale,
+		 bool ascii, char *out, size_t size)
+{
+	static const char *const blocks[] = {
+		"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
+	};
+	static const char *const plain[] = { "_", ".", "-", ":", "=", "+", "*", "#" };
+	size_t i, first = n > width ? n - width : 0, len = 0;
+	int cols = 0;
+
+	if (!size)
+		return 0;
+	out[0] = '\0';
+	for (i = first; i < n; i++) {
+		const char *g = (ascii ? plain : blocks)[spark_level(v[i], scale)];
+		size_t gl = strlen(g);
+		int gc = glyph_columns(g);
+
+		if (len + gl + 1 > size || (size_t)(cols + gc) > width)
+			break;
+		memcpy(out + len, g, gl + 1);
+		len += gl;
+		cols += gc;
+	}
+	return cols;
+}
+
+size_t gt_fit_columns(const char *s, int cols)
+{
+	size_t len = strlen(s), at = 0;
+	mbstate_t st;
+	int used = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (at < len) {
+		wchar_t wc;
+		size_t n = mbrtowc(&wc, s + at, len - at, &st);
+		int w = 1;
+
+		if (n == (size_t)-1 || n == (size_t)-2) {
+			memset(&st, 0, sizeof(st));
+			n = 1;
+		} else {
+			if (n == 0)
+				break;
+			w = wcwidth(wc);
+			if (w < 0)
+				w = 1;
+		}
+		if (used + w > cols)
+			break;
+		used += w;
+		at += n;
+	}
+	return at;
 }

@@ -24,6 +24,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "exitcode.h"
 #include "gemdebugfs.h"
 #include "strbuf.h"
 
@@ -31,8 +32,9 @@
 #define GEMTOP_HISTORY		120	/* sparkline samples kept */
 #define GEMTOP_EVENTS_KEPT	4096	/* events kept for the events view */
 
-/* Exit codes (tool-ux-anchors.md 4.1). */
-enum { GT_EXIT_OK = 0, GT_EXIT_FAIL = 1, GT_EXIT_USAGE = 2 };
+/* Exit codes: the three tools' table (common/exitcodes.def). */
+enum { GT_EXIT_OK = GEM_EXIT_OK, GT_EXIT_FAIL = GEM_EXIT_FAILED,
+       GT_EXIT_USAGE = GEM_EXIT_USAGE };
 
 enum gt_format { GT_FMT_TEXT, GT_FMT_JSON, GT_FMT_CSV };
 
@@ -48,7 +50,27 @@ struct gt_opts {
 	bool ascii;			/* -U */
 	const char *filter;		/* -F */
 	int view;			/* -v/--view 1-N, default 1 */
+	int sort;			/* enum gt_col, from gemtoprc */
+	bool invert;
+	bool bytes;			/* --bytes: batch text raw */
 };
+
+/* The settings gemtoprc keeps (rc.c), as the setup screen edits them. */
+struct gt_rc {
+	uint64_t delay_ns;
+	bool color, ascii, invert;
+	int view;			/* 1-N */
+	int sort;			/* enum gt_col */
+	char filter[128];		/* the objects view's */
+};
+/* $XDG_CONFIG_HOME/gemtop/gemtoprc or ~/.config/gemtop/gemtoprc. */
+int gt_rc_path(char *buf, size_t len);
+void gt_rc_defaults(struct gt_rc *rc);
+/* Read path over rc (a missing file is no error): 0, or -errno / -EINVAL
+ * with err naming the line. */
+int gt_rc_load(const char *path, struct gt_rc *rc, struct strbuf *err);
+/* Write rc to path, whole or not at all (its directory made 0700). */
+int gt_rc_save(const char *path, const struct gt_rc *rc);
 
 /* What a refresh must read.  The header needs NEED_HEADER every time;
  * each view adds its own. */
@@ -77,7 +99,21 @@ struct gt_rates {
 	bool valid;
 	double execbuffers, binds, evictions, waits, clflush_bytes;
 	double pwrite_bytes, pread_bytes, retires, seqnos;
+	double gpu_busy_pct;		/* of the interval, from gpu_busy_ns */
+	bool gpu_busy_valid;		/* the counter is there (gemd, not i915) */
 };
+
+/* A GPU hang gemtop saw happen (the hangs counter rose), with what the
+ * error state says of it: for the banner and the events view. */
+struct gt_hang {
+	uint64_t seq;			/* gemd's hang number */
+	char kind[32];			/* "runaway", "" when not known */
+	int32_t pid;			/* the guilty client, 0 when not known */
+	char comm[16];
+	uint32_t seqno;			/* the guilty request */
+	uint64_t real_ns;		/* CLOCK_REALTIME of the hang */
+};
+#define GEMTOP_HANGS_KEPT 16
 
 struct gt_sample {
 	unsigned int have;		/* enum gt_need bits actually read */
@@ -117,10 +153,18 @@ struct gt_sampler {
 	struct gt_sample *cur, *prev;	/* prev->have == 0 until two exist */
 	unsigned long count;		/* samples taken */
 	struct gt_rates rates;
+	/* Hangs seen while running, newest last; hangs_new counts those the
+	 * front end has not taken yet (gt_sampler_take_hangs). */
+	struct gt_hang hangs[GEMTOP_HANGS_KEPT];
+	size_t nhangs;
+	unsigned int hangs_new;
+	uint64_t hangs_base;		/* the counter at the first sample */
+	bool hangs_base_set;
 	double cpu_pct;			/* own CPU, % of one CPU; <0: unknown */
 	struct gt_events events;
 	struct gt_history hist;
 	char error[256];		/* why the last sample failed, "" if not */
+	int error_exit;			/* its exit code (exitcode.h) */
 	char missing[256];		/* files this source lacks */
 	char driver[96];		/* the name file: "i915 dev=..." */
 	uint64_t objs_read_ns;		/* CLOCK_MONOTONIC of the last objects read */
@@ -137,6 +181,11 @@ void gt_sample_release(struct gt_sample *smp);
 /* Rates from two counters records taken dt_ns apart. */
 void gt_rates_compute(const struct gdfs_counters *prev, const struct gdfs_counters *cur,
 		      uint64_t dt_ns, struct gt_rates *out);
+/* The hang numbered seq among those seen, or NULL. */
+const struct gt_hang *gt_hang_find(const struct gt_sampler *s, uint64_t seq);
+/* Hang rows in the events: a GDFS_EV_OTHER event of type "hang" whose
+ * obj is the hang number. */
+bool gt_event_is_hang(const struct gdfs_event *e);
 /* Per-list totals from the objects, or from i915_gem_objects' text. */
 void gt_lists_from_objects(const struct gdfs_objects *o, struct gt_list_totals *out);
 /* From gemkit_counters' <list>_objects/_bytes; -ENOENT from an older gemd. */
@@ -148,6 +197,9 @@ const struct gdfs_event *gt_event_at(const struct gt_events *e, size_t i);
 void gt_events_add(struct gt_events *e, const struct gdfs_events *in);
 /* seqno lag (emitted - completed) and the oldest request's age. */
 uint32_t gt_seqno_lag(const struct gdfs_ring *r);
+/* Requests the GPU has completed that the driver has not retired yet:
+ * counted apart, so "lag 0" never stands beside "1 outstanding". */
+unsigned int gt_ring_retiring(const struct gdfs_ring *r);
 uint64_t gt_oldest_age_ns(const struct gdfs_ring *r);
 uint64_t gt_counter(const struct gt_sample *smp, const char *key, bool *present);
 
@@ -197,6 +249,10 @@ struct gt_filter {
  * 0 or -EINVAL with err set. */
 int gt_filter_parse(const char *text, struct gt_filter *f, struct strbuf *err);
 bool gt_filter_match(const struct gt_filter *f, const struct gdfs_object *o);
+/* The events view's filter: event type words (bind, submit, retire, hang,
+ * ...: any of them) and id:N (that object); anything else is an error. */
+int gt_event_filter_parse(const char *text, struct gt_filter *f, struct strbuf *err);
+bool gt_event_filter_match(const struct gt_filter *f, const struct gdfs_event *e);
 bool gt_search_match(const char *needle, const struct gdfs_object *o);
 
 struct gt_model {
@@ -221,6 +277,21 @@ void gt_fmt_size(uint64_t bytes, char *out, size_t size);
 void gt_fmt_flags(const struct gdfs_object *o, char *out, size_t size);
 void gt_fmt_age(uint64_t ns, char *out, size_t size);
 void gt_fmt_owner(const struct gdfs_object *o, char *out, size_t size);
+/* Sparklines on fixed scales: a percentage (0-100), or a rate on a log
+ * scale from 0 to GT_SCALE_LOG_MAX a second. */
+enum gt_scale { GT_SCALE_PERCENT, GT_SCALE_LOG };
+#define GT_SCALE_LOG_MAX 10000.0
+/* The newest samples of v (n of them), at most width columns of one cell
+ * each, into out; returns the columns drawn (wcwidth of each glyph), which
+ * the caller pads to, never the bytes. */
+int gt_sparkline(const double *v, size_t n, size_t width, enum gt_scale scale,
+		 bool ascii, char *out, size_t size);
+/* How many bytes of the UTF-8 text s fit in cols terminal columns
+ * (wcwidth; a byte the locale cannot read counts as one column). */
+size_t gt_fit_columns(const char *s, int cols);
+/* -d and the d key: a duration (util.h; a bare number is seconds) from
+ * 50ms to a day.  0 or -EINVAL. */
+int gt_parse_delay(const char *s, uint64_t *ns);
 uint64_t gt_obj_age_ns(const struct gdfs_object *o, uint64_t now_real_ns);
 
 /* batch.c */
@@ -228,6 +299,9 @@ struct gt_batch {
 	FILE *out;
 	enum gt_format format;
 	bool csv_header_done;
+	/* Text for people: sizes as 128K and ages as 1m40s (a terminal);
+	 * else every size in bytes and every age in ns (--bytes, a pipe). */
+	bool human;
 	uint64_t interval_ns;
 	const char *source;
 };

@@ -5,6 +5,7 @@
  */
 #include <string.h>
 
+#include "util.h"
 #include "view.h"
 
 #define MIN_HEADER_ROWS	24	/* below this, the header drops rows */
@@ -33,41 +34,39 @@ static void draw_bar(struct gt_ui *ui, int y, int x, int w, uint64_t used,
 	mvaddch(y, x + w - 1, ']');
 }
 
-static void sparkline(const struct gt_ui *ui, const double *v, size_t n, size_t width,
-		      char *out, size_t size)
+/*
+ * "History aperture ▂▂▃ lag ▁▁▁ evict ▁▁▁": three sparklines on fixed
+ * scales (aperture in percent, the lag and evictions per second on a log
+ * scale), padded in terminal columns, so the line fits the screen at any
+ * width (a UTF-8 block is three bytes and one column).
+ */
+static void draw_history(struct gt_ui *ui, int y)
 {
-	static const char *const blocks[] = {
-		"\u2581", "\u2582", "\u2583", "\u2584", "\u2585", "\u2586", "\u2587", "\u2588",
-	};
-	static const char ascii[] = "_.-:=+*#";
-	double max = 0;
-	size_t i, first = n > width ? n - width : 0, len = 0;
+	static const char *const label[] = { "History aperture ", " lag ", " evict " };
+	const struct gt_sampler *s = &ui->s;
+	const double *v[] = { s->hist.aperture_pct, s->hist.lag, s->hist.evict_rate };
+	const enum gt_scale sc[] = { GT_SCALE_PERCENT, GT_SCALE_LOG, GT_SCALE_LOG };
+	struct strbuf line = STRBUF_INIT;
+	size_t labels = 0, w, i;
+	char spark[GEMTOP_HISTORY * 4 + 1];
 
-	out[0] = '\0';
-	for (i = first; i < n; i++)
-		if (v[i] > max)
-			max = v[i];
-	for (i = first; i < n; i++) {
-		int level = max > 0 ? (int)(v[i] / max * 7 + 0.5) : 0;
-		const char *b;
+	for (i = 0; i < ARRAY_SIZE(label); i++)
+		labels += strlen(label[i]);
+	w = ui->cols > (int)labels ? ((size_t)ui->cols - labels) / 3 : 0;
+	if (w > 40)
+		w = 40;
+	for (i = 0; i < ARRAY_SIZE(label); i++) {
+		int cols = gt_sparkline(v[i], s->hist.n, w, sc[i], ui->ascii, spark,
+					sizeof(spark));
 
-		if (level < 0)
-			level = 0;
-		if (level > 7)
-			level = 7;
-		if (ui->ascii) {
-			if (len + 2 > size)
-				break;
-			out[len++] = ascii[level];
-			out[len] = '\0';
-			continue;
-		}
-		b = blocks[level];
-		if (len + strlen(b) + 1 > size)
-			break;
-		memcpy(out + len, b, strlen(b) + 1);
-		len += strlen(b);
+		strbuf_addstr(&line, label[i]);
+		strbuf_addstr(&line, spark);
+		/* Pad the first two in columns; the last ends the line. */
+		for (; i + 1 < ARRAY_SIZE(label) && (size_t)cols < w; cols++)
+			strbuf_addch(&line, ' ');
 	}
+	gt_put(ui, y, 0, line.buf);
+	strbuf_release(&line);
 }
 
 static double pct(uint64_t a, uint64_t b)
@@ -99,6 +98,25 @@ static void draw_title(struct gt_ui *ui, int y)
 		gt_put(ui, y, ui->cols - (int)strlen(right) - 1, right);
 }
 
+/* A hang seen while running: reverse video across the screen, until the
+ * a key acknowledges it. */
+static void draw_hang(struct gt_ui *ui, int y)
+{
+	const struct gt_hang *h = &ui->hang;
+	uint64_t now = now_realtime_ns();
+	char who[64], line[256];
+
+	if (h->pid)
+		snprintf(who, sizeof(who), "pid %d (%s)", (int)h->pid, h->comm);
+	else
+		snprintf(who, sizeof(who), "client not known");
+	snprintf(line, sizeof(line), " GPU HANG %llu%s%s%s: %s, seqno %u, %llus ago"
+		 "  -  a: acknowledge", (unsigned long long)h->seq,
+		 h->kind[0] ? " (" : "", h->kind, h->kind[0] ? ")" : "", who, h->seqno,
+		 (unsigned long long)(now > h->real_ns ? (now - h->real_ns) / 1000000000ull : 0));
+	gt_put_line(ui, y, GT_C_HANG, line);
+}
+
 /* The view tabs, from the view table, and the filter. */
 static void draw_tabs(struct gt_ui *ui, int y)
 {
@@ -113,8 +131,8 @@ static void draw_tabs(struct gt_ui *ui, int y)
 		gt_attr_off(ui, c);
 		printw(" ");
 	}
-	if (ui->model.filter.text[0])
-		printw(" filter: %s", ui->model.filter.text);
+	if (gt_ui_filter(ui)->text[0])
+		printw(" filter: %s", gt_ui_filter(ui)->text);
 }
 
 int gt_draw_header(struct gt_ui *ui)
@@ -123,10 +141,14 @@ int gt_draw_header(struct gt_ui *ui)
 	const struct gt_sampler *s = &ui->s;
 	char a[16], b[16], h[16], p[16], f[16], age[16], line[512];
 	bool full = ui->rows >= MIN_HEADER_ROWS, present;
+	unsigned int retiring;
+	char r[32];
 	uint64_t hangs;
 	int y = 0, len, i;
 
 	draw_title(ui, y++);
+	if (ui->hang_banner)
+		draw_hang(ui, y++);
 	if (!c) {
 		gt_put(ui, y++, 0, "no sample yet");
 		return y;
@@ -164,11 +186,21 @@ int gt_draw_header(struct gt_ui *ui)
 	if (c->have & GT_NEED_RING) {
 		gt_fmt_age(gt_oldest_age_ns(&c->ring), age, sizeof(age));
 		snprintf(h, sizeof(h), "%llu", (unsigned long long)hangs);
+		if (s->rates.valid && s->rates.gpu_busy_valid)
+			snprintf(p, sizeof(p), "%.1f%%", s->rates.gpu_busy_pct);
+		else
+			snprintf(p, sizeof(p), "-");
+		retiring = gt_ring_retiring(&c->ring);
+		if (retiring)
+			snprintf(r, sizeof(r), " (+%u retiring)", retiring);
+		else
+			r[0] = '\0';
 		gt_putf(ui, y++, 0, "Seqno emitted %u completed %u  lag %u  oldest %s  "
-			"outstanding %u  hangs %s%s", c->ring.emitted_seqno,
+			"outstanding %u%s  hangs %s%s  GPU busy %s", c->ring.emitted_seqno,
 			c->ring.completed_seqno, gt_seqno_lag(&c->ring),
-			c->ring.nrequests ? age : "-", c->ring.outstanding,
-			present ? h : "n/a", c->ring.wedged ? "  WEDGED" : "");
+			c->ring.nrequests ? age : "-",
+			c->ring.outstanding > retiring ? c->ring.outstanding - retiring : 0, r,
+			present ? h : "n/a", c->ring.wedged ? "  WEDGED" : "", p);
 	}
 	if (s->rates.valid && full) {
 		gt_fmt_size((uint64_t)s->rates.clflush_bytes, a, sizeof(a));
@@ -181,16 +213,7 @@ int gt_draw_header(struct gt_ui *ui)
 		gt_put(ui, y++, 0, "Rates/s (after the second sample)");
 	}
 	if (full && ui->cols >= 80) {
-		char s1[200], s2[200], s3[200];
-		size_t w = (size_t)(ui->cols - 36) / 3;
-
-		if (w > 40)
-			w = 40;
-		sparkline(ui, s->hist.aperture_pct, s->hist.n, w, s1, sizeof(s1));
-		sparkline(ui, s->hist.lag, s->hist.n, w, s2, sizeof(s2));
-		sparkline(ui, s->hist.evict_rate, s->hist.n, w, s3, sizeof(s3));
-		gt_putf(ui, y++, 0, "History aperture %-*s lag %-*s evict %s", (int)w,
-			s1, (int)w, s2, s3);
+		draw_history(ui, y++);
 	}
 	draw_tabs(ui, y++);
 	return y;

@@ -14,7 +14,8 @@ const struct gt_key gt_keys[] = {
 	{ { '/', KEY_F(3), 0 }, "/ F3", GT_ACT_SEARCH, "search objects (id, list, pid, comm)" },
 	{ { 'n', 0, 0 }, "n", GT_ACT_SEARCH_NEXT, "next search match" },
 	{ { '\\', KEY_F(4), 0 }, "\\ F4", GT_ACT_FILTER,
-	  "filter: client:X list:L dom:D size>N size<N pinned fenced id:N" },
+	  "filter this view (objects: client:X list:L dom:D size>N size<N "
+	  "pinned fenced id:N; events: bind submit retire hang ... id:N)" },
 	{ { '>', '.', KEY_F(6) }, "> . F6", GT_ACT_SORT_NEXT, "sort by the next column" },
 	{ { '<', ',', 0 }, "< ,", GT_ACT_SORT_PREV, "sort by the previous column" },
 	{ { 'I', 0, 0 }, "I", GT_ACT_INVERT, "invert the sort order" },
@@ -39,6 +40,9 @@ const struct gt_key gt_keys[] = {
 	{ { KEY_END, 'G', 0 }, "End G", GT_ACT_END, "last row" },
 	{ { '\n', '\r', KEY_ENTER }, "Enter", GT_ACT_ENTER, "object detail" },
 	{ { 27, KEY_BACKSPACE, 127 }, "Esc", GT_ACT_BACK, "close help or detail" },
+	{ { 'a', 0, 0 }, "a", GT_ACT_ACK, "acknowledge the GPU hang banner" },
+	{ { KEY_F(2), 'C', 0 }, "F2 C", GT_ACT_SETUP,
+	  "setup: delay, colour, view, sort, filter (saved to gemtoprc)" },
 	{ { 0, 0, 0 }, NULL, GT_ACT_NONE, NULL },
 };
 

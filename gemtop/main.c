@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "gemtop.h"
+#include "toolopt.h"
 #include "util.h"
 
 static volatile sig_atomic_t stop_requested;
@@ -50,6 +51,8 @@ static void print_views(FILE *f)
 
 static void usage(FILE *f)
 {
+	struct strbuf sb = STRBUF_INIT;
+
 	fputs("usage: gemtop [options]\n"
 	      "A live top-style view of GEM memory: objects, domains, GTT occupancy,\n"
 	      "rings, clients and the driver's events, read through debugfs.\n"
@@ -58,11 +61,13 @@ static void usage(FILE *f)
 	      "                        runtime default)\n"
 	      "      --debugfs DIR     read a debugfs tree instead: a live mount, a saved\n"
 	      "                        snapshot or /sys/kernel/debug\n"
-	      "  -d, --delay SECS[.TENTHS]  refresh interval (default 1.0)\n"
+	      "  -d, --delay DUR       refresh interval: seconds, or 500ms (default 1)\n"
 	      "  -b, --batch           no curses: print one record per sample\n"
 	      "  -n, --iterations N    stop after N samples (0: never; default 0)\n"
 	      "      --format FMT      batch output: text, json (JSON Lines) or csv\n"
 	      "  -o, --output FILE     write batch output to FILE\n"
+	      "      --bytes           batch text in bytes and ns (the default unless\n"
+	      "                        stdout is a terminal: then 128K, 1m40s)\n"
 	      "  -F, --filter TERMS    object filter: client:X list:L dom:D size>N\n"
 	      "                        size<N pinned fenced id:N\n"
 	      "  -v, --view N          start in view N (", f);
@@ -76,23 +81,10 @@ static void usage(FILE *f)
 	fprintf(f, "Keys: q quit, h/? help, Tab/1-%u views, / search, \\ filter, </> sort,\n",
 		gt_view_count());
 	fputs("I invert, Z pause, d delay, Enter detail, x export JSON.  See gemtop(1).\n"
-	      "\n"
-	      "Exit status: 0 ok, 1 the device or the terminal could not be used,\n"
-	      "2 usage error.\n", f);
-}
-
-/* SECS[.TENTHS] (any decimal fraction is accepted), at least 0.05 s. */
-static int parse_delay(const char *s, uint64_t *ns)
-{
-	char *end;
-	double v;
-
-	errno = 0;
-	v = strtod(s, &end);
-	if (errno || end == s || *end || !(v >= 0.05) || v > 86400)
-		return -EINVAL;
-	*ns = (uint64_t)(v * 1e9 + 0.5);
-	return 0;
+	      "\n", f);
+	gem_exit_describe(&sb);
+	fputs(sb.buf, f);
+	strbuf_release(&sb);
 }
 
 static void sleep_until(uint64_t deadline)
@@ -123,6 +115,7 @@ static int run_batch(const struct gt_opts *o)
 	b.format = o->format;
 	b.interval_ns = o->delay_ns;
 	b.out = stdout;
+	b.human = !o->bytes && !o->output && isatty(STDOUT_FILENO);
 	if (o->output) {
 		b.out = fopen(o->output, "w");
 		if (!b.out) {
@@ -155,7 +148,7 @@ static int run_batch(const struct gt_opts *o)
 			/* Nothing read at all: a script wants to know now. */
 			if (!s.count) {
 				fprintf(stderr, "gemtop: %s\n", s.error);
-				status = GT_EXIT_FAIL;
+				status = s.error_exit ? s.error_exit : GT_EXIT_FAIL;
 				break;
 			}
 			/* Once per outage, not once per interval. */
@@ -204,7 +197,8 @@ out:
 static const struct { const char *opts, *arg; } complete_table[] = {
 	{ "-D --device", "socket" }, { "--debugfs", "dir" }, { "-d --delay", "number" },
 	{ "-b --batch", "none" }, { "-n --iterations", "number" },
-	{ "--format", "format" }, { "-o --output", "file" }, { "-F --filter", "filter" },
+	{ "--format", "format" }, { "-o --output", "file" }, { "--bytes", "none" },
+	{ "-F --filter", "filter" },
 	{ "-v --view", "view" }, { "-C --no-color", "none" }, { "-U --ascii", "none" },
 	{ "-h --help", "none" }, { "-V --version", "none" },
 };
@@ -222,9 +216,23 @@ static void print_complete(void)
 	printf("\n");
 }
 
+#define SHORTOPTS "D:d:bn:o:F:v:CUhV"
+
+/* One usage line, not the whole help, after a bad option. */
+static int option_error(const struct option *longopts, int argc, char **argv)
+{
+	char msg[160];
+
+	tool_getopt_error(msg, sizeof(msg), longopts, SHORTOPTS, argc, argv);
+	fprintf(stderr, "gemtop: %s\n"
+		"usage: gemtop [options]\n"
+		"Try 'gemtop --help' for more information.\n", msg);
+	return GT_EXIT_USAGE;
+}
+
 int main(int argc, char **argv)
 {
-	enum { OPT_DEBUGFS = 256, OPT_FORMAT, OPT_COMPLETE };
+	enum { OPT_DEBUGFS = 256, OPT_FORMAT, OPT_COMPLETE, OPT_BYTES };
 	static const struct option longopts[] = {
 		{ "device", required_argument, NULL, 'D' },
 		{ "debugfs", required_argument, NULL, OPT_DEBUGFS },
@@ -240,6 +248,7 @@ int main(int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
 		{ "complete", no_argument, NULL, OPT_COMPLETE },
+		{ "bytes", no_argument, NULL, OPT_BYTES },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct gt_opts o = {
@@ -250,13 +259,20 @@ int main(int argc, char **argv)
 		.view = 1,
 	};
 	struct sigaction sa;
-	const char *nc = getenv("NO_COLOR");
+	const char *nc = getenv("NO_COLOR"), *term;
+	static struct gt_rc rc;		/* o.filter may point into it */
+	enum { GIVEN_DELAY = 1, GIVEN_FILTER = 2, GIVEN_VIEW = 4, GIVEN_COLOR = 8,
+	       GIVEN_ASCII = 16 };
+	unsigned int given = 0;
+	struct strbuf rcerr = STRBUF_INIT;
+	char rcpath[4096];
 	char *end;
 	int c;
 
 	if (nc && *nc)
 		o.color = false;
-	while ((c = getopt_long(argc, argv, "D:d:bn:o:F:v:CUhV", longopts, NULL)) != -1) {
+	opterr = 0;	/* said below, in one line with a did-you-mean */
+	while ((c = getopt_long(argc, argv, SHORTOPTS, longopts, NULL)) != -1) {
 		switch (c) {
 		case 'D':
 			o.device = optarg;
@@ -265,9 +281,10 @@ int main(int argc, char **argv)
 			o.debugfs_dir = optarg;
 			break;
 		case 'd':
-			if (parse_delay(optarg, &o.delay_ns)) {
+			given |= GIVEN_DELAY;
+			if (gt_parse_delay(optarg, &o.delay_ns)) {
 				fprintf(stderr, "gemtop: invalid --delay '%s': expected "
-					"SECS[.TENTHS], at least 0.05\n", optarg);
+					"a duration from 50ms to 1 day (1.5, 500ms)\n", optarg);
 				return GT_EXIT_USAGE;
 			}
 			break;
@@ -300,9 +317,11 @@ int main(int argc, char **argv)
 			o.output = optarg;
 			break;
 		case 'F':
+			given |= GIVEN_FILTER;
 			o.filter = optarg;
 			break;
 		case 'v':
+			given |= GIVEN_VIEW;
 			o.view = atoi(optarg);
 			if (o.view < 1 || (unsigned int)o.view > gt_view_count()) {
 				fprintf(stderr, "gemtop: invalid --view '%s': expected 1-%u\n",
@@ -311,9 +330,11 @@ int main(int argc, char **argv)
 			}
 			break;
 		case 'C':
+			given |= GIVEN_COLOR;
 			o.color = false;
 			break;
 		case 'U':
+			given |= GIVEN_ASCII;
 			o.ascii = true;
 			break;
 		case 'h':
@@ -325,9 +346,11 @@ int main(int argc, char **argv)
 		case OPT_COMPLETE:
 			print_complete();
 			return GT_EXIT_OK;
+		case OPT_BYTES:
+			o.bytes = true;
+			break;
 		default:
-			usage(stderr);
-			return GT_EXIT_USAGE;
+			return option_error(longopts, argc, argv);
 		}
 	}
 	if (optind < argc) {
@@ -351,9 +374,39 @@ int main(int argc, char **argv)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 		return run_batch(&o);
 	}
+	/* gemtoprc (F2) for the interactive view, under the command line;
+	 * batch output for scripts never depends on it. */
+	gt_rc_defaults(&rc);
+	if (gt_rc_path(rcpath, sizeof(rcpath)) == 0 &&
+	    gt_rc_load(rcpath, &rc, &rcerr)) {
+		fprintf(stderr, "gemtop: %s: %s\n", rcpath,
+			rcerr.len ? rcerr.buf : strerror(errno));
+		strbuf_release(&rcerr);
+		return GT_EXIT_USAGE;
+	}
+	strbuf_release(&rcerr);
+	if (!(given & GIVEN_DELAY))
+		o.delay_ns = rc.delay_ns;
+	if (!(given & GIVEN_COLOR) && !(nc && *nc))
+		o.color = rc.color;
+	if (!(given & GIVEN_ASCII))
+		o.ascii = rc.ascii;
+	if (!(given & GIVEN_VIEW))
+		o.view = rc.view;
+	if (!(given & GIVEN_FILTER))
+		o.filter = rc.filter;
+	o.sort = rc.sort;
+	o.invert = rc.invert;
 	if (o.output || o.format != GT_FMT_TEXT) {
 		fprintf(stderr, "gemtop: --format and --output need -b\n");
 		return GT_EXIT_USAGE;
+	}
+	/* A terminal that cannot move the cursor (an editor's shell, a
+	 * serial console): the batch text, not escape codes. */
+	term = getenv("TERM");
+	if (term && !strcmp(term, "dumb")) {
+		setvbuf(stdout, NULL, _IOLBF, 0);
+		return run_batch(&o);
 	}
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
 		fprintf(stderr, "gemtop: not a terminal; use -b for batch output\n");

@@ -15,7 +15,32 @@
 #include <strings.h>
 
 #include "gemtop.h"
+#include "toolopt.h"
 #include "util.h"
+
+/* What a term may start with: for "did you mean". */
+static const char *const term_words[] = {
+	"client:", "list:", "dom:", "id:", "size>", "size<", "pinned", "fenced",
+};
+
+/* "unknown filter term 'sise>1M' (did you mean 'size>1M'?)": the key is
+ * what is misspelt, so suggest a key and keep the value. */
+static void unknown_term(const char *tok, struct strbuf *err)
+{
+	size_t klen = strcspn(tok, ":<>");
+	char key[32];
+	const char *guess;
+
+	if (tok[klen])
+		klen++;		/* the ':', '<' or '>' is part of the key */
+	snprintf(key, sizeof(key), "%.*s", (int)klen, tok);
+	guess = tool_suggest(key, term_words, ARRAY_SIZE(term_words));
+	if (guess)
+		strbuf_addf(err, "unknown filter term '%s' (did you mean '%s%s'?)", tok,
+			    guess, tok + klen);
+	else
+		strbuf_addf(err, "unknown filter term '%s'", tok);
+}
 
 static const char *const col_names[GT_COL_COUNT] = {
 	[GT_COL_ID] = "ID", [GT_COL_SIZE] = "SIZE", [GT_COL_LIST] = "LIST",
@@ -53,6 +78,11 @@ static int parse_term(const char *tok, struct gt_term *t, struct strbuf *err)
 		return 0;
 	}
 	v = strchr(tok, ':');
+	if (!v && strpbrk(tok, "<>=")) {
+		/* A comparison of something that is not a size. */
+		unknown_term(tok, err);
+		return -EINVAL;
+	}
 	if (!v) {
 		t->kind = GT_TERM_TEXT;
 		snprintf(t->text, sizeof(t->text), "%s", tok);
@@ -92,7 +122,7 @@ static int parse_term(const char *tok, struct gt_term *t, struct strbuf *err)
 			return -EINVAL;
 		}
 	} else {
-		strbuf_addf(err, "unknown filter key in '%s'", tok);
+		unknown_term(tok, err);
 		return -EINVAL;
 	}
 	return 0;
@@ -320,4 +350,85 @@ long gt_model_search(const struct gt_model *m, const struct gdfs_objects *objs,
 			return (long)i;
 	}
 	return -1;
+}
+
+/* The words of the events view: the driver's event types and gemtop's
+ * own hang rows. */
+static bool event_word(const char *w)
+{
+	unsigned int i;
+
+	for (i = 0; i < GDFS_EV_OTHER; i++)
+		if (!strcmp(gdfs_event_type_names[i], w))
+			return true;
+	return !strcmp(w, "hang");
+}
+
+int gt_event_filter_parse(const char *text, struct gt_filter *f, struct strbuf *err)
+{
+	char copy[128], *tok, *save = NULL;
+	const char *names[GDFS_EV_OTHER + 2], *guess;
+	struct gt_filter nf;
+	unsigned int i, n = 0;
+
+	for (i = 0; i < GDFS_EV_OTHER; i++)
+		names[n++] = gdfs_event_type_names[i];
+	names[n++] = "hang";
+	names[n++] = "id:";
+	memset(&nf, 0, sizeof(nf));
+	snprintf(nf.text, sizeof(nf.text), "%s", text ? text : "");
+	snprintf(copy, sizeof(copy), "%s", nf.text);
+	for (tok = strtok_r(copy, " \t", &save); tok; tok = strtok_r(NULL, " \t", &save)) {
+		struct gt_term *t = &nf.or_terms[nf.nterms];
+
+		if (nf.nterms == GT_MAX_TERMS) {
+			strbuf_addf(err, "at most %d filter terms", GT_MAX_TERMS);
+			return -EINVAL;
+		}
+		memset(t, 0, sizeof(*t));
+		if (!strncmp(tok, "id:", 3)) {
+			if (parse_u64(tok + 3, &t->num)) {
+				strbuf_addf(err, "bad id '%s'", tok + 3);
+				return -EINVAL;
+			}
+			t->kind = GT_TERM_ID;
+		} else if (event_word(tok)) {
+			t->kind = GT_TERM_TEXT;
+			snprintf(t->text, sizeof(t->text), "%s", tok);
+		} else {
+			guess = tool_suggest(tok, names, n);
+			if (guess)
+				strbuf_addf(err, "unknown event type '%s' (did you mean '%s'?)",
+					    tok, guess);
+			else
+				strbuf_addf(err, "unknown event type '%s' (bind, unbind, "
+					    "evict, domain, submit, wait, retire, purge, hang, "
+					    "id:N)", tok);
+			return -EINVAL;
+		}
+		nf.nterms++;
+	}
+	*f = nf;
+	return 0;
+}
+
+bool gt_event_filter_match(const struct gt_filter *f, const struct gdfs_event *e)
+{
+	bool any_type = false, type_ok = false;
+	unsigned int i;
+
+	for (i = 0; i < f->nterms; i++) {
+		const struct gt_term *t = &f->or_terms[i];
+
+		if (t->kind == GT_TERM_ID && e->obj != t->num)
+			return false;
+		if (t->kind != GT_TERM_TEXT)
+			continue;
+		/* Types: any of them. */
+		any_type = true;
+		if (!strcmp(e->type == GDFS_EV_OTHER ? e->type_name :
+			    gdfs_event_type_name(e->type), t->text))
+			type_ok = true;
+	}
+	return !any_type || type_ok;
 }

@@ -73,6 +73,7 @@ void gt_sampler_release(struct gt_sampler *s)
 
 static void set_error(struct gt_sampler *s, const char *what, int err)
 {
+	s->error_exit = gem_exit_for_errno(err);
 	snprintf(s->error, sizeof(s->error), "%s: %s", what, gdfs_strerror(-err));
 }
 
@@ -94,17 +95,19 @@ static int open_source(struct gt_sampler *s)
 
 	ret = gdfs_open_auto(s->device, s->debugfs_dir, &s->src);
 	if (ret) {
+		struct strbuf sb = STRBUF_INIT;
+
+		s->error_exit = GEM_EXIT_FAILED;
 		if (s->debugfs_dir)
 			snprintf(s->error, sizeof(s->error),
 				 "cannot open '%s': %s (no dri/0 holding a 'name' file "
 				 "under it?)", s->debugfs_dir, gdfs_strerror(ret));
 		else
-			snprintf(s->error, sizeof(s->error),
-				 "cannot open '%s': %s%s",
-				 gem_device_path(s->device), ret == -ETIMEDOUT ?
-				 gdfs_strerror(ret) : strerror(-ret),
-				 ret == -ENOENT || ret == -ECONNREFUSED ?
-				 " (is gemd running?)" : "");
+			s->error_exit = gem_unreachable(&sb, gem_device_path(s->device),
+							-ret);
+		if (sb.len)
+			snprintf(s->error, sizeof(s->error), "%s", sb.buf);
+		strbuf_release(&sb);
 		s->src = NULL;
 		return ret;
 	}
@@ -255,6 +258,102 @@ static int read_events(struct gt_sampler *s)
 	return 0;
 }
 
+/* Keep ev as the newest, dropping the oldest when full. */
+static void events_push(struct gt_events *e, const struct gdfs_event *ev)
+{
+	if (e->n == GEMTOP_EVENTS_KEPT) {
+		e->v[e->head] = *ev;
+		e->head = (e->head + 1) % GEMTOP_EVENTS_KEPT;
+	} else {
+		e->v[(e->head + e->n) % GEMTOP_EVENTS_KEPT] = *ev;
+		e->n++;
+	}
+}
+
+bool gt_event_is_hang(const struct gdfs_event *e)
+{
+	return e->type == GDFS_EV_OTHER && !strcmp(e->type_name, "hang");
+}
+
+const struct gt_hang *gt_hang_find(const struct gt_sampler *s, uint64_t seq)
+{
+	size_t i;
+
+	for (i = 0; i < s->nhangs; i++)
+		if (s->hangs[i].seq == seq)
+			return &s->hangs[i];
+	return NULL;
+}
+
+/*
+ * The hangs counter rose to count: note the hang with what the error
+ * state says of it (gemd's extra lines: the guilty client, the kind), and
+ * give it a row in the events at the time it happened.
+ */
+static void note_hang(struct gt_sampler *s, uint64_t count)
+{
+	struct gdfs_error_state es;
+	struct gt_hang h = { .seq = count, .real_ns = s->cur->real_ns };
+	struct gdfs_event ev;
+
+	if (read_file(s, "i915_error_state") >= 0 &&
+	    gdfs_parse_error_state(s->buf.buf, s->buf.len, &es, NULL) == 0) {
+		if (es.present && (!es.hang_seq || es.hang_seq == count)) {
+			snprintf(h.kind, sizeof(h.kind), "%s", es.hang_kind);
+			snprintf(h.comm, sizeof(h.comm), "%s", es.guilty_comm);
+			h.pid = es.guilty_pid;
+			h.seqno = es.guilty_seqno;
+			if (es.time_sec > 0)
+				h.real_ns = (uint64_t)es.time_sec * 1000000000ull +
+					    (uint64_t)es.time_usec * 1000ull;
+		}
+		gdfs_error_state_release(&es);
+	}
+	if (s->nhangs == GEMTOP_HANGS_KEPT) {
+		memmove(s->hangs, s->hangs + 1, sizeof(s->hangs) - sizeof(s->hangs[0]));
+		s->nhangs--;
+	}
+	s->hangs[s->nhangs++] = h;
+	s->hangs_new++;
+	/* Events carry CLOCK_MONOTONIC, the error state wall time. */
+	memset(&ev, 0, sizeof(ev));
+	ev.type = GDFS_EV_OTHER;
+	snprintf(ev.type_name, sizeof(ev.type_name), "hang");
+	ev.obj = (uint32_t)h.seq;
+	ev.seqno = h.seqno;
+	ev.ts_ns = s->cur->mono_ns;
+	if (s->cur->real_ns > h.real_ns && s->cur->mono_ns > s->cur->real_ns - h.real_ns)
+		ev.ts_ns = s->cur->mono_ns - (s->cur->real_ns - h.real_ns);
+	events_push(&s->events, &ev);
+}
+
+/* Hangs since the first sample: the counter is gemd's, from its start. */
+static void check_hangs(struct gt_sampler *s)
+{
+	bool present;
+	uint64_t n = gt_counter(s->cur, "hangs", &present), i;
+
+	if (!present)
+		return;
+	if (!s->hangs_base_set || n < s->hangs_base) {
+		s->hangs_base = n;	/* a new gemd counts from 0 again */
+		s->hangs_base_set = true;
+		return;
+	}
+	/* One row each, the latest with the error state's details. */
+	for (i = s->hangs_base + 1; i <= n; i++) {
+		if (i < n) {
+			struct gt_hang h = { .seq = i, .real_ns = s->cur->real_ns };
+
+			if (s->nhangs < GEMTOP_HANGS_KEPT)
+				s->hangs[s->nhangs++] = h;
+			continue;
+		}
+		note_hang(s, i);
+	}
+	s->hangs_base = n;
+}
+
 int gt_sample(struct gt_sampler *s, unsigned int need)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -354,6 +453,7 @@ int gt_sample(struct gt_sampler *s, unsigned int need)
 		s->cpu_pct = 100.0 * (double)(smp->cpu_ns - s->prev->cpu_ns) /
 			     (double)(smp->mono_ns - s->prev->mono_ns);
 	update_history(s);
+	check_hangs(s);
 	strbuf_release(&err);
 	return 0;
 
@@ -412,6 +512,15 @@ void gt_rates_compute(const struct gdfs_counters *prev, const struct gdfs_counte
 	out->pread_bytes = rate(prev, cur, "pread_bytes", secs);
 	out->retires = rate(prev, cur, "retires", secs);
 	out->seqnos = rate(prev, cur, "seqno", secs);
+	{
+		uint64_t v;
+
+		/* ns of GPU work per second of time: a share of 1e9. */
+		out->gpu_busy_valid = gdfs_counter(cur, "gpu_busy_ns", &v);
+		out->gpu_busy_pct = rate(prev, cur, "gpu_busy_ns", secs) / 1e7;
+		if (out->gpu_busy_pct > 100)
+			out->gpu_busy_pct = 100;
+	}
 }
 
 int gt_lists_from_counters(const struct gdfs_counters *c, struct gt_list_totals *out)
@@ -529,13 +638,7 @@ void gt_events_add(struct gt_events *e, const struct gdfs_events *in)
 
 		if (ev->seq < e->next_seq)
 			continue;	/* already held */
-		if (e->n == GEMTOP_EVENTS_KEPT) {
-			e->v[e->head] = *ev;
-			e->head = (e->head + 1) % GEMTOP_EVENTS_KEPT;
-		} else {
-			e->v[(e->head + e->n) % GEMTOP_EVENTS_KEPT] = *ev;
-			e->n++;
-		}
+		events_push(e, ev);
 		e->next_seq = ev->seq + 1;
 	}
 	if (in->next_seq > e->next_seq)
@@ -546,6 +649,18 @@ uint32_t gt_seqno_lag(const struct gdfs_ring *r)
 {
 	/* Seqnos wrap: the difference is taken modulo 2^32. */
 	return r->emitted_seqno - r->completed_seqno;
+}
+
+unsigned int gt_ring_retiring(const struct gdfs_ring *r)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	/* Seqnos wrap: "at or before completed" modulo 2^32. */
+	for (i = 0; i < r->nrequests; i++)
+		if ((int32_t)(r->requests[i].seqno - r->completed_seqno) <= 0)
+			n++;
+	return n;
 }
 
 uint64_t gt_oldest_age_ns(const struct gdfs_ring *r)

@@ -40,6 +40,7 @@ static const struct gt_role {
 	[GT_C_CURSOR] = { 0, GT_C_NONE, A_REVERSE | A_BOLD, A_REVERSE | A_BOLD },
 	[GT_C_PROMPT] = { 0, GT_C_NONE, A_BOLD, A_BOLD },
 	[GT_C_KEYS] = { 0, GT_C_NONE, A_REVERSE, A_REVERSE },
+	[GT_C_HANG] = { COLOR_RED, GT_C_HANG, A_REVERSE | A_BOLD, A_REVERSE | A_BOLD },
 };
 
 void gt_ui_banner(struct gt_ui *ui, const char *fmt, ...)
@@ -91,7 +92,9 @@ void gt_put(struct gt_ui *ui, int y, int x, const char *s)
 {
 	if (y < 0 || y >= ui->rows || x >= ui->cols)
 		return;
-	mvaddnstr(y, x, s, ui->cols - x);
+	/* Clipped in columns: a byte count would cut a line of UTF-8
+	 * blocks at a third of the screen. */
+	mvaddnstr(y, x, s, (int)gt_fit_columns(s, ui->cols - x));
 }
 
 void gt_putf(struct gt_ui *ui, int y, int x, const char *fmt, ...)

@@ -174,7 +174,7 @@ static void draw_detail(struct gt_ui *ui, int y0, int h)
 
 		if (!names_obj(e, ui->detail_id) || k++ + DETAIL_EVENTS < n)
 			continue;
-		gt_event_format(e, line, sizeof(line));
+		gt_event_format(ui, e, line, sizeof(line));
 		gt_put(ui, y++, 2, line);
 		shown++;
 	}
@@ -234,6 +234,7 @@ static bool objects_key(struct gt_ui *ui, enum gt_action a, long page)
 }
 
 const struct gt_view_class gt_objects_view = {
+	.filter_parse = gt_filter_parse,
 	.name = "Objects",
 	.key = '1',
 	.help = "objects",

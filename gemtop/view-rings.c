@@ -37,7 +37,19 @@ static void rings_draw(struct gt_ui *ui, int y0, int h)
 			ui->s.rates.seqnos, ui->s.rates.execbuffers, ui->s.rates.retires);
 	else
 		gt_put(ui, y++, 0, "seqno rate: after the second sample");
-	gt_putf(ui, y++, 0, "%u outstanding requests", r->outstanding);
+	{
+		unsigned int retiring = gt_ring_retiring(r);
+
+		/* Completed but not retired is not outstanding: "idle" and
+		 * "1 outstanding" would contradict each other. */
+		unsigned int pending = r->outstanding > retiring ? r->outstanding - retiring : 0;
+
+		if (retiring)
+			gt_putf(ui, y++, 0, "%u outstanding requests (%u completed, not yet "
+				"retired)", pending, retiring);
+		else
+			gt_putf(ui, y++, 0, "%u outstanding requests", pending);
+	}
 	snprintf(line, sizeof(line), "%10s %10s %10s %6s %7s", "SEQNO", "TAIL", "AGE",
 		 "FILE", "PID");
 	gt_put_line(ui, y++, GT_C_HEADER, line);

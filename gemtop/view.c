@@ -24,6 +24,13 @@ const struct gt_view_class *const gt_views[] = {
 };
 const unsigned int gt_nviews = ARRAY_SIZE(gt_views);
 
+const struct gt_filter *gt_ui_filter(const struct gt_ui *ui)
+{
+	if (gt_views[ui->view] == &gt_objects_view)
+		return &ui->model.filter;
+	return &ui->filters[ui->view];
+}
+
 unsigned int gt_view_count(void)
 {
 	return gt_nviews;
@@ -64,11 +71,21 @@ static void draw_status(struct gt_ui *ui)
 	if (ui->input != GT_IN_NONE) {
 		static const char *const prompt[] = { "", "Search: ", "Filter: ",
 						      "Delay (s): " };
+		const struct gt_filter *f = gt_ui_filter(ui);
+		char p[200];
 
+		/* The filter in force, so an empty line is not a mystery. */
+		if (ui->input == GT_IN_FILTER && f->text[0])
+			snprintf(p, sizeof(p), "Filter %s (now '%s'; Enter alone "
+				 "clears, Esc keeps): ", gt_views[ui->view]->name, f->text);
+		else if (ui->input == GT_IN_FILTER)
+			snprintf(p, sizeof(p), "Filter %s: ", gt_views[ui->view]->name);
+		else
+			snprintf(p, sizeof(p), "%s", prompt[ui->input]);
 		gt_attr_on(ui, GT_C_PROMPT);
-		gt_put(ui, y, 0, prompt[ui->input]);
+		gt_put(ui, y, 0, p);
 		gt_attr_off(ui, GT_C_PROMPT);
-		gt_put(ui, y, (int)strlen(prompt[ui->input]), ui->inbuf);
+		gt_put(ui, y, (int)strlen(p), ui->inbuf);
 		return;
 	}
 	if (ui->s.error[0]) {
@@ -145,8 +162,11 @@ static void draw(struct gt_ui *ui)
 	int y0, h;
 
 	getmaxyx(stdscr, ui->rows, ui->cols);
-	if (ui->help) {
-		draw_help(ui);
+	if (ui->help || ui->setup) {
+		if (ui->help)
+			draw_help(ui);
+		else
+			gt_setup_draw(ui);
 		draw_status(ui);
 		refresh();
 		return;
@@ -183,13 +203,21 @@ static void refresh_model(struct gt_ui *ui)
 static void take_sample(struct gt_ui *ui)
 {
 	unsigned int need = view_needs(ui);
+	int ret;
 
 	if (need & GT_NEED_OBJECTS && !gt_objects_due(&ui->s, now_ns(), ui->delay_ns))
 		need = (need & ~(unsigned int)GT_NEED_OBJECTS) | GT_KEEP_OBJECTS;
 	/* While paused only the header's figures are needed (history). */
 	if (ui->paused)
 		need = GT_NEED_COUNTERS | GT_NEED_RING | GT_NEED_GTT;
-	if (gt_sample(&ui->s, need) == 0 && !ui->paused) {
+	ret = gt_sample(&ui->s, need);
+	if (ret == 0 && ui->s.hangs_new) {
+		/* The newest hang goes on the banner until acknowledged. */
+		ui->hang = ui->s.hangs[ui->s.nhangs - 1];
+		ui->hang_banner = true;
+		ui->s.hangs_new = 0;
+	}
+	if (ret == 0 && !ui->paused) {
 		ui->shown = ui->s.cur;
 		update_model(ui, false);
 	} else if (!ui->paused) {
@@ -292,32 +320,38 @@ static void input_done(struct gt_ui *ui)
 {
 	struct strbuf err = STRBUF_INIT;
 	uint64_t ns;
-	double v;
-	char *end;
 
 	switch (ui->input) {
 	case GT_IN_SEARCH:
 		memcpy(ui->search, ui->inbuf, sizeof(ui->search) - 1);
 		ui->search[sizeof(ui->search) - 1] = '\0';
 		break;
-	case GT_IN_FILTER:
-		if (gt_filter_parse(ui->inbuf, &ui->model.filter, &err)) {
+	case GT_IN_FILTER: {
+		const struct gt_view_class *v = gt_views[ui->view];
+		struct gt_filter nf;
+
+		if (v->filter_parse(ui->inbuf, &nf, &err)) {
 			gt_ui_banner(ui, "filter not changed: %s", err.buf);
-		} else {
-			refresh_model(ui);
-			gt_ui_banner(ui, ui->inbuf[0] ? "filter: %s" : "filter cleared%s",
-				     ui->inbuf);
+			break;
 		}
-		break;
-	case GT_IN_DELAY:
-		v = strtod(ui->inbuf, &end);
-		if (end == ui->inbuf || *end || !(v >= 0.05) || v > 86400) {
-			gt_ui_banner(ui, "delay not changed: '%s' is not SECS[.TENTHS]",
-				     ui->inbuf);
+		/* The objects view's filter is the model's. */
+		if (v == &gt_objects_view) {
+			ui->model.filter = nf;
+			refresh_model(ui);
 		} else {
-			ns = (uint64_t)(v * 1e9 + 0.5);
+			ui->filters[ui->view] = nf;
+		}
+		gt_ui_banner(ui, ui->inbuf[0] ? "%s filter: %s" : "%s filter cleared",
+			     v->name, ui->inbuf);
+		break;
+	}
+	case GT_IN_DELAY:
+		if (gt_parse_delay(ui->inbuf, &ns)) {
+			gt_ui_banner(ui, "delay not changed: '%s' is not a duration "
+				     "from 50ms to 1 day", ui->inbuf);
+		} else {
 			ui->delay_ns = ns;
-			gt_ui_banner(ui, "delay %.1f s", v);
+			gt_ui_banner(ui, "delay %.1f s", (double)ns / 1e9);
 		}
 		break;
 	case GT_IN_NONE:
@@ -357,6 +391,8 @@ static void input_key(struct gt_ui *ui, int ch)
 	if (ch == KEY_BACKSPACE || ch == 127 || ch == 8) {
 		if (l)
 			ui->inbuf[l - 1] = '\0';
+	} else if (ch == 0x15) {	/* Ctrl-U: the whole line, as readline */
+		ui->inbuf[0] = '\0';
 	} else if (ch >= 0x20 && ch < 0x7f && l + 1 < sizeof(ui->inbuf)) {
 		ui->inbuf[l] = (char)ch;
 		ui->inbuf[l + 1] = '\0';
@@ -398,6 +434,12 @@ static void toggle_invert(struct gt_ui *ui)
 		     ui->model.invert ? "inverted" : "normal");
 }
 
+static bool sorts_objects(enum gt_action a)
+{
+	return a == GT_ACT_SORT_NEXT || a == GT_ACT_SORT_PREV || a == GT_ACT_INVERT ||
+	       a == GT_ACT_SORT_SIZE || a == GT_ACT_SORT_AGE || a == GT_ACT_SORT_OFFSET;
+}
+
 static void handle_key(struct gt_ui *ui, int ch)
 {
 	const struct gt_view_class *view = gt_views[ui->view];
@@ -419,8 +461,22 @@ static void handle_key(struct gt_ui *ui, int ch)
 		input_key(ui, ch);
 		return;
 	}
+	if (ui->setup) {
+		gt_setup_key(ui, ch);
+		return;
+	}
 	a = gt_key_action(ch);
 	v = view_of_key(ch);
+	/* The sort keys order the objects: elsewhere they would change an
+	 * order nobody sees and say so as if they had done something. */
+	if (sorts_objects(a) && view != &gt_objects_view && !ui->help) {
+		/* A view with a sort of its own (clients) takes these. */
+		if (view->handle_key && view->handle_key(ui, a, page))
+			return;
+		gt_ui_banner(ui, "the %s view has no sort; the Objects view (1) has",
+			     view->name);
+		return;
+	}
 	if (ui->help && a != GT_ACT_QUIT) {
 		ui->help = false;
 		return;
@@ -445,14 +501,23 @@ static void handle_key(struct gt_ui *ui, int ch)
 			search_step(ui, ui->sel + 1);
 		break;
 	case GT_ACT_FILTER:
-		start_input(ui, GT_IN_FILTER, ui->model.filter.text);
+		/* An empty line: type the new filter (Enter alone clears it,
+		 * Esc keeps it); the current one shows in the prompt. */
+		if (!view->filter_parse)
+			gt_ui_banner(ui, "the %s view has no filter", view->name);
+		else
+			start_input(ui, GT_IN_FILTER, "");
+		break;
+	case GT_ACT_ACK:
+		ui->hang_banner = false;
+		break;
+	case GT_ACT_SETUP:
+		ui->setup = true;
+		ui->setup_row = 0;
 		break;
 	case GT_ACT_SORT_NEXT:
 	case GT_ACT_SORT_PREV:
 	case GT_ACT_INVERT:
-		/* A view with a sort of its own (clients) takes these. */
-		if (view->handle_key && view->handle_key(ui, a, page))
-			break;
 		if (a == GT_ACT_SORT_PREV)
 			set_sort(ui, (enum gt_col)((ui->model.sort + GT_COL_COUNT - 1) %
 						   GT_COL_COUNT));
@@ -460,7 +525,6 @@ static void handle_key(struct gt_ui *ui, int ch)
 			toggle_invert(ui);
 		else
 			set_sort(ui, (enum gt_col)((ui->model.sort + 1) % GT_COL_COUNT));
-		break;
 		break;
 	case GT_ACT_SORT_SIZE:
 		set_sort(ui, GT_COL_SIZE);
@@ -523,6 +587,8 @@ int gt_tui_run(const struct gt_opts *opts)
 	ui.events_follow = true;
 	strbuf_init(&ui.detail_bytes, 0);
 	gt_model_init(&ui.model);
+	ui.model.sort = (enum gt_col)opts->sort;
+	ui.model.invert = opts->invert;
 	if (gt_filter_parse(opts->filter, &ui.model.filter, &err)) {
 		fprintf(stderr, "gemtop: invalid filter '%s': %s\n", opts->filter, err.buf);
 		strbuf_release(&err);

@@ -33,6 +33,7 @@ enum gt_color {
 	GT_C_CURSOR,		/* the GTT map's cursor cell */
 	GT_C_PROMPT,		/* "Search: " */
 	GT_C_KEYS,		/* the status line's key list */
+	GT_C_HANG,		/* the hang banner and the hang rows of Events */
 	GT_C_COUNT,
 };
 
@@ -46,6 +47,8 @@ enum gt_action {
 	GT_ACT_UP, GT_ACT_DOWN, GT_ACT_LEFT, GT_ACT_RIGHT,
 	GT_ACT_PGUP, GT_ACT_PGDN, GT_ACT_HOME, GT_ACT_END, GT_ACT_ENTER,
 	GT_ACT_BACK,
+	GT_ACT_ACK,		/* acknowledge the hang banner */
+	GT_ACT_SETUP,		/* the setup screen (F2) */
 };
 
 struct gt_key {
@@ -87,6 +90,14 @@ struct gt_ui {
 	uint64_t banner_until;
 	enum gt_input input;
 	char inbuf[128];
+	/* Each view's filter (the objects view's is model.filter). */
+	struct gt_filter filters[8];
+	/* The newest hang gemtop saw, on a banner until acknowledged (a). */
+	struct gt_hang hang;
+	bool hang_banner;
+	/* The setup screen: shown, and its selected row. */
+	bool setup;
+	unsigned int setup_row;
 	int rows, cols;
 };
 
@@ -106,6 +117,9 @@ struct gt_view_class {
 	 * rows.  Returns false to leave the key to the default (scroll the
 	 * body by ui->scroll).  NULL: always the default. */
 	bool (*handle_key)(struct gt_ui *ui, enum gt_action a, long page);
+	/* Parse a filter for this view (its own terms; an unknown term is an
+	 * error, with a did-you-mean).  NULL: the view has no filter. */
+	int (*filter_parse)(const char *text, struct gt_filter *f, struct strbuf *err);
 };
 
 /* views.def: the classes, in tab order. */
@@ -118,6 +132,8 @@ extern const unsigned int gt_nviews;
 /* How far a movement action moves, in steps of step (page for PgUp/PgDn,
  * everything for Home/End); 0 for any other action. */
 long gt_action_delta(enum gt_action a, long step, long page);
+/* The filter of the view shown. */
+const struct gt_filter *gt_ui_filter(const struct gt_ui *ui);
 /* Show the view (resets scroll and detail; samples what it needs). */
 void gt_ui_set_view(struct gt_ui *ui, unsigned int view);
 
@@ -138,12 +154,17 @@ void gt_putf(struct gt_ui *ui, int y, int x, const char *fmt, ...)
 /* A line the width of the screen in role c (a column header). */
 void gt_put_line(struct gt_ui *ui, int y, enum gt_color c, const char *text);
 
+/* view-setup.c: the setup screen (F2) and its keys; leaving it saves
+ * gemtoprc. */
+void gt_setup_draw(struct gt_ui *ui);
+void gt_setup_key(struct gt_ui *ui, int ch);
 /* header.c: the header; returns the number of rows it used. */
 int gt_draw_header(struct gt_ui *ui);
 
 /* view-objects.c: keep the selection on the same object across refreshes. */
 void gt_objects_reselect(struct gt_ui *ui);
 /* view-events.c: one event as the events view and the detail show it. */
-void gt_event_format(const struct gdfs_event *e, char *line, size_t size);
+void gt_event_format(const struct gt_ui *ui, const struct gdfs_event *e, char *line,
+		     size_t size);
 
 #endif

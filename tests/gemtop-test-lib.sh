@@ -2,6 +2,9 @@
 # prerequisites, and the known workload.  Source after test-lib.sh.
 
 GEMTOP="$GEMKIT_BUILD_DIR/gemtop/gemtop"
+# No gemtoprc of the caller's: F2's file lands in the trash directory.
+XDG_CONFIG_HOME="$TRASH/config"
+export XDG_CONFIG_HOME
 WORKLOAD="$GEMKIT_BUILD_DIR/tests/gemtop-workload"
 DFS="$GEMD_SOCK_DIR/debugfs"
 

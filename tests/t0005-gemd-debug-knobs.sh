@@ -41,7 +41,7 @@ test_expect_success 'GEMKIT_FAILMALLOC=1: the first client cannot open a file' '
 	start_gemd_with GEMKIT_FAILMALLOC=1 &&
 	grep "faultsim: allocation 1 from now fails, and 0 after it" "$GEMD_LOG" &&
 	test_expect_code 3 gemctl create 4096 2>err &&
-	stderr_has "cannot open device $GEMD_SOCK: Cannot allocate memory" &&
+	stderr_has "cannot reach gemd at $GEMD_SOCK: Cannot allocate memory" &&
 	gemctl create 4096 >out &&
 	grep "^handle 1 size 4096" out &&
 	stop_gemd

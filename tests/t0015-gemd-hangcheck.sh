@@ -26,7 +26,7 @@ test_expect_success 'options: --batch-budget and --error-states are counts' '
 test_expect_success 'a starved GPU is not hung (GEMKIT_CS_STALL_MS)' '
 	GEMKIT_CS_STALL_MS=400 &&
 	export GEMKIT_CS_STALL_MS &&
-	start_gemd --no-debugfs --hangcheck 100 &&
+	start_gemd --no-debugfs --hangcheck 100ms &&
 	unset GEMKIT_CS_STALL_MS &&
 	grep "GEMKIT_CS_STALL_MS: the GPU is off the CPU for 400 ms before each batch" \
 		"$GEMD_LOG" &&
@@ -53,7 +53,7 @@ test_expect_success 'a starved GPU jumping to itself is still hung' '
 # ran is in the log.
 test_expect_success 'a batch that keeps ACTHD moving is a runaway after 4 periods' '
 	: >"$GEMD_LOG" &&
-	start_gemd --no-debugfs --hangcheck 100 &&
+	start_gemd --no-debugfs --hangcheck 100ms &&
 	gemctl --json -c "hang --kind runaway; wait-hang --timeout 20s" >out &&
 	sed -n 2p out | json_check "d[\"kind\"] == \"runaway\" and d[\"recovered\"] is True and d[\"detect_ns\"] >= 100000000 and d[\"ipehr\"] in (0, 0x18800080)" &&
 	sed -n "s/.*kept the GPU busy for \([0-9]*\) ms of GPU time without completing (budget 400 ms)$/\1/p" \
@@ -64,7 +64,7 @@ test_expect_success 'a batch that keeps ACTHD moving is a runaway after 4 period
 '
 
 test_expect_success '--batch-budget 2 halves it; the GPU works afterwards' '
-	start_gemd --no-debugfs --hangcheck 100 --batch-budget 2 &&
+	start_gemd --no-debugfs --hangcheck 100ms --batch-budget 2 &&
 	gemctl -c "hang --kind runaway; wait-hang --timeout 20s" >out &&
 	grep "budget 200 ms" "$GEMD_LOG" &&
 	gemctl -q -c "h = create 4096
@@ -76,7 +76,7 @@ test_expect_success '--batch-budget 2 halves it; the GPU works afterwards' '
 
 test_expect_success '--batch-budget 0 lets a batch run for ever' '
 	: >"$GEMD_LOG" &&
-	start_gemd --no-debugfs --hangcheck 100 --batch-budget 0 --log-level info &&
+	start_gemd --no-debugfs --hangcheck 100ms --batch-budget 0 --log-level info &&
 	grep "hangcheck every 100 ms; batches may run for ever" "$GEMD_LOG" &&
 	test_expect_code 124 gemctl -c "hang --kind runaway; wait-hang --timeout 1500ms" &&
 	test "$(hangs)" = 0 &&

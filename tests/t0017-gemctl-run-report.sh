@@ -46,7 +46,7 @@ test_expect_success 'a failing program: its status, and where the log is' '
 '
 
 test_expect_success 'a shared gemd: the line points at it' '
-	start_gemd --no-debugfs --hangcheck 200 &&
+	start_gemd --no-debugfs --hangcheck 200ms &&
 	"$GEMCTL" run -D "$GEMD_SOCK" sh -c \
 		"\"$GEMCTL\" -q -c \"hang --kind badop; wait-hang --timeout 10s; hang --kind badop; wait-hang --timeout 10s\"" \
 		>out 2>err &&

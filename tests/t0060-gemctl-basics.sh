@@ -35,7 +35,7 @@ test_expect_success 'a bad global option is a usage error (2)' '
 
 test_expect_success 'missing device: exit 3 for ioctl, debugfs and control verbs' '
 	test_expect_code 3 "$GEMCTL" -D "$NODEV" create 4096 2>err &&
-	stderr_has "gemctl create: cannot open device $NODEV: No such file or directory" &&
+	stderr_has "gemctl create: no gemd at $NODEV (is gemd running? start it with \`gemd --daemon\`)" &&
 	test_expect_code 3 "$GEMCTL" -D "$NODEV" info 2>err &&
 	test_expect_code 3 "$GEMCTL" -D "$NODEV" wait-hang --timeout 100ms 2>err &&
 	test_expect_code 3 "$GEMCTL" -D "$NODEV" suspend 2>err &&
@@ -72,11 +72,11 @@ test_expect_success 'an unset variable is a usage error' '
 	stderr_has "unset variable '\''nope'\''"
 '
 
-test_expect_success 'without -e a script goes on; its status is the last command'"'"'s' '
-	gemctl -c "close 99; echo after" >out 2>err &&
+test_expect_success 'with +e a script goes on; its status is the last command'"'"'s' '
+	gemctl +e -c "close 99; echo after" >out 2>err &&
 	echo after >expect &&
 	test_cmp expect out &&
-	stderr_has "gemctl close: DRM_IOCTL_GEM_CLOSE handle 99: "
+	stderr_has "gemctl close: no object with handle 99 (DRM_IOCTL_GEM_CLOSE: "
 '
 
 test_expect_success '-e stops at the first failure with its status' '

@@ -35,7 +35,7 @@ test_expect_success 'create: wrong argument count' '
 
 test_expect_success 'close: a bad handle fails naming the ioctl and errno' '
 	test_expect_code 1 gemctl close 7 2>err &&
-	stderr_has "gemctl close: DRM_IOCTL_GEM_CLOSE handle 7: Invalid argument" &&
+	stderr_has "gemctl close: no object with handle 7 (DRM_IOCTL_GEM_CLOSE: Invalid argument)" &&
 	test_expect_code 2 gemctl close x7 2>err &&
 	stderr_has "bad handle '\''x7'\''"
 '
@@ -74,7 +74,7 @@ test_expect_success 'read assigned to a variable gives hex' '
 
 test_expect_success 'write/read: bad handle, bad pattern, out of range, unknown size' '
 	test_expect_code 1 gemctl write 9 --fill 1 --length 4 2>err &&
-	stderr_has "DRM_IOCTL_I915_GEM_PWRITE handle 9 offset 0 length 4: No such file or directory" &&
+	stderr_has "no object with handle 9 (DRM_IOCTL_I915_GEM_PWRITE: No such file or directory)" &&
 	test_expect_code 2 gemctl -c "h = create 4096; write \$h --pattern xyz" 2>err &&
 	stderr_has "bad pattern" &&
 	test_expect_code 1 gemctl -c "h = create 4096; read \$h --offset 4090 --length 16" 2>err &&
@@ -97,7 +97,7 @@ test_expect_success 'a second process opens a flink name' '
 
 test_expect_success 'flink: bad handle' '
 	test_expect_code 1 gemctl flink 5 2>err &&
-	stderr_has "gemctl flink: DRM_IOCTL_GEM_FLINK handle 5: No such file or directory"
+	stderr_has "gemctl flink: no object with handle 5 (DRM_IOCTL_GEM_FLINK: No such file or directory)"
 '
 
 test_expect_success 'map --cpu and --gtt, unmap; a second map of the same handle fails' '
@@ -109,7 +109,7 @@ test_expect_success 'map --cpu and --gtt, unmap; a second map of the same handle
 	test_expect_code 1 gemctl unmap 1 2>err &&
 	stderr_has "handle 1 is not mapped" &&
 	test_expect_code 1 gemctl map 3 --length 4096 2>err &&
-	stderr_has "DRM_IOCTL_I915_GEM_MMAP handle 3 length 4096: No such file or directory"
+	stderr_has "no object with handle 3 (DRM_IOCTL_I915_GEM_MMAP: No such file or directory)"
 '
 
 test_expect_success 'set-domain: names, and failures' '
@@ -117,7 +117,7 @@ test_expect_success 'set-domain: names, and failures' '
 	test_expect_code 2 gemctl set-domain 1 blue 2>err &&
 	stderr_has "unknown domain '\''blue'\''" &&
 	test_expect_code 1 gemctl set-domain 4 cpu 2>err &&
-	stderr_has "DRM_IOCTL_I915_GEM_SET_DOMAIN handle 4 cpu: No such file or directory"
+	stderr_has "no object with handle 4 (DRM_IOCTL_I915_GEM_SET_DOMAIN: No such file or directory)"
 '
 
 test_expect_success 'tiling x with a stride, back to none' '
@@ -140,7 +140,7 @@ test_expect_success 'madvise: retained, and failures' '
 	test_cmp expect out &&
 	test_expect_code 2 gemctl madvise 1 maybe 2>err &&
 	test_expect_code 1 gemctl madvise 1 dontneed 2>err &&
-	stderr_has "DRM_IOCTL_I915_GEM_MADVISE handle 1 dontneed: No such file or directory"
+	stderr_has "no object with handle 1 (DRM_IOCTL_I915_GEM_MADVISE: No such file or directory)"
 '
 
 test_expect_success 'caching: get, set cached, set none' '
@@ -149,7 +149,7 @@ test_expect_success 'caching: get, set cached, set none' '
 	test_cmp expect out &&
 	test_expect_code 2 gemctl caching 1 lukewarm 2>err &&
 	test_expect_code 1 gemctl caching 1 2>err &&
-	stderr_has "DRM_IOCTL_I915_GEM_GET_CACHING handle 1: No such file or directory"
+	stderr_has "no object with handle 1 (DRM_IOCTL_I915_GEM_GET_CACHING: No such file or directory)"
 '
 
 test_done

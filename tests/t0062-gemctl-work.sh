@@ -46,7 +46,7 @@ test_expect_success 'fill: bad rectangle, too big for the object, bad bpp, bad h
 	test_expect_code 2 gemctl -c "h = create 4096; fill \$h 0 0 4 4 1 --bpp 24" 2>err &&
 	stderr_has "bpp 24 is not 8, 16 or 32" &&
 	test_expect_code 1 gemctl fill 42 0 0 4 4 1 2>err &&
-	stderr_has "DRM_IOCTL_I915_GEM_GET_TILING handle 42: No such file or directory"
+	stderr_has "no object with handle 42 (DRM_IOCTL_I915_GEM_GET_TILING: No such file or directory)"
 '
 
 test_expect_success 'copy: a rectangle between objects, with --from and --to' '
@@ -63,7 +63,7 @@ test_expect_success 'copy: bad size, bad position, bad handle' '
 	test_expect_code 2 gemctl copy 1 2 4 4 --from x 2>err &&
 	stderr_has "bad position '\''x'\''" &&
 	test_expect_code 1 gemctl copy 1 2 4 4 2>err &&
-	stderr_has "DRM_IOCTL_I915_GEM_GET_TILING handle 1: No such file or directory"
+	stderr_has "no object with handle 1 (DRM_IOCTL_I915_GEM_GET_TILING: No such file or directory)"
 '
 
 test_expect_success 'exec: a batch file with a relocation stores a dword' '
@@ -101,7 +101,7 @@ test_expect_success 'busy: idle after wait; value 0' '
 	echo "handle 1 idle" >expect &&
 	test_cmp expect out &&
 	test_expect_code 1 gemctl busy 3 2>err &&
-	stderr_has "DRM_IOCTL_I915_GEM_BUSY handle 3: No such file or directory"
+	stderr_has "no object with handle 3 (DRM_IOCTL_I915_GEM_BUSY: No such file or directory)"
 '
 
 test_expect_success 'throttle, wait --idle and wait --seqno' '
@@ -111,7 +111,7 @@ test_expect_success 'throttle, wait --idle and wait --seqno' '
 
 test_expect_success 'wait: bad handle, usage' '
 	test_expect_code 1 gemctl wait 12 2>err &&
-	stderr_has "DRM_IOCTL_I915_GEM_WAIT handle 12: No such file or directory" &&
+	stderr_has "no object with handle 12 (DRM_IOCTL_I915_GEM_WAIT: No such file or directory)" &&
 	test_expect_code 2 gemctl wait 2>err &&
 	test_expect_code 2 gemctl wait 1 --idle 2>err &&
 	test_expect_code 2 gemctl wait 1 --timeout soon 2>err &&

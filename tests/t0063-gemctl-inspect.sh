@@ -51,10 +51,10 @@ test_expect_success 'inspect: unknown id, no handles in this session, usage' '
 	test_expect_code 1 gemctl inspect --id 99999 2>err &&
 	stderr_has "no object with id 99999" &&
 	test_expect_code 1 gemctl inspect 1 2>err &&
-	stderr_has "handle 1: this session has no handles (use --id)" &&
+	stderr_has "gemctl inspect: no object with handle 1 (this gemctl holds no handles: keep them across runs with -S NAME, or use --id)" &&
 	test_expect_code 2 gemctl inspect 2>err &&
 	test_expect_code 1 gemctl -c "h = create 4096; inspect 7" 2>err &&
-	stderr_has "no object for handle 7"
+	stderr_has "gemctl inspect: no object with handle 7"
 '
 
 test_expect_success 'list filters: --list, --domain, --min-size, --client' '

@@ -10,7 +10,7 @@ DFS="$GEMD_SOCK_DIR/debugfs"
 test_debugfs_opt "$DFS"
 
 test_expect_success 'start gemd (hangcheck 500 ms)' '
-	start_gemd $DFS_OPT --hangcheck 500 &&
+	start_gemd $DFS_OPT --hangcheck 500ms &&
 	if $have_fuse; then test_wait_for 10 test -f "$DFS/dri/0/name"; fi
 '
 

@@ -71,7 +71,7 @@ test_expect_success 'verbs, variables, errors and help in the shell' '
 	grep "^gemctl> hang --kind badop --help$" t &&
 	grep "^usage: gemctl hang \[--kind loop|runaway|wait|badop|fault\]$" t &&
 	grep "^{\"schema_version\":1,.*\"verb\":\"busy\".*\"busy\":false" t &&
-	grep "^gemctl close: DRM_IOCTL_GEM_CLOSE handle 99: Invalid argument$" t &&
+	grep "^gemctl close: no object with handle 99 (DRM_IOCTL_GEM_CLOSE: Invalid argument)$" t &&
 	grep "^usage: gemctl close H$" t
 '
 

@@ -70,7 +70,12 @@ test_expect_success 'the global options: --help and completion agree' '
 
 test_expect_success 'an option from another verb'"'"'s table is a usage error' '
 	test_expect_code 2 "$GEMCTL" -D "$NODEV" gtt --hex 2>err &&
-	grep "unrecognized option" err
+	cat >expect <<-\EOS &&
+	gemctl gtt: unknown option '\''--hex'\''
+	usage: gemctl gtt [--holes]
+	Try '\''gemctl gtt --help'\'' for more information.
+	EOS
+	test_cmp expect err
 '
 
 test_done

@@ -13,7 +13,7 @@ if ! test -x "$GEMDUMP"; then
 fi
 
 for f in sample-error-state-gen3 errstate-3.2 errstate-2.6.34 \
-	 errstate-ascii85-raw errstate-ascii85-zlib; do
+	 errstate-ascii85-raw errstate-ascii85-zlib errstate-fences-wraps; do
 	test_expect_success "hang $f: the golden report" '
 		cp "$GOLDEN/$f.txt" . &&
 		"$GEMDUMP" hang $f.txt >actual &&
@@ -139,5 +139,41 @@ if test -x "$POPULATE"; then
 		stop_gemd
 	'
 fi
+
+# The .igt goldens are intel_error_decode's output (IGT 1.27.1) on the
+# same error states: gemdump's fence registers and HEAD wraps must read
+# the same, line for line.  With IGT installed, its output of this run too.
+igt_lines () {
+	grep -A1 "^  fence\[" "$1" | grep -v "^--" &&
+	sed -n "s/^ *\(head = 0x[0-9a-f]*, wraps = [0-9]*\)\$/\1/p" "$1"
+}
+
+gd_lines () {
+	sed -n "/^fence registers (as intel_error_decode)\$/,/^\$/p" "$1" |
+		grep -e "^  fence\[" -e "^    " &&
+	sed -n "s/^  HEAD      \(head = .*\)\$/\1/p" "$1"
+}
+
+for f in sample-error-state-gen3 errstate-fences-wraps; do
+	test_expect_success "hang $f: fences and HEAD wraps as intel_error_decode" '
+		cp "$GOLDEN/$f.txt" . &&
+		"$GEMDUMP" hang $f.txt >report &&
+		gd_lines report >gd &&
+		igt_lines "$GOLDEN/$f.igt" >igt &&
+		test $(grep -c "^  fence\[" igt) = 16 &&
+		test_cmp igt gd &&
+		if command -v intel_error_decode >/dev/null 2>&1; then
+			intel_error_decode $f.txt >live.igt 2>&1 &&
+			igt_lines live.igt >igt-live &&
+			test_cmp igt-live gd
+		fi
+	'
+done
+
+test_expect_success 'HEAD wraps: 0x00600010 is offset 0x10, wrapped 3 times' '
+	grep -q "^  HEAD      head = 0x00000010, wraps = 3\$" report &&
+	grep -q "^  fence\[1\] = 02c01371\$" report &&
+	grep -q "^    valid, y-tiled, pitch: 65536, start: 0x02c00000, size: 8388608\$" report
+'
 
 test_done

@@ -49,6 +49,8 @@ struct tool_opt_parser {
 	const struct tool_opt *opts;
 	struct option longopts[TOOL_OPT_MAX + 1];
 	char shortopts[2 * TOOL_OPT_MAX + 3];
+	/* After '?': what was wrong, in words (tool_getopt_error()). */
+	char error[160];
 };
 
 /* Build the parser for opts (NULL: no options).  stop_at_operand: stop
@@ -57,8 +59,29 @@ struct tool_opt_parser {
  * scan.  0, or -E2BIG past TOOL_OPT_MAX options. */
 int tool_opt_parser_init(struct tool_opt_parser *p, const struct tool_opt *opts,
 			 bool stop_at_operand);
-/* The next option's id, '?' or -1 (see above). */
+/* The next option's id, '?' or -1 (see above).  getopt prints nothing:
+ * after '?', p->error says what was wrong, for the caller to print with
+ * its own prefix. */
 int tool_opt_next(struct tool_opt_parser *p, int argc, char **argv);
+
+/*
+ * Say what was wrong after getopt_long() (with opterr = 0) returned '?'
+ * or ':' for argv, in words, into out (NUL-terminated):
+ *	"unknown option '--tmeout' (did you mean '--timeout'?)"
+ *	"option '--timeout' needs a value"
+ *	"unknown option '-Z'"
+ * For the tools whose options are a struct option table of their own.
+ */
+void tool_getopt_error(char *out, size_t size, const struct option *longopts,
+		       const char *shortopts, int argc, char **argv);
+
+/* The edit distance of a and b (insertions, deletions, substitutions and
+ * swaps of neighbours cost 1). */
+size_t tool_edit_distance(const char *a, const char *b);
+/* The candidate closest to word, if close enough to be what was meant (a
+ * distance of at most a third of its length, at least 1), else NULL.  For
+ * "did you mean" on verbs, commands and options. */
+const char *tool_suggest(const char *word, const char *const *cands, size_t n);
 
 /* The option whose long name ("--offset" or "offset") or short name
  * ("-o") is word, or NULL. */

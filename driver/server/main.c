@@ -84,8 +84,8 @@ static const struct gemd_option gemd_options[] = {
 	  "GTT aperture size, a power of two from 1M to 512M (default 256M)" },
 	{ "gpu-rate", required_argument, OPT_GPU_RATE, "BYTES_PER_SEC[,NS]",
 	  "model blit throughput (e.g. 800M) and a per-command cost" },
-	{ "hangcheck", required_argument, OPT_HANGCHECK, "MS",
-	  "declare the GPU hung after MS ms without progress (default 1500, 0: off)" },
+	{ "hangcheck", required_argument, OPT_HANGCHECK, "DUR",
+	  "declare the GPU hung after DUR without progress (default 1.5s, 0: off)" },
 	{ "batch-budget", required_argument, OPT_BATCH_BUDGET, "N",
 	  "declare a batch runaway after N hangcheck periods of GPU time "
 	  "(default 4, 0: never)" },
@@ -231,18 +231,17 @@ static void parse_gpu_rate(const char *s, struct gem_device_config *cfg)
 	usage_error("invalid --gpu-rate '%s': '%s' is not a duration", s, ns);
 }
 
-/* Milliseconds, a bare number as i915.enable_hangcheck's period was. */
+/* A duration as every option takes one (a bare number is seconds),
+ * kept in milliseconds as i915.enable_hangcheck's period was. */
 static void parse_hangcheck(const char *s, uint32_t *out)
 {
-	unsigned long long v;
-	char *end;
+	uint64_t ns;
 
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (!*s || *end || errno || s[0] == '-' || v > 3600000)
-		usage_error("invalid --hangcheck '%s': must be milliseconds "
-			    "from 0 (off) to 3600000", s);
-	*out = (uint32_t)v;
+	if (parse_duration_ns(s, &ns) || ns > 3600000000000ull ||
+	    (ns && ns < 1000000))
+		usage_error("invalid --hangcheck '%s': a duration from 1ms to 1h "
+			    "(e.g. 100ms, 1.5s), or 0 (off)", s);
+	*out = (uint32_t)(ns / 1000000);
 }
 
 /* A count from 0 to max, for --batch-budget and --error-states. */

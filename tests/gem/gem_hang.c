@@ -836,7 +836,8 @@ int main(int argc, char **argv)
 	gemtest_init(argc, argv);
 	if (env && atoi(env) > 0)
 		period_ms = (unsigned int)atoi(env);
-	snprintf(period, sizeof(period), "%u", period_ms);
+	/* A bare number would be seconds: every duration is (util.h). */
+	snprintf(period, sizeof(period), "%ums", period_ms);
 	snprintf(aperture, sizeof(aperture), "%uM", APERTURE >> 20);
 	device = gemtest_start_gemd(args);
 	gt_program_timeout(600, gemtest_gemd_pid());

@@ -5,6 +5,7 @@
  * fenced share, the events ring, the short forms, and the JSON/CSV records.
  * No daemon and no curses.
  */
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -156,8 +157,67 @@ int main(int argc, char **argv)
 		expect_bad_filter("list:nowhere", "unknown list 'nowhere'");
 		expect_bad_filter("dom:vram", "unknown domain 'vram'");
 		expect_bad_filter("id:x", "bad id 'x'");
-		expect_bad_filter("colour:red", "unknown filter key in 'colour:red'");
+		expect_bad_filter("colour:red", "unknown filter term 'colour:red'");
+		/* Misspelt keys are errors with a suggestion, not substrings. */
+		expect_bad_filter("sise>1M", "unknown filter term 'sise>1M' (did you mean 'size>1M'?)");
+		expect_bad_filter("lsit:pinned",
+				  "unknown filter term 'lsit:pinned' (did you mean 'list:pinned'?)");
+		expect_bad_filter("size=4K", "unknown filter term 'size=4K'");
 		expect_bad_filter("a b c d e f g h i", "at most 8 filter terms");
+	}
+
+	gemtest_subtest("sparkline-fixed-scales-in-columns") {
+		double ap[4] = { 0.5, 0.5, 50, 100 }, rate[3] = { 0, 10000, 1e9 };
+		char out[200];
+
+		/* ASCII: the levels themselves.  0.5% of the aperture is the
+		 * lowest bar, not a full one because nothing was higher. */
+		gt_assert_eq(gt_sparkline(ap, 4, 40, GT_SCALE_PERCENT, true, out,
+					  sizeof(out)), 4);
+		expect_str(out, "__=#");
+		gt_assert_eq(gt_sparkline(rate, 3, 40, GT_SCALE_LOG, true, out,
+					  sizeof(out)), 3);
+		expect_str(out, "_##");
+		/* The newest width samples. */
+		gt_assert_eq(gt_sparkline(ap, 4, 2, GT_SCALE_PERCENT, true, out,
+					  sizeof(out)), 2);
+		expect_str(out, "=#");
+		if (setlocale(LC_ALL, "C.UTF-8")) {
+			/* Blocks: 3 bytes, 1 column each. */
+			gt_assert_eq(gt_sparkline(ap, 4, 40, GT_SCALE_PERCENT, false, out,
+						  sizeof(out)), 4);
+			gt_assert_eq(strlen(out), 12);
+			gt_assert_eq(gt_fit_columns(out, 2), 6);
+			gt_assert_eq(gt_fit_columns(out, 40), 12);
+			gt_assert_eq(gt_fit_columns("History", 3), 3);
+			setlocale(LC_ALL, "C");
+		}
+	}
+
+	gemtest_subtest("event-filter") {
+		struct gdfs_event bind = { .type = GDFS_EV_BIND, .obj = 4 };
+		struct gdfs_event submit = { .type = GDFS_EV_SUBMIT };
+		struct gdfs_event hang = { .type = GDFS_EV_OTHER, .type_name = "hang" };
+		struct strbuf err = STRBUF_INIT;
+		struct gt_filter f;
+
+		gt_assert_eq(gt_event_filter_parse("", &f, &err), 0);
+		gt_assert(gt_event_filter_match(&f, &bind) && gt_event_filter_match(&f, &hang));
+		/* Types: any of them; id:N: that object. */
+		gt_assert_eq(gt_event_filter_parse("submit hang", &f, &err), 0);
+		gt_assert(!gt_event_filter_match(&f, &bind));
+		gt_assert(gt_event_filter_match(&f, &submit) && gt_event_filter_match(&f, &hang));
+		gt_assert_eq(gt_event_filter_parse("bind id:4", &f, &err), 0);
+		gt_assert(gt_event_filter_match(&f, &bind));
+		gt_assert_eq(gt_event_filter_parse("bind id:5", &f, &err), 0);
+		gt_assert(!gt_event_filter_match(&f, &bind));
+		gt_assert_eq(gt_event_filter_parse("submt", &f, &err), -EINVAL);
+		expect_str(err.buf, "unknown event type 'submt' (did you mean 'submit'?)");
+		strbuf_reset(&err);
+		gt_assert_eq(gt_event_filter_parse("size>1M", &f, &err), -EINVAL);
+		expect_str(err.buf, "unknown event type 'size>1M' (bind, unbind, evict, domain, "
+			   "submit, wait, retire, purge, hang, id:N)");
+		strbuf_release(&err);
 	}
 
 	gemtest_subtest("sort-orders") {
@@ -264,6 +324,12 @@ int main(int argc, char **argv)
 		gt_assert(gdfs_parse_ring(ring_txt, sizeof(ring_txt) - 1, &r, NULL) >= 0);
 		gt_assert_eq(gt_seqno_lag(&r), 3);
 		gt_assert_eq(gt_oldest_age_ns(&r), 7000000);
+		/* None of 28..30 is completed (27): none waits to retire. */
+		gt_assert_eq(gt_ring_retiring(&r), 0);
+		/* 28 and 29 completed, not retired: outstanding 1, not 3. */
+		r.completed_seqno = 29;
+		gt_assert_eq(gt_ring_retiring(&r), 2);
+		r.completed_seqno = 27;
 		r.emitted_seqno = 2;		/* wrapped past 2^32 */
 		r.completed_seqno = 0xfffffffe;
 		gt_assert_eq(gt_seqno_lag(&r), 4);
@@ -336,7 +402,18 @@ int main(int argc, char **argv)
 		gt_fmt_age(1500000000ull, buf, sizeof(buf));
 		expect_str(buf, "1.5s");
 		gt_fmt_age(600000000000ull, buf, sizeof(buf));
-		expect_str(buf, "10m");
+		expect_str(buf, "10m00s");
+		/* No jump from 98.5s to 1m: each unit carries the next. */
+		gt_fmt_age(99900000000ull, buf, sizeof(buf));
+		expect_str(buf, "99.9s");
+		gt_fmt_age(100000000000ull, buf, sizeof(buf));
+		expect_str(buf, "1m40s");
+		gt_fmt_age(3600000000000ull, buf, sizeof(buf));
+		expect_str(buf, "1h00m");
+		gt_fmt_age(86399000000000ull, buf, sizeof(buf));
+		expect_str(buf, "23h59m");
+		gt_fmt_age(273600000000000ull, buf, sizeof(buf));
+		expect_str(buf, "3d04h");
 		parse_objects(&o);
 		gt_fmt_flags(&o.v[0], buf, sizeof(buf));
 		expect_str(buf, "p.....");

@@ -3,10 +3,12 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "gemtest.h"
 #include "gj.h"
 #include "toolopt.h"
+#include "units.h"
 
 enum { OPT_LONG_ONLY = 256 };
 
@@ -53,6 +55,17 @@ static char *help_text(const struct tool_opt *opts, int width)
 	tool_opt_print_help(f, opts, width);
 	fclose(f);
 	return buf;
+}
+
+/* What the parser says of one bad word (sample_opts). */
+static const char *opt_error(const char *word)
+{
+	static struct tool_opt_parser p;
+	char *av[] = { (char *)"v", (char *)word, NULL };
+
+	tool_opt_parser_init(&p, sample_opts, false);
+	gt_assert_eq(tool_opt_next(&p, 2, av), '?');
+	return p.error;
 }
 
 int main(int argc, char **argv)
@@ -187,6 +200,47 @@ int main(int argc, char **argv)
 				     strlen("      --long-only N\n            only long\n")),
 			    "got:\n%s", h);
 		free(h);
+	}
+
+	gemtest_subtest("suggest-by-edit-distance") {
+		static const char *const verbs[] = { "create", "close", "copy", "wait",
+						     "wait-hang", "info" };
+
+		gt_assert_eq(tool_edit_distance("create", "create"), 0);
+		gt_assert_eq(tool_edit_distance("craete", "create"), 1);	/* a swap */
+		gt_assert_eq(tool_edit_distance("", "abc"), 3);
+		gt_assert_eq(tool_edit_distance("kitten", "sitting"), 3);
+		gt_assert(!strcmp(tool_suggest("craete", verbs, 6), "create"));
+		gt_assert(!strcmp(tool_suggest("wiat", verbs, 6), "wait"));
+		gt_assert(!strcmp(tool_suggest("wait-hnag", verbs, 6), "wait-hang"));
+		gt_assert(tool_suggest("frobnicate", verbs, 6) == NULL);
+		gt_assert(tool_suggest("create", verbs, 6) == NULL);	/* exact: no hint */
+	}
+
+	gemtest_subtest("opts-error-in-words") {
+		gt_assert_f(!strcmp(opt_error("--outptu"),
+				    "unknown option '--outptu' (did you mean '--output'?)"),
+			    "%s", opt_error("--outptu"));
+		gt_assert(!strcmp(opt_error("--output"), "option '--output' needs a value"));
+		gt_assert(!strcmp(opt_error("-Z"), "unknown option '-Z'"));
+	}
+
+	gemtest_subtest("units-for-people") {
+		char buf[80];
+
+		tool_fmt_size(buf, sizeof(buf), 131072);
+		gt_assert(!strcmp(buf, "128K"));
+		tool_fmt_age(buf, sizeof(buf), 98500000000ull);
+		gt_assert(!strcmp(buf, "98.5s"));
+		tool_fmt_age(buf, sizeof(buf), 101000000000ull);
+		gt_assert(!strcmp(buf, "1m41s"));
+		setenv("TZ", "UTC", 1);
+		tzset();
+		tool_fmt_time(buf, sizeof(buf), 1325376000ull * 1000000000ull,
+			      1325376192ull * 1000000000ull);
+		gt_assert_f(!strcmp(buf, "2012-01-01 00:00:00 UTC (3m12s ago)"), "%s", buf);
+		tool_fmt_time(buf, sizeof(buf), 1325376000ull * 1000000000ull, 0);
+		gt_assert_f(!strcmp(buf, "2012-01-01 00:00:00 UTC (in the future)"), "%s", buf);
 	}
 
 	gemtest_subtest("opts-too-many") {

@@ -72,7 +72,8 @@ static const struct parse_case size_cases[] = {
 
 static const struct parse_case duration_cases[] = {
 	{ "0", 0, 0 },
-	{ "10", 0, 10000000ULL },		/* bare: milliseconds */
+	{ "10", 0, 10000000000ULL },		/* bare: seconds, as timeout(1) */
+	{ "1", 0, 1000000000ULL },
 	{ "1500ms", 0, 1500000000ULL },
 	{ "2s", 0, 2000000000ULL },
 	{ "250us", 0, 250000ULL },
@@ -81,8 +82,8 @@ static const struct parse_case duration_cases[] = {
 	{ "1.5s", 0, 1500000000ULL },
 	{ ".5s", 0, 500000000ULL },
 	{ "0.25ms", 0, 250000ULL },
-	{ "1.5", 0, 1500000ULL },
-	{ "2.", 0, 2000000ULL },
+	{ "1.5", 0, 1500000000ULL },
+	{ "2.", 0, 2000000000ULL },
 	{ "1.5ns", 0, 1ULL },			/* truncated, never rounded up */
 	{ "0.000000001s", 0, 1ULL },
 	{ "0.0000000009s", 0, 0ULL },

@@ -1,0 +1,61 @@
+# gemtop in tmux, for the t2xxx shell tests (source after
+# gemtop-test-lib.sh): a private server, a session named gt running
+# gemtop, keys, and bounded polls of what the pane shows.
+
+if ! command -v tmux >/dev/null 2>&1; then
+	echo "1..0 # SKIP no tmux"
+	exit 0
+fi
+
+# A private tmux server; never the caller's.
+unset TMUX
+T="tmux -S $GEMD_SOCK_DIR/tmux.sock"
+test_cleanup_tmux_ () {
+	$T kill-server 2>/dev/null
+	test_cleanup_
+}
+trap 'test_cleanup_tmux_' EXIT
+
+# new_session ARGS...: a detached session gt.  A server whose last session
+# just ended may still be exiting, and then new-session fails ("server
+# exited unexpectedly"): try again.
+new_session () {
+	for try in 1 2 3 4 5; do
+		$T new-session -d -s gt -c "$TRASH" "$@" && return 0
+		sleep 0.5
+	done
+	return 1
+}
+
+# Start gemtop in a COLSxROWS tmux window named gt; its exit status goes
+# to the file exit-status.
+start_gemtop () {
+	cols=$1 rows=$2
+	shift 2
+	rm -f exit-status
+	new_session -x "$cols" -y "$rows" \
+		"\"$GEMTOP\" -D \"$GEMD_SOCK\" $*; echo \$? >\"$TRASH/exit-status\"; sleep 30"
+}
+
+keys () {
+	$T send-keys -t gt "$@"
+}
+
+# screen_has PATTERN: the pane now shows a line matching the ERE.
+screen_has () {
+	$T capture-pane -p -t gt >screen.out 2>/dev/null &&
+	grep -E -q -e "$1" screen.out
+}
+
+screen_lacks () {
+	$T capture-pane -p -t gt >screen.out 2>/dev/null &&
+	! grep -E -q -e "$1" screen.out
+}
+
+wait_screen () {
+	test_wait_for 10 screen_has "$1" || { cat screen.out; return 1; }
+}
+
+wait_screen_gone () {
+	test_wait_for 10 eval '! screen_has "$1"' || { cat screen.out; return 1; }
+}

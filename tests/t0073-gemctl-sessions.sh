@@ -1,0 +1,123 @@
+#!/bin/sh
+# gemctl -S NAME: handles, their sizes and variables last across gemctl
+# invocations, held by a per-user holder process on a 0600 socket in the
+# runtime dir; `gemctl -S NAME exit` or an idle time ends it.
+test_description='gemctl sessions across invocations'
+. "$(dirname "$0")/test-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
+
+SDIR="$XDG_RUNTIME_DIR/gemkit/gemctl"
+
+# A holder left by a failing test must not outlive the script.
+end_sessions () {
+	for s in "$SDIR"/*; do
+		test -S "$s" && "$GEMCTL" -S "${s##*/}" exit 2>/dev/null
+	done
+	return 0
+}
+trap 'end_sessions; test_cleanup_' EXIT
+
+test_expect_success 'setup' '
+	start_gemd --no-debugfs
+'
+
+test_expect_success 'a handle made by one gemctl is used by the next ones' '
+	h=$(gemctl -S rig -q create 4096) &&
+	test "$h" = 1 &&
+	gemctl -S rig write "$h" --fill 0x5a --length 8 &&
+	gemctl -S rig read "$h" --length 8 --hex >out &&
+	echo "00000000: 5a 5a 5a 5a 5a 5a 5a 5a" >expect &&
+	test_cmp expect out &&
+	gemctl -S rig -q inspect "$h" >id &&
+	test -s id &&
+	gemctl -S rig handles >out &&
+	echo 1 >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'sizes and variables last too; -c and stdin scripts run in it' '
+	gemctl -S rig -c "big = create 64K; fill \$big 0 0 16 16 0xff" &&
+	gemctl -S rig -c "echo \$big" >out &&
+	echo 2 >expect &&
+	test_cmp expect out &&
+	gemctl -S rig read 2 --offset 64 --length 4 --hex >out &&
+	echo "00000040: ff 00 00 00" >expect &&
+	test_cmp expect out &&
+	printf "handles\n" | gemctl -S rig >out &&
+	echo "1 2" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'exit codes and stderr come back from the holder' '
+	test_expect_code 1 gemctl -S rig close 99 2>err &&
+	echo "gemctl close: no object with handle 99 (DRM_IOCTL_GEM_CLOSE: Invalid argument)" >expect &&
+	test_cmp expect err &&
+	test_expect_code 124 gemctl -S rig wait-hang --timeout 50ms 2>err &&
+	grep -q "^gemctl wait-hang: no hang within 50ms" err &&
+	test_expect_code 1 gemctl -S rig -c "close 99; echo after" >out 2>err &&
+	test_must_be_empty out &&
+	test_expect_code 2 gemctl -S rig frobnicate 2>err
+'
+
+test_expect_success 'relative paths are the caller'"'"'s' '
+	mkdir sub &&
+	printf "handles\n" >sub/s.gemctl &&
+	(cd sub && gemctl -S rig -f s.gemctl) >out &&
+	echo "1 2" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'the socket is 0600 in a 0700 directory of the runtime dir' '
+	test -S "$SDIR/rig" &&
+	ls -ld "$SDIR" | cut -c1-10 >mode &&
+	ls -l "$SDIR/rig" | cut -c1-10 >>mode &&
+	printf "drwx------\nsrw-------\n" >expect &&
+	test_cmp expect mode
+'
+
+test_expect_success 'sessions are separate' '
+	gemctl -S other -q create 4096 >out &&
+	echo 1 >expect &&
+	test_cmp expect out &&
+	gemctl -S other handles >out &&
+	test_cmp expect out &&
+	gemctl -S other exit
+'
+
+test_expect_success 'one device a session' '
+	test_expect_code 2 "$GEMCTL" -D "$NODEV" -S rig handles 2>err &&
+	echo "gemctl: this session holds $GEMD_SOCK, not $NODEV (one device a session)" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'exit ends it: the holder goes, its handles are closed' '
+	id=$(cat id) &&
+	gemctl -S rig exit &&
+	test_wait_for 10 test ! -e "$SDIR/rig" &&
+	test_expect_code 1 gemctl inspect --id "$id" 2>err &&
+	grep -q "no object with id $id" err &&
+	test_expect_code 1 gemctl -S rig exit 2>err &&
+	echo "gemctl: no session '\''rig'\''" >expect &&
+	test_cmp expect err
+'
+
+test_expect_success 'an idle holder ends by itself' '
+	gemctl -S idle --session-idle 100ms -q create 4096 >out &&
+	test_wait_for 20 test ! -e "$SDIR/idle" &&
+	gemctl -S idle handles >out &&
+	echo >expect &&
+	test_cmp expect out &&
+	gemctl -S idle exit
+'
+
+test_expect_success 'bad session names are usage errors' '
+	test_expect_code 2 gemctl -S ../x handles 2>err &&
+	grep -q "bad session name" err &&
+	test_expect_code 2 gemctl -S .hidden handles 2>err
+'
+
+test_expect_success 'stop gemd' '
+	stop_gemd
+'
+
+test_done
