@@ -61,10 +61,18 @@ for kind in zero fifo; do
 done
 
 # SIGSTOP: the mount and the socket are there and nobody answers them.
+# The tools give up on a reader thread left in a FUSE read of the stopped
+# gemd; in an ASan build LeakSanitizer would then try to stop that thread
+# at exit, which it cannot, and the tool would never end: no leak check
+# for these runs.
+no_lsan () {
+	ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0" "$@"
+}
+
 test_expect_success 'a stopped gemd: gemctl gives up after -t' '
 	pid=$(gemd_pid) &&
 	kill -STOP "$pid" &&
-	test_expect_code 124 timeout 60 "$GEMCTL" -D "$GEMD_SOCK" -t 300ms list 2>err ||
+	test_expect_code 124 no_lsan timeout 60 "$GEMCTL" -D "$GEMD_SOCK" -t 300ms list 2>err ||
 	{ kill -CONT "$pid"; false; } &&
 	kill -CONT "$pid" &&
 	echo "gemctl list: gemd at $GEMD_SOCK does not answer (is it stopped or hung?)" >expect &&
@@ -87,7 +95,7 @@ if test -x "$GEMTOP"; then
 test_expect_success 'a stopped gemd: gemtop gives up after 5 s' '
 	pid=$(gemd_pid) &&
 	kill -STOP "$pid" &&
-	test_expect_code 124 timeout 60 "$GEMTOP" -D "$GEMD_SOCK" -b -n 1 >/dev/null 2>err ||
+	test_expect_code 124 no_lsan timeout 60 "$GEMTOP" -D "$GEMD_SOCK" -b -n 1 >/dev/null 2>err ||
 	{ kill -CONT "$pid"; false; } &&
 	kill -CONT "$pid" &&
 	echo "gemtop: gemd at $GEMD_SOCK does not answer (is it stopped or hung?)" >expect &&
