@@ -3,7 +3,7 @@
 
 GEMTOP="$GEMKIT_BUILD_DIR/gemtop/gemtop"
 WORKLOAD="$GEMKIT_BUILD_DIR/tests/gemtop-workload"
-DFS="$GEMD_SOCK_DIR/debugfs"
+DFS="$TRASH/debugfs"
 
 if ! test -x "$GEMTOP"; then
 	echo "1..0 # SKIP gemtop is not built (no ncursesw)"

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE	/* gettid (config.h has it in a real build) */
 #endif
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -27,7 +28,7 @@ struct arena_fd {
 };
 
 struct gem_dev {
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char path[PATH_MAX];
 	unsigned int index;		/* into each thread's channel table */
 	pthread_mutex_t lock;		/* arenas */
 	struct arena_fd *arenas;
