@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "channel.h"
+#include "maps.h"
 #include "util.h"
 #include "wire.h"
 
@@ -145,6 +146,12 @@ static void atfork_child(void)
 
 static void channel_init_once(void)
 {
+	/* Child handlers run in the order they were registered: the maps
+	 * record's (which releases maps_lock) before ours, which unmaps
+	 * rings through the interposer's munmap and so takes maps_lock.
+	 * Registered the other way round, a child forked while a channel
+	 * had a ring deadlocked on itself (IGT gem_busy). */
+	libgem_maps_init();
 	pthread_key_create(&channels_key, thread_channels_free);
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }

@@ -74,6 +74,11 @@ static void maps_init_once(void)
 	pthread_atfork(maps_lock_take, maps_lock_drop, maps_lock_drop);
 }
 
+void libgem_maps_init(void)
+{
+	pthread_once(&maps_once, maps_init_once);
+}
+
 /* First entry with addr >= a. */
 static size_t maps_lower(uintptr_t a)
 {

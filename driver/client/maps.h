@@ -18,6 +18,9 @@ void libgem_maps_add(struct gem_dev *dev, uint64_t token, void *addr, size_t len
 		     const struct gem_arena_ref *arena);
 /* The program unmapped or reused [addr, addr + len). */
 void libgem_maps_forget(void *addr, size_t len);
+/* Register the record's fork handlers; before any that unmaps in a fork
+ * child (channel.c), whose child handler must find maps_lock released. */
+void libgem_maps_init(void);
 /* gemd said GEM_LOC_REMAP for object (its fake offset): map again every
  * recorded mapping of it whose place changed. */
 void libgem_maps_remap(struct gem_dev *dev, uint64_t object);
