@@ -19,6 +19,7 @@
 #ifndef GEMKIT_GEMTOP_H
 #define GEMKIT_GEMTOP_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -120,7 +121,8 @@ struct gt_sampler {
 	double cpu_pct;			/* own CPU, % of one CPU; <0: unknown */
 	struct gt_events events;
 	struct gt_history hist;
-	char error[256];		/* why the last sample failed, "" if not */
+	char error[PATH_MAX + 256];	/* why the last sample failed, "" if
+					 * not: whole, with a path of any length */
 	char missing[256];		/* files this source lacks */
 	char driver[96];		/* the name file: "i915 dev=..." */
 	uint64_t objs_read_ns;		/* CLOCK_MONOTONIC of the last objects read */
