@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <libgen.h>
 #include <limits.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -78,21 +79,37 @@ struct micro_out {
 	gj *rows;
 };
 
-static void row(struct micro_out *o, const char *prog, const char *text,
-		const char *status)
+/* The text table's figure column.  A figure is formatted whole into a
+ * growable buffer and printed whole: one wider than the column (a "not
+ * run" line naming a deep path, a long ratio line) runs past it and
+ * pushes its status right, never loses its end. */
+#define MICRO_FIGURE_WIDTH 70
+
+static void row(struct micro_out *o, const char *prog, const char *status,
+		const char *fmt, ...) __attribute__((format(printf, 4, 5)));
+static void row(struct micro_out *o, const char *prog, const char *status,
+		const char *fmt, ...)
 {
-	if (!o->json) {
-		fprintf(o->f, "%-14s %-70s %s\n", prog, text, status);
-		return;
-	}
-	{
+	struct strbuf text = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&text, fmt, ap);
+	va_end(ap);
+	if (!o->json && *status) {
+		fprintf(o->f, "%-14s %-*s %s\n", prog, MICRO_FIGURE_WIDTH,
+			text.buf, status);
+	} else if (!o->json) {
+		fprintf(o->f, "%-14s %s\n", prog, text.buf);
+	} else {
 		gj *r = gj_object();
 
 		gj_str(r, "program", prog);
-		gj_str(r, "text", text);
+		gj_str(r, "text", text.buf);
 		gj_str(r, "status", status);
 		gj_push(o->rows, r);
 	}
+	strbuf_release(&text);
 }
 
 /* Every non-empty line of a program's output, with its status if any. */
@@ -110,7 +127,7 @@ static void text_rows(struct micro_out *o, const char *prog, struct strbuf *sb)
 		while (len && line[len - 1] == ' ')
 			line[--len] = '\0';
 		if (*line)
-			row(o, prog, line, line_status(line));
+			row(o, prog, line_status(line), "%s", line);
 		line = nl ? nl + 1 : NULL;
 	}
 }
@@ -119,7 +136,6 @@ static void text_rows(struct micro_out *o, const char *prog, struct strbuf *sb)
 static bool gem_bench_rows(struct micro_out *o, struct strbuf *sb)
 {
 	json_object *doc = json_tokener_parse(sb->buf), *res, *e, *v;
-	char text[160];
 	size_t i;
 
 	if (!doc)
@@ -146,14 +162,13 @@ static bool gem_bench_rows(struct micro_out *o, struct strbuf *sb)
 		if (json_object_object_get_ex(e, "status", &v))
 			status = json_object_get_string(v);
 		if (floor && goal > 0)
-			snprintf(text, sizeof(text), "%s: %.0f ns, %.2fx %s (goal <= %.2fx)",
-				 name, median, ratio, floor, goal);
+			row(o, "gem-bench", status, "%s: %.0f ns, %.2fx %s (goal <= %.2fx)",
+			    name, median, ratio, floor, goal);
 		else if (floor)
-			snprintf(text, sizeof(text), "%s: %.0f ns, %.2fx %s", name,
-				 median, ratio, floor);
+			row(o, "gem-bench", status, "%s: %.0f ns, %.2fx %s", name,
+			    median, ratio, floor);
 		else
-			snprintf(text, sizeof(text), "%s: %.0f ns", name, median);
-		row(o, "gem-bench", text, status);
+			row(o, "gem-bench", status, "%s: %.0f ns", name, median);
 	}
 	json_object_put(doc);
 	return true;
@@ -188,21 +203,18 @@ static void run_one(struct micro_out *o, const char *prog, char *const *argv,
 		    bool gem_json)
 {
 	struct strbuf sb = STRBUF_INIT;
-	char text[128];
 	int st;
 
 	if (o->json == false)
 		fprintf(stderr, "gemctl bench micro: running %s...\n", prog);
 	st = run_capture(argv, &sb);
 	if (st < 0) {
-		snprintf(text, sizeof(text), "not run: %s: %s", argv[0], strerror(-st));
-		row(o, prog, text, "");
+		row(o, prog, "", "not run: %s: %s", argv[0], strerror(-st));
 	} else {
 		if (!(gem_json && gem_bench_rows(o, &sb)))
 			text_rows(o, prog, &sb);
 		if (st) {
-			snprintf(text, sizeof(text), "exited with status %d", st);
-			row(o, prog, text, "");
+			row(o, prog, "", "exited with status %d", st);
 		}
 	}
 	strbuf_release(&sb);
@@ -223,7 +235,8 @@ int bench_micro(const char *device, bool json, FILE *out)
 	snprintf(p[3], sizeof(p[3]), "%s/gemtop-bench", dir);
 	o.rows = gj_array();
 	if (!json)
-		fprintf(out, "%-14s %-70s %s\n", "program", "figure", "goal");
+		fprintf(out, "%-14s %-*s %s\n", "program", MICRO_FIGURE_WIDTH,
+			"figure", "goal");
 	{
 		char *argv[] = { p[0], (char *)"-D", (char *)device,
 				 (char *)"--json", NULL };
@@ -239,7 +252,7 @@ int bench_micro(const char *device, bool json, FILE *out)
 		if (access(p[2], X_OK) == 0)
 			run_one(&o, "preload-bench", argv, false);
 		else
-			row(&o, "preload-bench", "not built", "");
+			row(&o, "preload-bench", "", "not built");
 	}
 	{
 		char *argv[] = { p[3], NULL };

@@ -20,27 +20,26 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "sockpath.h"
 #include "util.h"
 
 const char *const bench_placement_names[3] = { "any", "same", "cross" };
 
 int bench_gemd_pid(const char *device)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX };
 	struct ucred cred;
 	socklen_t len = sizeof(cred);
 	int fd, ret;
 
-	if (!device || strlen(device) >= sizeof(sa.sun_path))
-		return -ENAMETOOLONG;
-	memcpy(sa.sun_path, device, strlen(device) + 1);
+	if (!device)
+		return -ENOENT;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (struct sockaddr *)&sa, sizeof(sa)) ||
-	    getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
+	ret = sockpath_connect(fd, device);
+	if (!ret && getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len))
 		ret = -errno;
-	else
+	else if (!ret)
 		ret = cred.pid > 0 ? cred.pid : -ESRCH;
 	close(fd);
 	return ret;

@@ -253,7 +253,7 @@ int gd_capture_from_error_state(const char *buf, size_t len, const char *source,
 	c->header.time_ns = now_realtime_ns();
 	snprintf(c->header.tool_version, sizeof(c->header.tool_version), "gemdump %s",
 		 PACKAGE_VERSION);
-	snprintf(c->header.source, sizeof(c->header.source), "%s", source);
+	gd_capture_set_source(c, source);
 	ret = expand_ascii85(buf, len, &text, &expanded, err);
 	if (ret)
 		goto out;

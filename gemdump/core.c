@@ -7,6 +7,17 @@
 #include "core.h"
 #include "util.h"
 
+void gd_capture_set_source(struct gd_capture *c, const char *source)
+{
+	size_t len = strlen(source), room = sizeof(c->header.source) - 1;
+
+	if (len <= room)
+		snprintf(c->header.source, sizeof(c->header.source), "%s", source);
+	else
+		snprintf(c->header.source, sizeof(c->header.source), "...%s",
+			 source + len - (room - 3));
+}
+
 void gd_capture_init(struct gd_capture *c)
 {
 	memset(c, 0, sizeof(*c));

@@ -195,6 +195,9 @@ struct gd_capture {
 
 void gd_capture_init(struct gd_capture *c);
 void gd_capture_release(struct gd_capture *c);
+/* The header's source: as is when it fits, else "..." and its end (the
+ * part that says what it is: ".../gemkit/debugfs"), never its start only. */
+void gd_capture_set_source(struct gd_capture *c, const char *source);
 /* Append a zeroed record (with its header set); NULL on ENOMEM. */
 struct gd_rec_object *gd_capture_add_object(struct gd_capture *c);
 struct gd_rec_ring *gd_capture_add_ring(struct gd_capture *c);

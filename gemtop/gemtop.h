@@ -19,6 +19,7 @@
 #ifndef GEMKIT_GEMTOP_H
 #define GEMKIT_GEMTOP_H
 
+#include <limits.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -163,7 +164,8 @@ struct gt_sampler {
 	double cpu_pct;			/* own CPU, % of one CPU; <0: unknown */
 	struct gt_events events;
 	struct gt_history hist;
-	char error[256];		/* why the last sample failed, "" if not */
+	char error[PATH_MAX + 256];	/* why the last sample failed, "" if
+					 * not: whole, with a path of any length */
 	int error_exit;			/* its exit code (exitcode.h) */
 	char missing[256];		/* files this source lacks */
 	char driver[96];		/* the name file: "i915 dev=..." */

@@ -14,6 +14,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "strbuf.h"
 #include "view.h"
 #include "util.h"
 
@@ -61,6 +62,33 @@ long gt_action_delta(enum gt_action a, long step, long page)
 	}
 }
 
+/*
+ * An error is never cut at the screen's width: it wraps, upwards over
+ * the bottom rows of the view, so that its reason (at the end, after a
+ * path of any length) is always on the screen.
+ */
+static void draw_error(struct gt_ui *ui)
+{
+	struct strbuf msg = STRBUF_INIT;
+	size_t w = ui->cols > 0 ? (size_t)ui->cols : 1, off;
+	int n, y;
+
+	strbuf_addf(&msg, "gemtop: %s%s", ui->s.src ? "" : "reconnecting: ",
+		    ui->s.error);
+	n = (int)((msg.len + w - 1) / w);
+	if (n > ui->rows)
+		n = ui->rows;
+	gt_attr_on(ui, GT_C_ERROR);
+	for (y = ui->rows - n, off = 0; y < ui->rows; y++, off += w) {
+		move(y, 0);
+		clrtoeol();
+		if (off < msg.len)
+			gt_put(ui, y, 0, msg.buf + off);
+	}
+	gt_attr_off(ui, GT_C_ERROR);
+	strbuf_release(&msg);
+}
+
 /* The last line: an input prompt, an error, the banner, or the keys. */
 static void draw_status(struct gt_ui *ui)
 {
@@ -89,10 +117,7 @@ static void draw_status(struct gt_ui *ui)
 		return;
 	}
 	if (ui->s.error[0]) {
-		gt_attr_on(ui, GT_C_ERROR);
-		gt_putf(ui, y, 0, "gemtop: %s%s", ui->s.src ? "" : "reconnecting: ",
-			ui->s.error);
-		gt_attr_off(ui, GT_C_ERROR);
+		draw_error(ui);
 		return;
 	}
 	if (ui->banner[0] && now_ns() < ui->banner_until) {

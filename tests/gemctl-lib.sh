@@ -12,7 +12,7 @@ gemctl () {
 }
 
 # A socket path where nothing listens.
-NODEV="$GEMD_SOCK_DIR/nothing-here"
+NODEV="$TRASH/nothing-here"
 
 # json_check EXPR: every line of stdin is one JSON document (parsed by a
 # real parser) for which the Python expression EXPR, over d, is true.

@@ -6,7 +6,7 @@ GEMTOP="$GEMKIT_BUILD_DIR/gemtop/gemtop"
 XDG_CONFIG_HOME="$TRASH/config"
 export XDG_CONFIG_HOME
 WORKLOAD="$GEMKIT_BUILD_DIR/tests/gemtop-workload"
-DFS="$GEMD_SOCK_DIR/debugfs"
+DFS="$TRASH/debugfs"
 
 if ! test -x "$GEMTOP"; then
 	echo "1..0 # SKIP gemtop is not built (no ncursesw)"

@@ -7,9 +7,11 @@ if ! command -v tmux >/dev/null 2>&1; then
 	exit 0
 fi
 
-# A private tmux server; never the caller's.
+# A private tmux server; never the caller's.  By label (its socket in
+# tmux's own short directory): tmux refuses -S paths longer than sun_path,
+# and the trash directory of a deep build is.
 unset TMUX
-T="tmux -S $GEMD_SOCK_DIR/tmux.sock"
+T="tmux -L gemkit-${0##*/}-$$"
 test_cleanup_tmux_ () {
 	$T kill-server 2>/dev/null
 	test_cleanup_

@@ -88,10 +88,10 @@ test_expect_success 'a second daemon refuses the same way' '
 
 test_expect_success 'a pidfile naming a live process is refused' '
 	echo $$ >other.pid &&
-	test_expect_code 1 "$GEMD" -D "$GEMD_SOCK_DIR/other" --daemon \
+	test_expect_code 1 "$GEMD" -D "$TRASH/other" --daemon \
 		--pidfile other.pid 2>err &&
 	grep "pidfile .*other.pid names a running process (pid $$)" err &&
-	test ! -e "$GEMD_SOCK_DIR/other" &&
+	test ! -e "$TRASH/other" &&
 	test "$(cat other.pid)" = $$
 '
 
@@ -104,14 +104,14 @@ test_expect_success 'a pidfile left by a dead process is taken over' '
 '
 
 test_expect_success 'a socket path that is not a socket is left alone' '
-	: >"$GEMD_SOCK_DIR/plain" &&
-	test_expect_code 1 "$GEMD" -D "$GEMD_SOCK_DIR/plain" 2>err &&
+	: >"$TRASH/plain" &&
+	test_expect_code 1 "$GEMD" -D "$TRASH/plain" 2>err &&
 	grep "is not a socket" err &&
-	test -f "$GEMD_SOCK_DIR/plain"
+	test -f "$TRASH/plain"
 '
 
 test_expect_success '--ping fails when nobody serves the path' '
-	test_expect_code 1 "$GEMD" --ping -D "$GEMD_SOCK_DIR/nobody" 2>err &&
+	test_expect_code 1 "$GEMD" --ping -D "$TRASH/nobody" 2>err &&
 	grep "ping .*nobody" err
 '
 

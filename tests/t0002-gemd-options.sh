@@ -90,21 +90,21 @@ test_expect_success '-v logs more' '
 
 test_expect_success '$GEM_DEVICE is respected' '
 	mkdir env &&
-	GEM_DEVICE="$GEMD_SOCK_DIR/envcard" "$GEMD" --daemon \
+	GEM_DEVICE="$TRASH/envcard" "$GEMD" --daemon \
 		--pidfile env.pid --log-file env.log &&
 	test_pidfiles="$test_pidfiles $TRASH/env.pid" &&
-	test -S "$GEMD_SOCK_DIR/envcard" &&
-	GEM_DEVICE="$GEMD_SOCK_DIR/envcard" "$GEMD" --ping >out &&
+	test -S "$TRASH/envcard" &&
+	GEM_DEVICE="$TRASH/envcard" "$GEMD" --ping >out &&
 	echo i915 >expect &&
 	test_cmp expect out &&
 	kill -TERM "$(cat env.pid)" &&
-	test_wait_for 10 test_must_fail test -e "$GEMD_SOCK_DIR/envcard"
+	test_wait_for 10 test_must_fail test -e "$TRASH/envcard"
 '
 
 test_expect_success '-D wins over $GEM_DEVICE' '
-	GEM_DEVICE="$GEMD_SOCK_DIR/envcard" start_gemd &&
+	GEM_DEVICE="$TRASH/envcard" start_gemd &&
 	test -S "$GEMD_SOCK" &&
-	test ! -e "$GEMD_SOCK_DIR/envcard" &&
+	test ! -e "$TRASH/envcard" &&
 	stop_gemd
 '
 

@@ -33,7 +33,7 @@ make_trees () {
 	done
 }
 
-DFS="$GEMD_SOCK_DIR/debugfs"	# beside the socket: the tools find it
+DFS="$TRASH/debugfs"	# beside the socket: the tools find it
 
 test_expect_success 'a live tree to copy' '
 	start_gemd --debugfs "$DFS" &&

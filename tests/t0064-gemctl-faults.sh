@@ -6,7 +6,7 @@ test_description='gemctl hang/wait-hang/clear-error/drop-caches/wedged/suspend/r
 . "$(dirname "$0")/test-lib.sh"
 . "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
-DFS="$GEMD_SOCK_DIR/debugfs"
+DFS="$TRASH/debugfs"
 test_debugfs_opt "$DFS"
 
 test_expect_success 'start gemd (hangcheck 500 ms)' '

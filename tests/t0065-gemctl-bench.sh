@@ -217,6 +217,13 @@ test_expect_success 'micro gathers the micro benchmarks'"'"' lines' '
 	rm fake/gemtop-bench &&
 	GEMCTL_BENCH_DIR=$PWD/fake gemctl bench micro >micro 2>err &&
 	grep "^gemtop-bench  *not run: .*gemtop-bench: No such file or directory" micro &&
+	# A path longer than the figure column (and than any fixed buffer)
+	# is printed whole, the errno text after it included.
+	long=$PWD/fake/$(printf "%060d" 0)/$(printf "%060d" 1)/$(printf "%060d" 2) &&
+	mkdir -p "$long" &&
+	GEMCTL_BENCH_DIR=$long gemctl bench micro >micro 2>err &&
+	grep -Fx "gemtop-bench   not run: $long/gemtop-bench: No such file or directory" micro &&
+	grep -Fx "debugfs-bench  not run: $long/debugfs-bench: No such file or directory" micro &&
 	GEMCTL_BENCH_DIR=$PWD/fake gemctl bench micro --json >micro.json 2>err &&
 	json_check "len(d[\"micro\"]) == 5 and d[\"micro\"][0][\"status\"] == \"PASS\"" <micro.json
 '

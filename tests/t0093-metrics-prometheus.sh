@@ -22,7 +22,7 @@ fi
 DEADLINE=90	# seconds, for each wait
 
 # gemd B: a second private daemon beside start_gemd's A.
-B_SOCK="$GEMD_SOCK_DIR/cardB"
+B_SOCK="$TRASH/cardB"
 B_PIDFILE="$TRASH/gemd-b.pid"
 B_LOG="$TRASH/gemd-b.log"
 

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE	/* gettid (config.h has it in a real build) */
 #endif
 #include <errno.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -28,7 +29,7 @@ struct arena_fd {
 };
 
 struct gem_dev {
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char path[PATH_MAX];
 	unsigned int index;		/* into each thread's channel table */
 	pthread_mutex_t lock;		/* arenas */
 	struct arena_fd *arenas;
@@ -154,6 +155,10 @@ static void atfork_child(void)
 
 static void channel_init_once(void)
 {
+	/* The maps record registers its fork handlers later, on its first
+	 * entry: its prepare handler then runs first, taking maps_lock
+	 * before our locks, the order libgem_maps_remap() takes them in.
+	 * Our child handler does not take maps_lock (channel_reset). */
 	pthread_key_create(&channels_key, thread_channels_free);
 	pthread_atfork(atfork_prepare, atfork_parent, atfork_child);
 }

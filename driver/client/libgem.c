@@ -24,6 +24,8 @@
 #include "fastpath.h"
 #include "libgem.h"
 #include "maps.h"
+#include "sockpath.h"
+#include "strbuf.h"
 #include "usercopy.h"
 #include "util.h"
 #include "wire.h"
@@ -98,24 +100,22 @@ static int fd_recover(int fd, struct fd_entry *e)
 {
 	struct sockaddr_un sa;
 	socklen_t len = sizeof(sa);
+	struct strbuf peer = STRBUF_INIT;
+	int ret;
 
 	if (getsockname(fd, (struct sockaddr *)&sa, &len) < 0)
 		return errno == ENOTSOCK ? -ENOTTY : -errno;
 	if (wire_token_from_addr(&sa, len, &e->token))
 		return -ENOTTY;
-	len = sizeof(sa);
-	if (getpeername(fd, (struct sockaddr *)&sa, &len) < 0)
-		return errno == ENOTCONN ? -ENOTTY : -errno;
-	if (sa.sun_family != AF_UNIX ||
-	    len <= offsetof(struct sockaddr_un, sun_path) + 1 ||
-	    sa.sun_path[0] == '\0')
-		return -ENOTTY;
-	/* The kernel may not NUL-terminate a path that fills sun_path. */
-	if (len >= sizeof(sa))
-		return -ENOTTY;
-	((char *)&sa)[len] = '\0';
-	e->dev = libgem_dev_get(sa.sun_path);
-	return e->dev ? 0 : -errno;
+	ret = sockpath_peer(fd, &peer);
+	if (ret == 0) {
+		e->dev = libgem_dev_get(peer.buf);
+		ret = e->dev ? 0 : -errno;
+	} else if (ret == -ENOTCONN || ret == -ENAMETOOLONG) {
+		ret = -ENOTTY;
+	}
+	strbuf_release(&peer);
+	return ret;
 }
 
 static int fd_learn(int fd, const struct stat *st, struct fd_entry *e)

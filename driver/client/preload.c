@@ -43,6 +43,8 @@
 #include "libgem.h"
 #include "maps.h"
 #include "preload.h"
+#include "sockpath.h"
+#include "strbuf.h"
 #include "util.h"
 
 #define EXPORT __attribute__((visibility("default")))
@@ -215,20 +217,19 @@ int preload_open_device(int minor, int flags)
 
 int preload_reopen_device(int oldfd, int flags)
 {
-	struct sockaddr_un sa;
-	socklen_t len = sizeof(sa) - 1;
+	struct strbuf peer = STRBUF_INIT;
 	int minor = preload_fd_minor(oldfd), fd, err;
 
-	memset(&sa, 0, sizeof(sa));
-	if (minor < 0 || getpeername(oldfd, (struct sockaddr *)&sa, &len) < 0 ||
-	    sa.sun_path[0] == '\0') {
+	if (minor < 0 || sockpath_peer(oldfd, &peer)) {
+		strbuf_release(&peer);
 		errno = ENXIO;		/* what reopening a socket says */
 		return -1;
 	}
 	preload_busy++;
-	fd = gem_open(sa.sun_path, flags & O_CLOEXEC);
+	fd = gem_open(peer.buf, flags & O_CLOEXEC);
 	err = errno;
 	preload_busy--;
+	strbuf_release(&peer);
 	if (fd < 0) {
 		errno = open_errno(err);
 		return -1;

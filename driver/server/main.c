@@ -29,6 +29,7 @@
 #include "metrics-http.h"
 #include "protocol.h"
 #include "server.h"
+#include "sockpath.h"
 #include "strbuf.h"
 #include "util.h"
 #include "wire.h"
@@ -442,22 +443,24 @@ static void fail(const char *fmt, ...) __attribute__((format(printf, 1, 2), nore
 
 static void fail(const char *fmt, ...)
 {
-	char msg[512];
+	/* Whole, however long: an error naming a deep path must not lose
+	 * its end (the reason). */
+	struct strbuf msg = STRBUF_INIT;
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	strbuf_vaddf(&msg, fmt, ap);
 	va_end(ap);
 	if (log_elsewhere)
-		log_err("%s", msg);
+		log_err("%s", msg.buf);
 	if (notify_fd >= 0) {
-		write_full(notify_fd, msg, strlen(msg));
+		write_full(notify_fd, msg.buf, msg.len);
 	} else {
-		char line[sizeof(msg) + 8];
-		int n = snprintf(line, sizeof(line), "gemd: %s\n", msg);
-
-		write_full(user_fd, line, MIN((size_t)n, sizeof(line) - 1));
+		strbuf_addch(&msg, '\n');
+		write_full(user_fd, "gemd: ", 6);
+		write_full(user_fd, msg.buf, msg.len);
 	}
+	strbuf_release(&msg);
 	exit(1);
 }
 
@@ -473,9 +476,9 @@ static void notify_ready(void)
 /* Fork; the parent returns only as the child's exit status says. */
 static void daemonize(void)
 {
-	char msg[512];
+	struct strbuf msg = STRBUF_INIT;
 	int p[2], null;
-	ssize_t n;
+	long n;
 	pid_t pid;
 
 	if (pipe2(p, O_CLOEXEC) < 0) {
@@ -489,14 +492,14 @@ static void daemonize(void)
 	}
 	if (pid > 0) {
 		close(p[1]);
-		n = read_full(p[0], msg, sizeof(msg) - 1);
-		if (n == 2 && !memcmp(msg, "ok", 2))
+		n = strbuf_read_fd(&msg, p[0]);
+		if (n == 2 && !memcmp(msg.buf, "ok", 2))
 			exit(0);
 		if (n <= 0)
 			fprintf(stderr, "gemd: the daemon exited before it could "
 				"serve (see its log)\n");
 		else
-			fprintf(stderr, "gemd: %.*s\n", (int)n, msg);
+			fprintf(stderr, "gemd: %s\n", msg.buf);
 		exit(1);
 	}
 	close(p[0]);
@@ -593,13 +596,12 @@ static void pidfile_remove(void)
 /* Is a syslog daemon listening on /dev/log? */
 static bool syslog_available(void)
 {
-	struct sockaddr_un sa = { .sun_family = AF_UNIX, .sun_path = "/dev/log" };
 	int fd = socket(AF_UNIX, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 	bool ok;
 
 	if (fd < 0)
 		return false;
-	ok = connect(fd, (struct sockaddr *)&sa, sizeof(sa)) == 0;
+	ok = sockpath_connect(fd, "/dev/log") == 0;
 	close(fd);
 	return ok;
 }

@@ -27,6 +27,7 @@
 #include "server.h"
 #include "shm.h"
 #include "shmring.h"
+#include "sockpath.h"
 #include "strbuf.h"
 #include "util.h"
 #include "wire.h"
@@ -89,10 +90,11 @@ struct conn {
 };
 
 struct server {
-	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
+	char path[PATH_MAX];
 	dev_t sock_dev;
 	ino_t sock_ino;
 	int listen_fd;
+	int path_dir_fd;		/* sockpath_bind's directory, or -1 */
 	struct gem_device *dev;
 	void (*unblock)(void *data);
 	void *unblock_data;
@@ -1239,9 +1241,8 @@ static int take_over_stale(const char *path, char *err, size_t errlen)
 {
 	struct ucred cred = { .pid = 0 };
 	socklen_t credlen = sizeof(cred);
-	struct sockaddr_un sa;
 	struct stat st;
-	int fd, ret, alen;
+	int fd, ret;
 
 	if (lstat(path, &st) < 0) {
 		if (errno == ENOENT)
@@ -1254,16 +1255,14 @@ static int take_over_stale(const char *path, char *err, size_t errlen)
 		snprintf(err, errlen, "%s exists and is not a socket", path);
 		return -EEXIST;
 	}
-	alen = wire_path_addr(&sa, path);
-	if (alen < 0)
-		return alen;
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "socket: %s", strerror(-ret));
 		return ret;
 	}
-	if (connect(fd, (struct sockaddr *)&sa, (socklen_t)alen) == 0) {
+	ret = sockpath_connect(fd, path);
+	if (ret == 0) {
 		getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &credlen);
 		close(fd);
 		if (cred.pid > 0)
@@ -1273,10 +1272,13 @@ static int take_over_stale(const char *path, char *err, size_t errlen)
 			snprintf(err, errlen, "another gemd is already serving %s", path);
 		return -EADDRINUSE;
 	}
-	ret = -errno;
 	close(fd);
 	if (ret != -ECONNREFUSED) {
-		snprintf(err, errlen, "cannot probe %s: %s", path, strerror(-ret));
+		struct strbuf why = STRBUF_INIT;
+
+		sockpath_strerror(&why, path, ret);
+		snprintf(err, errlen, "cannot probe %s", why.buf);
+		strbuf_release(&why);
 		return ret;
 	}
 	if (unlink(path) < 0 && errno != ENOENT) {
@@ -1291,29 +1293,25 @@ static int take_over_stale(const char *path, char *err, size_t errlen)
 
 static int server_listen(struct server *srv, char *err, size_t errlen)
 {
-	struct sockaddr_un sa;
+	struct strbuf why = STRBUF_INIT;
 	struct stat st;
-	int fd, alen, ret;
+	int fd, ret;
 
-	alen = wire_path_addr(&sa, srv->path);
-	if (alen < 0) {
-		snprintf(err, errlen, "socket path too long: %s", srv->path);
-		return alen;
-	}
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "socket: %s", strerror(-ret));
 		return ret;
 	}
-	if (bind(fd, (struct sockaddr *)&sa, (socklen_t)alen) < 0) {
-		ret = -errno;
+	ret = sockpath_bind(fd, srv->path, &srv->path_dir_fd);
+	if (ret < 0) {
+		sockpath_strerror(&why, srv->path, ret);
 		if (ret == -EADDRINUSE)	/* lost a start-up race */
 			snprintf(err, errlen, "another gemd is already serving %s",
 				 srv->path);
 		else
-			snprintf(err, errlen, "cannot bind %s: %s", srv->path,
-				 strerror(-ret));
+			snprintf(err, errlen, "cannot bind %s", why.buf);
+		strbuf_release(&why);
 		goto out_close;
 	}
 	if (chmod(srv->path, SOCKET_MODE) < 0 || stat(srv->path, &st) < 0 ||
@@ -1330,6 +1328,9 @@ static int server_listen(struct server *srv, char *err, size_t errlen)
 
 out_unlink:
 	unlink(srv->path);
+	if (srv->path_dir_fd >= 0)
+		close(srv->path_dir_fd);
+	srv->path_dir_fd = -1;
 out_close:
 	close(fd);
 	return ret;
@@ -1361,6 +1362,7 @@ int server_start(const struct server_config *cfg, struct server **out,
 		return -ENOMEM;
 	}
 	srv->listen_fd = -1;
+	srv->path_dir_fd = -1;
 	srv->dev = cfg->dev;
 	srv->unblock = cfg->unblock;
 	srv->unblock_data = cfg->unblock_data;
@@ -1418,6 +1420,8 @@ out_destroy:
 	pthread_mutex_destroy(&srv->lock);
 	close(srv->listen_fd);
 	unlink(srv->path);
+	if (srv->path_dir_fd >= 0)
+		close(srv->path_dir_fd);
 out_watch:
 	shm_watch_stop(srv->shm_watch);
 out_free:
@@ -1462,6 +1466,8 @@ int server_stop(struct server *srv)
 	pthread_join(srv->accept_thread, NULL);
 	close(srv->listen_fd);
 	unlink_own_socket(srv);
+	if (srv->path_dir_fd >= 0)
+		close(srv->path_dir_fd);
 
 	/* Wakes every thread blocked in read(); clients see EOF. */
 	pthread_mutex_lock(&srv->lock);

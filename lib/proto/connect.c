@@ -8,6 +8,7 @@
 
 #include "connect.h"
 #include "protocol.h"
+#include "sockpath.h"
 #include "util.h"
 #include "wire.h"
 
@@ -36,12 +37,8 @@ int channel_connect_timeout(const char *path, uint16_t type, bool autobind,
 	/* A whole (zeroed) sockaddr_un, though only its family is passed:
 	 * checkers read the struct the pointer names. */
 	struct sockaddr_un any = { .sun_family = AF_UNIX };
-	struct sockaddr_un sa;
-	int fd, alen, ret;
+	int fd, ret;
 
-	alen = wire_path_addr(&sa, path);
-	if (alen < 0)
-		return alen;
 	/* The calling thread's name, as the kernel records current->comm. */
 	prctl(PR_GET_NAME, hello.comm, 0, 0, 0);
 	hello.comm[sizeof(hello.comm) - 1] = '\0';
@@ -52,10 +49,9 @@ int channel_connect_timeout(const char *path, uint16_t type, bool autobind,
 	/* Length sizeof(sa_family_t): the kernel picks an abstract name. */
 	if (autobind && bind(fd, (struct sockaddr *)&any, sizeof(sa_family_t)) < 0)
 		goto out_errno;
-	while (connect(fd, (struct sockaddr *)&sa, (socklen_t)alen) < 0) {
-		if (errno != EINTR)
-			goto out_errno;
-	}
+	ret = sockpath_connect(fd, path);
+	if (ret)
+		goto out_close;
 	/* max_len 0 means no limit: an empty answer is asked for with no
 	 * buffer at all. */
 	if (!replylen)

@@ -1194,15 +1194,3 @@ int wire_token_from_addr(const struct sockaddr_un *sa, socklen_t len,
 	*token = v + 1;
 	return 0;
 }
-
-int wire_path_addr(struct sockaddr_un *sa, const char *path)
-{
-	size_t len = strlen(path);
-
-	memset(sa, 0, sizeof(*sa));
-	sa->sun_family = AF_UNIX;
-	if (!len || len >= sizeof(sa->sun_path))
-		return -ENAMETOOLONG;
-	memcpy(sa->sun_path, path, len);
-	return (int)(offsetof(struct sockaddr_un, sun_path) + len + 1);
-}

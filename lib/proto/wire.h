@@ -244,8 +244,5 @@ ssize_t wire_send(int sock, struct iovec *iov, int iovcnt, int pass_fd);
  */
 int wire_token_from_addr(const struct sockaddr_un *sa, socklen_t len,
 			 uint64_t *token);
-/* Fill sa with a filesystem path; returns the address length or
- * -ENAMETOOLONG. */
-int wire_path_addr(struct sockaddr_un *sa, const char *path);
 
 #endif
