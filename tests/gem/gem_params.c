@@ -7,6 +7,7 @@
  * i915_swizzle_info, which IGT searches for an L-shaped memory layout.
  */
 #include <stdlib.h>
+#include <unistd.h>
 
 #include <drm.h>
 #include <i915_drm.h>
@@ -28,6 +29,23 @@ static void expect_file(const char *name, const char *text)
 	gt_assert_eq(gdfs_read(dfs, name, &sb), 0);
 	gt_assert_f(!strcmp(sb.buf, text), "%s reads '%s', expected '%s'",
 		    name, sb.buf, text);
+	strbuf_release(&sb);
+}
+
+/* Until gemd has declared the device wedged (gemkit_counters), 60 s. */
+static void wait_wedged(void)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int i;
+
+	for (i = 0; i < 600; i++) {
+		strbuf_reset(&sb);
+		gt_assert_eq(gdfs_read(dfs, "gemkit_counters", &sb), 0);
+		if (strstr(sb.buf, " wedged=1"))
+			break;
+		usleep(100 * 1000);
+	}
+	gt_assert_f(strstr(sb.buf, " wedged=1"), "never wedged: %s", sb.buf);
 	strbuf_release(&sb);
 }
 
@@ -172,6 +190,9 @@ static void test_reset_off_wedges(int fd)
 	gen3_batch_end(&b);
 	gt_assert_eq(gt_execbuf(fd, &b, batch, NULL, NULL, 0, 0, NULL), 0);
 	gt_sync(fd, batch);
+	/* i915_wedged says 1 as soon as the command streamer stops; the
+	 * hangcheck thread wedges the device a moment later. */
+	wait_wedged();
 	expect_file("i915_wedged", "wedged :  1\n");
 	gen3_batch_reset(&b);
 	gen3_batch_end(&b);
