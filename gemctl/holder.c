@@ -22,11 +22,11 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <unistd.h>
 
 #include "holder.h"
 #include "session.h"
+#include "sockpath.h"
 #include "util.h"
 
 #define HOLD_MAGIC	0x53636d67u	/* "gmcS" */
@@ -93,41 +93,39 @@ static int holder_dir(char *buf, size_t len)
 	return 0;
 }
 
-static int holder_addr(const char *name, struct sockaddr_un *sa)
+/* The session's socket path; any length (sockpath.h binds through the
+ * directory when it passes sun_path). */
+static int holder_path(const char *name, char *path, size_t size)
 {
 	char dir[PATH_MAX];
 	int ret = holder_dir(dir, sizeof(dir));
 
 	if (ret)
 		return ret;
-	memset(sa, 0, sizeof(*sa));
-	sa->sun_family = AF_UNIX;
-	if (snprintf(sa->sun_path, sizeof(sa->sun_path), "%s/%s", dir, name) >=
-	    (int)sizeof(sa->sun_path))
+	if (snprintf(path, size, "%s/%s", dir, name) >= (int)size)
 		return -ENAMETOOLONG;
 	return 0;
 }
 
-static int connect_addr(const struct sockaddr_un *sa)
+static int connect_addr(const char *path)
 {
-	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0), ret;
 
 	if (fd < 0)
 		return -errno;
-	if (connect(fd, (const struct sockaddr *)sa, sizeof(*sa))) {
-		int err = errno;
-
+	ret = sockpath_connect(fd, path);
+	if (ret) {
 		close(fd);
-		return -err;
+		return ret;
 	}
 	return fd;
 }
 
 /* The listening socket of a new holder, 0600; -EADDRINUSE when another
  * holder answers there (two first invocations at once). */
-static int listen_addr(const struct sockaddr_un *sa)
+static int listen_addr(const char *path)
 {
-	int fd, ret, tries;
+	int fd, ret, tries, dirfd;
 	mode_t old;
 
 	for (tries = 0; tries < 2; tries++) {
@@ -135,21 +133,25 @@ static int listen_addr(const struct sockaddr_un *sa)
 		if (fd < 0)
 			return -errno;
 		old = umask(0177);
-		ret = bind(fd, (const struct sockaddr *)sa, sizeof(*sa));
+		ret = sockpath_bind(fd, path, &dirfd);
 		umask(old);
+		/* Nobody resolves the name through the directory later. */
+		if (!ret && dirfd >= 0)
+			close(dirfd);
 		if (ret == 0 && listen(fd, 8) == 0)
 			return fd;
-		ret = -errno;
+		if (ret == 0)
+			ret = -errno;
 		close(fd);
 		if (ret != -EADDRINUSE)
 			return ret;
 		/* A socket nobody answers is a holder that died: replace it. */
-		fd = connect_addr(sa);
+		fd = connect_addr(path);
 		if (fd >= 0) {
 			close(fd);
 			return -EADDRINUSE;
 		}
-		if (fd != -ECONNREFUSED || unlink(sa->sun_path))
+		if (fd != -ECONNREFUSED || unlink(path))
 			return -EADDRINUSE;
 	}
 	return -EADDRINUSE;
@@ -336,8 +338,7 @@ static bool peer_is_me(int fd)
 }
 
 static void __attribute__((noreturn))
-holder_main(struct gemctl *ctl, int lfd, const struct sockaddr_un *sa,
-	    uint64_t idle_ns)
+holder_main(struct gemctl *ctl, int lfd, const char *path, uint64_t idle_ns)
 {
 	struct sigaction act;
 	struct stat mine, now;
@@ -364,7 +365,7 @@ holder_main(struct gemctl *ctl, int lfd, const struct sockaddr_un *sa,
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGHUP, SIG_IGN);
 	signal(SIGPIPE, SIG_IGN);
-	have_ino = !stat(sa->sun_path, &mine);
+	have_ino = !stat(path, &mine);
 
 	while (!holder_quit) {
 		struct pollfd pfd = { .fd = lfd, .events = POLLIN };
@@ -384,9 +385,9 @@ holder_main(struct gemctl *ctl, int lfd, const struct sockaddr_un *sa,
 		close(cfd);
 	}
 	/* Only our socket: a holder that replaced a dead one may be there. */
-	if (have_ino && !stat(sa->sun_path, &now) && now.st_ino == mine.st_ino &&
+	if (have_ino && !stat(path, &now) && now.st_ino == mine.st_ino &&
 	    now.st_dev == mine.st_dev)
-		unlink(sa->sun_path);
+		unlink(path);
 	close(lfd);
 	gemctl_release(ctl);
 	_exit(GEMCTL_OK);
@@ -462,45 +463,45 @@ out:
 static int holder_connect(struct gemctl *ctl, const char *name,
 			  const struct gemctl_holder_req *req)
 {
-	struct sockaddr_un sa;
+	char path[PATH_MAX];
 	int fd, lfd, ret;
 	pid_t pid;
 
-	ret = holder_addr(name, &sa);
+	ret = holder_path(name, path, sizeof(path));
 	if (ret)
 		return -gemctl_error(ctl, GEMCTL_FAILED, "session '%s': %s%s", name,
 				     strerror(-ret), ret == -EPERM ?
 				     " (its directory is not yours alone)" : "");
-	fd = connect_addr(&sa);
+	fd = connect_addr(path);
 	if (fd >= 0)
 		return fd;
 	if (req->kind == GEMCTL_HOLD_EXIT)
 		return -gemctl_error(ctl, GEMCTL_FAILED, "no session '%s'", name);
-	lfd = listen_addr(&sa);
+	lfd = listen_addr(path);
 	if (lfd == -EADDRINUSE) {
-		fd = connect_addr(&sa);
+		fd = connect_addr(path);
 		return fd >= 0 ? fd : -gemctl_error(ctl, GEMCTL_FAILED,
 						     "session '%s': %s", name,
 						     strerror(-fd));
 	}
 	if (lfd < 0)
 		return -gemctl_error(ctl, GEMCTL_FAILED, "session '%s': cannot listen on %s: %s",
-				     name, sa.sun_path, strerror(-lfd));
+				     name, path, strerror(-lfd));
 	fflush(stdout);
 	fflush(stderr);
 	pid = fork();
 	if (pid < 0) {
 		ret = errno;
 		close(lfd);
-		unlink(sa.sun_path);
+		unlink(path);
 		return -gemctl_error(ctl, GEMCTL_FAILED, "session '%s': fork: %s", name,
 				     strerror(ret));
 	}
 	if (pid == 0)
-		holder_main(ctl, lfd, &sa, req->idle_ns);
+		holder_main(ctl, lfd, path, req->idle_ns);
 	close(lfd);
 	/* The socket listens already: the connection waits for the holder. */
-	fd = connect_addr(&sa);
+	fd = connect_addr(path);
 	if (fd < 0)
 		return -gemctl_error(ctl, GEMCTL_FAILED, "session '%s': %s", name,
 				     strerror(-fd));
