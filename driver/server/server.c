@@ -86,7 +86,8 @@ struct conn {
 	bool ring_pending;		/* a ring entry awaits shm_chan_done */
 	bool noreply;			/* GEM_MSG_F_NOREPLY: no reply at all */
 	int rx_fd;			/* a descriptor that came with the
-					 * current message, -1: none */
+					 * bytes read, -1: none */
+	size_t rx_fd_at;		/* ... with rbuf[rx_fd_at] (conn_fill) */
 };
 
 struct server {
@@ -247,12 +248,42 @@ static ssize_t conn_recv(struct conn *c, void *buf, size_t len)
 	return n;
 }
 
-/* The message is done: a descriptor nobody took is not kept. */
 static void conn_drop_fd(struct conn *c)
 {
 	if (c->rx_fd >= 0)
 		close(c->rx_fd);
 	c->rx_fd = -1;
+}
+
+/*
+ * Whether the descriptor came with the message at the head of rbuf.  One
+ * read can bring a message, then the next one with its descriptor (the
+ * kernel stops a read after the bytes a descriptor came with, not
+ * before): the descriptor is the later message's.
+ */
+static bool conn_fd_is_this(const struct conn *c, const struct gem_msg_hdr *hdr)
+{
+	return c->rx_fd >= 0 && !c->from_ring &&
+	       c->rx_fd_at < sizeof(*hdr) + (size_t)hdr->len;
+}
+
+/* The descriptor of this message for its handler to own, or -1. */
+static int conn_take_fd(struct conn *c, const struct gem_msg_hdr *hdr)
+{
+	int fd = -1;
+
+	if (conn_fd_is_this(c, hdr)) {
+		fd = c->rx_fd;
+		c->rx_fd = -1;
+	}
+	return fd;
+}
+
+/* The message is done: a descriptor of its that nobody took is not kept. */
+static void conn_done_fd(struct conn *c, const struct gem_msg_hdr *hdr)
+{
+	if (conn_fd_is_this(c, hdr))
+		conn_drop_fd(c);
 }
 
 /*
@@ -262,6 +293,8 @@ static void conn_drop_fd(struct conn *c)
  */
 static int conn_fill(struct conn *c, size_t want)
 {
+	bool had_fd;
+
 	while (c->rlen < want) {
 		ssize_t n;
 
@@ -275,9 +308,12 @@ static int conn_fill(struct conn *c, size_t want)
 			c->rbuf = p;
 			c->ralloc = size;
 		}
+		had_fd = c->rx_fd >= 0;
 		n = conn_recv(c, c->rbuf + c->rlen, c->ralloc - c->rlen);
 		if (n <= 0)
 			return (int)n;
+		if (!had_fd && c->rx_fd >= 0)
+			c->rx_fd_at = c->rlen + (size_t)n - 1;
 		c->rlen += (size_t)n;
 	}
 	return 1;
@@ -285,6 +321,8 @@ static int conn_fill(struct conn *c, size_t want)
 
 static void conn_consume(struct conn *c, size_t n)
 {
+	if (c->rx_fd >= 0)
+		c->rx_fd_at -= n;	/* a later message's (conn_done_fd) */
 	c->rlen -= n;
 	if (c->rlen)
 		memmove(c->rbuf, c->rbuf + n, c->rlen);
@@ -567,10 +605,8 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 			  wire_ioctl_name(hdr->request), strerror(-ret));
 		goto out_put;
 	}
-	if (wire_ioctl_fds(hdr->request) & WIRE_FD_IN) {
-		gc.fd_in = c->rx_fd;
-		c->rx_fd = -1;
-	}
+	if (wire_ioctl_fds(hdr->request) & WIRE_FD_IN)
+		gc.fd_in = conn_take_fd(c, hdr);
 	ret = gem_ioctl_dispatch(fe->file, hdr->request, call.karg, &gc);
 	if (gc.fd_in >= 0)
 		close(gc.fd_in);
@@ -799,7 +835,7 @@ static int handle_dmabuf(struct conn *c, const struct gem_msg_hdr *hdr,
 		return -EPROTO;
 	}
 	memcpy(&req, payload, sizeof(req));
-	if (c->rx_fd < 0)
+	if (!conn_fd_is_this(c, hdr))
 		return conn_reply(c, -EBADF, NULL, 0, -1);
 	switch (hdr->request) {
 	case GEM_DMABUF_BUSY:
@@ -1107,7 +1143,7 @@ static void *conn_main(void *arg)
 		}
 		if (h->fn(c, &hdr, payload))
 			break;
-		conn_drop_fd(c);
+		conn_done_fd(c, &hdr);
 		if (!c->from_ring)
 			conn_consume(c, sizeof(hdr) + hdr.len);
 		if (c->ring_pending)
