@@ -3,6 +3,7 @@
 #define _GNU_SOURCE	/* accept4, struct ucred (config.h has it in a real build) */
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <pthread.h>
@@ -37,7 +38,7 @@
 #define RBUF_KEEP		(1u << 20)	/* shrink back after bigger messages */
 #define FILE_HASH_SIZE		256
 #define STOP_TIMEOUT_MS		5000
-#define SOCKET_MODE		0666	/* any local user, like a render node */
+#define SOCKET_MODE		0600	/* gemd's user; --group, --mode open it */
 #define PARENT_MODE		0755
 
 _Static_assert(sizeof(struct gem_msg_hdr) % WIRE_ALIGN == 0,
@@ -92,6 +93,9 @@ struct server {
 	char path[sizeof(((struct sockaddr_un *)0)->sun_path)];
 	dev_t sock_dev;
 	ino_t sock_ino;
+	mode_t sock_mode;
+	bool has_group;
+	gid_t group;
 	int listen_fd;
 	struct gem_device *dev;
 	void (*unblock)(void *data);
@@ -1268,6 +1272,44 @@ static int take_over_stale(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * bind() creates the socket with 0777 & ~umask: set the umask so that it
+ * is born with its final mode (with a group to give it, 0600 until it
+ * has that group).  Nothing else runs yet that creates files.
+ */
+static int bind_with_mode(struct server *srv, int fd,
+			  const struct sockaddr_un *sa, int alen)
+{
+	mode_t born = srv->has_group ? 0600 : srv->sock_mode;
+	mode_t old = umask(~born & 0777);
+	int ret = bind(fd, (const struct sockaddr *)sa, (socklen_t)alen);
+
+	ret = ret < 0 ? -errno : 0;
+	umask(old);
+	return ret;
+}
+
+/*
+ * --group: hand the socket to the group, then open it to the group.
+ * Neither call follows a symlink put in the socket's place.
+ */
+static int socket_give_group(struct server *srv, char *err, size_t errlen)
+{
+	int ret;
+
+	if (!srv->has_group)
+		return 0;
+	if (fchownat(AT_FDCWD, srv->path, (uid_t)-1, srv->group,
+		     AT_SYMLINK_NOFOLLOW) < 0 ||
+	    fchmodat(AT_FDCWD, srv->path, srv->sock_mode, AT_SYMLINK_NOFOLLOW) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot give %s to group %u: %s", srv->path,
+			 (unsigned int)srv->group, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
 static int server_listen(struct server *srv, char *err, size_t errlen)
 {
 	struct sockaddr_un sa;
@@ -1285,8 +1327,8 @@ static int server_listen(struct server *srv, char *err, size_t errlen)
 		snprintf(err, errlen, "socket: %s", strerror(-ret));
 		return ret;
 	}
-	if (bind(fd, (struct sockaddr *)&sa, (socklen_t)alen) < 0) {
-		ret = -errno;
+	ret = bind_with_mode(srv, fd, &sa, alen);
+	if (ret) {
 		if (ret == -EADDRINUSE)	/* lost a start-up race */
 			snprintf(err, errlen, "another gemd is already serving %s",
 				 srv->path);
@@ -1295,8 +1337,10 @@ static int server_listen(struct server *srv, char *err, size_t errlen)
 				 strerror(-ret));
 		goto out_close;
 	}
-	if (chmod(srv->path, SOCKET_MODE) < 0 || stat(srv->path, &st) < 0 ||
-	    listen(fd, SOMAXCONN) < 0) {
+	ret = socket_give_group(srv, err, errlen);
+	if (ret)
+		goto out_unlink;
+	if (lstat(srv->path, &st) < 0 || listen(fd, SOMAXCONN) < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot listen on %s: %s", srv->path,
 			 strerror(-ret));
@@ -1341,6 +1385,9 @@ int server_start(const struct server_config *cfg, struct server **out,
 	}
 	srv->listen_fd = -1;
 	srv->dev = cfg->dev;
+	srv->sock_mode = cfg->socket_mode ? cfg->socket_mode : SOCKET_MODE;
+	srv->has_group = cfg->has_group;
+	srv->group = cfg->group;
 	srv->unblock = cfg->unblock;
 	srv->unblock_data = cfg->unblock_data;
 	srv->stop_timeout_ms = cfg->stop_timeout_ms ? cfg->stop_timeout_ms :
