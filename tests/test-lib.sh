@@ -209,6 +209,13 @@ test_debugfs_opt () {
 # Start a private gemd on $GEMD_SOCK as a daemon: it returns once clients
 # can connect.  Extra arguments are passed to gemd.
 start_gemd () {
+	# A test that failed before its stop_gemd leaves its gemd running:
+	# stop it, so that one failure does not fail every later test too.
+	if test -s "$GEMD_PIDFILE" &&
+	   grep -q gemd "/proc/$(gemd_pid)/comm" 2>/dev/null; then
+		echo "# start_gemd: stopping gemd $(gemd_pid), left by an earlier test" >&2
+		stop_gemd || kill -KILL "$(gemd_pid)" 2>/dev/null
+	fi
 	test_pidfiles="$test_pidfiles $GEMD_PIDFILE"
 	"$GEMD" -D "$GEMD_SOCK" --daemon --pidfile "$GEMD_PIDFILE" \
 		--log-file "$GEMD_LOG" "$@"

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/un.h>
 #include <unistd.h>
 
@@ -83,11 +84,20 @@ static void thread_channels_free(void *p)
 	tls_channels = NULL;
 }
 
+/*
+ * By system call, not close(2)/munmap(2): under the interposer those
+ * consult its tables, whose locks a fork child may find held (by the
+ * interposer's own atfork handlers, which run in an order nobody
+ * chooses).  The ring and the socket are libgem's own, in no table.
+ */
 void channel_reset(struct gem_channel *ch)
 {
-	channel_shm_detach(ch);
+	if (ch->shm_base) {
+		syscall(SYS_munmap, ch->shm_base, (size_t)GEM_SHM_SIZE);
+		ch->shm_base = NULL;
+	}
 	if (ch->sock >= 0)
-		close(ch->sock);
+		syscall(SYS_close, ch->sock);
 	ch->sock = -1;
 	ch->notices = false;
 	ch->owed.request = 0;

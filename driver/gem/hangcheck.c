@@ -331,10 +331,12 @@ static void sample(struct gem_hang *h)
 	}
 	gpu_sample(gpu, &p);
 	if (!h->sampled || rq->seqno != h->budget_seqno) {
-		/* Timed from here: a request that became the oldest since the
-		 * last sample ran less than that, never more. */
+		/* Timed from here, not from the last sample: the request may
+		 * have been submitted after it, and GPU time from before its
+		 * submission is not its own.  It may run up to one period
+		 * more than the budget; it is never cut short. */
 		h->budget_seqno = rq->seqno;
-		h->budget_start = h->sampled ? h->last.run_ns : p.run_ns;
+		h->budget_start = p.run_ns;
 	}
 	if (!h->sampled) {
 		h->sampled = true;
