@@ -83,6 +83,30 @@ const struct debugfs_file debugfs_errors_file = {
 	.show = debugfs_show_error_record,
 };
 
+/*
+ * The permissions a file shows, in the FUSE tree and to the socket's
+ * readers and writers alike (driver/server/policy.c): memory and the
+ * error captures (which hold objects' contents) are gemd's user's only.
+ */
+unsigned int debugfs_file_mode(const struct debugfs_file *f)
+{
+	if (f->raw_read || f == &debugfs_errors_file)
+		return 0400;
+	if (f->show == debugfs_show_error_state)
+		return 0600;
+	if (f->mode)
+		return f->mode;
+	return f->write ? 0644 : 0444;
+}
+
+int gem_debugfs_mode(const char *path)
+{
+	uint64_t arg;
+	const struct debugfs_file *f = debugfs_lookup(path, &arg);
+
+	return f ? (int)debugfs_file_mode(f) : -ENOENT;
+}
+
 static int parse_decimal(const char *s, uint64_t *out)
 {
 	uint64_t v = 0;

@@ -56,6 +56,9 @@ int gem_debugfs_read_range(struct gem_device *dev, const char *path, uint64_t of
 			   size_t len, struct strbuf *out);
 ssize_t gem_debugfs_write(struct gem_device *dev, const char *path,
 			  const char *buf, size_t len);
+/* The file's permission bits as the FUSE tree shows them (the owner is
+ * gemd's user), or -ENOENT. */
+int gem_debugfs_mode(const char *path);
 /* One name per line: every file of dri/0 (what readdir shows). */
 int gem_debugfs_list(struct gem_device *dev, struct strbuf *out);
 

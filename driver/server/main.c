@@ -64,6 +64,7 @@ enum {
 	OPT_ERROR_STATES,
 	OPT_GROUP,
 	OPT_MODE,
+	OPT_SHARE_NAMES,
 };
 
 /* The options, their help and getopt's table all come from here. */
@@ -97,6 +98,9 @@ static const struct gemd_option gemd_options[] = {
 	  "let GROUP's members connect (the socket becomes 0660, group GROUP)" },
 	{ "mode", required_argument, OPT_MODE, "MODE",
 	  "the socket's mode, octal (default 0600: gemd's user only)" },
+	{ "share-names", no_argument, OPT_SHARE_NAMES, NULL,
+	  "let every client open every flink name, as the kernel does "
+	  "(default: only names of its own user's)" },
 	{ "debugfs", required_argument, OPT_DEBUGFS, "DIR",
 	  "mount the debugfs tree at DIR/dri/0 (default <runtime dir>/debugfs)" },
 	{ "no-debugfs", no_argument, OPT_NO_DEBUGFS, NULL,
@@ -374,6 +378,9 @@ static void parse_options(int argc, char **argv, struct gemd_opts *o)
 			break;
 		case OPT_MODE:
 			parse_mode(optarg, &o->socket_mode);
+			break;
+		case OPT_SHARE_NAMES:
+			o->dev.share_names = true;
 			break;
 		case OPT_HANGCHECK:
 			parse_hangcheck(optarg, &o->dev.hangcheck_ms);

@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -23,11 +24,13 @@
 #include "debugfs.h"
 #include "gem.h"
 #include "log.h"
+#include "policy.h"
 #include "protocol.h"
 #include "regs.h"
 #include "server.h"
 #include "shm.h"
 #include "shmring.h"
+#include "sockpeer.h"
 #include "strbuf.h"
 #include "util.h"
 #include "wire.h"
@@ -64,6 +67,7 @@ struct file_entry {
 	bool hashed;		/* srv->lock */
 	uid_t uid;
 	struct conn *conn;	/* its file connection: valid while hashed */
+	ino_t conn_ino;		/* that connection's socket (gemd's end) */
 };
 
 struct conn {
@@ -97,6 +101,7 @@ struct server {
 	bool has_group;
 	gid_t group;
 	int listen_fd;
+	uid_t owner_uid;		/* gemd's user: policy.h's owner */
 	struct gem_device *dev;
 	void (*unblock)(void *data);
 	void *unblock_data;
@@ -135,25 +140,44 @@ static void file_unhash_locked(struct server *srv, struct file_entry *fe)
 	pthread_cond_broadcast(&srv->unhashed);
 }
 
-/*
- * A token can be registered again while its old owner is still being torn
- * down: the kernel reuses an autobind name as soon as the client socket is
- * gone, possibly before we read its EOF.  The newer file wins.
- */
-static void file_hash(struct server *srv, struct file_entry *fe)
+static struct file_entry *file_find_locked(struct server *srv, uint64_t token)
 {
-	struct file_entry **bucket = file_bucket(srv, fe->token), *old;
+	struct file_entry *fe;
+
+	for (fe = *file_bucket(srv, token); fe; fe = fe->hnext)
+		if (fe->token == token)
+			return fe;
+	return NULL;
+}
+
+/*
+ * Give fe a token of gemd's choosing, random and unused, and hash it.
+ * Nothing a client picks (its socket's name was the token once: another
+ * network namespace could bind the same name and unhash the victim's
+ * file) names a file.
+ */
+static int file_hash(struct server *srv, struct file_entry *fe)
+{
+	struct file_entry **bucket;
+	int tries;
 
 	pthread_mutex_lock(&srv->lock);
-	for (old = *bucket; old; old = old->hnext)
-		if (old->token == fe->token)
+	for (tries = 0; tries < 8; tries++) {
+		if (getrandom(&fe->token, sizeof(fe->token), 0) !=
+		    (ssize_t)sizeof(fe->token))
 			break;
-	if (old)
-		file_unhash_locked(srv, old);
+		if (fe->token && !file_find_locked(srv, fe->token))
+			goto hash;
+	}
+	pthread_mutex_unlock(&srv->lock);
+	return -EAGAIN;
+hash:
+	bucket = file_bucket(srv, fe->token);
 	fe->hnext = *bucket;
 	*bucket = fe;
 	fe->hashed = true;
 	pthread_mutex_unlock(&srv->lock);
+	return 0;
 }
 
 /*
@@ -165,9 +189,7 @@ static struct file_entry *file_get(struct server *srv, uint64_t token, uid_t uid
 	struct file_entry *fe;
 
 	pthread_mutex_lock(&srv->lock);
-	for (fe = *file_bucket(srv, token); fe; fe = fe->hnext)
-		if (fe->token == token)
-			break;
+	fe = file_find_locked(srv, token);
 	if (fe && uid != 0 && uid != fe->uid)
 		fe = NULL;
 	if (fe)
@@ -391,6 +413,18 @@ static int conn_reply(struct conn *c, int result, const void *data, size_t len,
 
 /* --- message handlers ------------------------------------------------- */
 
+/* May this peer make this request (policy.c)?  0 or -EACCES. */
+static int conn_permit(struct conn *c, uint16_t type, uint32_t request,
+		       const char *path, int mode)
+{
+	struct policy_peer peer = { .uid = c->uid, .pid = c->pid,
+				    .comm = c->comm[0] ? c->comm : "?" };
+	struct policy_request req = { .type = type, .request = request,
+				      .path = path, .mode = mode };
+
+	return policy_check(c->srv->owner_uid, &peer, &req);
+}
+
 static int hello_parse(struct conn *c, const struct gem_msg_hdr *hdr,
 		       const uint8_t *payload, const char *what)
 {
@@ -413,33 +447,21 @@ static int hello_parse(struct conn *c, const struct gem_msg_hdr *hdr,
 	return 0;
 }
 
-/* The file token is the name the kernel autobound the client's socket to. */
-static int peer_token(struct conn *c, uint64_t *token)
-{
-	struct sockaddr_un sa;
-	socklen_t len = sizeof(sa);
-
-	if (getpeername(c->fd, (struct sockaddr *)&sa, &len) < 0)
-		return -errno;
-	return wire_token_from_addr(&sa, len, token);
-}
-
 static int handle_open(struct conn *c, const struct gem_msg_hdr *hdr,
 		       uint8_t *payload)
 {
 	struct server *srv = c->srv;
 	struct gem_open_reply rep = { .version = GEM_PROTOCOL_VERSION };
 	struct file_entry *fe;
+	struct stat st;
 	int ret;
 
 	ret = hello_parse(c, hdr, payload, "OPEN");
 	if (ret)
 		return ret;
-	ret = peer_token(c, &rep.file);
-	if (ret) {
-		conn_error(c, "OPEN from a socket that is not autobound");
-		conn_reply(c, ret, NULL, 0, -1);
-		return ret;
+	if (fstat(c->fd, &st) < 0) {
+		ret = -errno;
+		goto out_refuse;
 	}
 	fe = calloc(1, sizeof(*fe));
 	if (!fe) {
@@ -450,17 +472,22 @@ static int handle_open(struct conn *c, const struct gem_msg_hdr *hdr,
 	if (ret)
 		goto out_free_entry;
 	gem_file_set_admin(fe->file, c->uid == 0);
-	fe->token = rep.file;
 	fe->refs = 1;		/* this connection's */
 	fe->uid = c->uid;
 	fe->conn = c;
-	file_hash(srv, fe);
+	fe->conn_ino = st.st_ino;
+	ret = file_hash(srv, fe);
+	if (ret)
+		goto out_release;
+	rep.file = fe->token;
 	c->file = fe;
 	c->kind = CONN_FILE;
 	log_debug("pid %d (%s): opened file %#llx", (int)c->pid, c->comm,
 		  (unsigned long long)rep.file);
 	return conn_reply(c, 0, &rep, sizeof(rep), -1);
 
+out_release:
+	gem_file_release(fe->file);
 out_free_entry:
 	free(fe);
 out_refuse:
@@ -552,7 +579,7 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 	struct wire_server_call call;
 	struct gem_call gc = {
 		.caller_pid = c->pid, .caller_admin = c->uid == 0,
-		.fd_in = -1, .fd_out = -1,
+		.caller_uid = c->uid, .fd_in = -1, .fd_out = -1,
 	};
 	struct gem_location loc;
 	struct file_entry *fe;
@@ -562,6 +589,9 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 	fe = file_get(c->srv, hdr->file, c->uid);
 	if (!fe)
 		return conn_reply(c, -EBADF, NULL, 0, -1);
+	ret = conn_permit(c, GEM_MSG_IOCTL, hdr->request, NULL, -1);
+	if (ret)
+		goto out_put;
 	ret = wire_server_unpack(&call, hdr->request, payload, hdr->len, &c->mem);
 	if (ret) {
 		log_debug("pid %d (%s): ioctl %#x (%s): payload refused: %s",
@@ -728,9 +758,7 @@ static int handle_release(struct conn *c, const struct gem_msg_hdr *hdr,
 		return -EPROTO;
 	}
 	pthread_mutex_lock(&srv->lock);
-	for (fe = *file_bucket(srv, hdr->file); fe; fe = fe->hnext)
-		if (fe->token == hdr->file)
-			break;
+	fe = file_find_locked(srv, hdr->file);
 	if (fe && c->uid != 0 && c->uid != fe->uid)
 		fe = NULL;
 	/* Still open somewhere (a dup, a child): nothing to wait for. */
@@ -746,6 +774,73 @@ static int handle_release(struct conn *c, const struct gem_msg_hdr *hdr,
 	if (fe)
 		file_put(srv, fe);
 	return conn_reply(c, 0, NULL, 0, -1);
+}
+
+/*
+ * The file a client's own end of a file connection stands for: the one
+ * whose connection is its peer (unix_diag); without unix_diag in the
+ * kernel, the one of the same user whose peer has the same autobound
+ * name (names collide only across network namespaces).
+ */
+static struct file_entry *file_of_client_socket_locked(struct server *srv,
+						       int fd, uid_t uid)
+{
+	struct sockaddr_un mine, theirs;
+	socklen_t mlen = sizeof(mine), tlen;
+	struct file_entry *fe;
+	ino_t peer = 0;
+	bool by_ino;
+	size_t i;
+
+	by_ino = sock_peer_ino(fd, &peer) == 0;
+	if (!by_ino && getsockname(fd, (struct sockaddr *)&mine, &mlen) < 0)
+		return NULL;
+	for (i = 0; i < FILE_HASH_SIZE; i++) {
+		for (fe = srv->files[i]; fe; fe = fe->hnext) {
+			if (uid != 0 && uid != fe->uid)
+				continue;
+			if (by_ino) {
+				if (fe->conn_ino == peer)
+					return fe;
+				continue;
+			}
+			tlen = sizeof(theirs);
+			if (getpeername(fe->conn->fd, (struct sockaddr *)&theirs,
+					&tlen) == 0 && tlen == mlen &&
+			    !memcmp(&theirs, &mine, mlen))
+				return fe;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * GEM_MSG_TOKEN: which file a device fd is.  A process that got the fd
+ * by fork, exec or SCM_RIGHTS sends it along to learn its token:
+ * holding the fd is the right to use the file, as with the kernel's.
+ */
+static int handle_token(struct conn *c, const struct gem_msg_hdr *hdr,
+			uint8_t *payload)
+{
+	struct gem_open_reply rep = { .version = GEM_PROTOCOL_VERSION };
+	struct server *srv = c->srv;
+	struct file_entry *fe;
+
+	(void)payload;
+	if (hdr->len) {
+		conn_error(c, "TOKEN with a %u-byte payload", hdr->len);
+		return -EPROTO;
+	}
+	if (c->rx_fd < 0)
+		return conn_reply(c, -EBADF, NULL, 0, -1);
+	pthread_mutex_lock(&srv->lock);
+	fe = file_of_client_socket_locked(srv, c->rx_fd, c->uid);
+	if (fe)
+		rep.file = fe->token;
+	pthread_mutex_unlock(&srv->lock);
+	if (!fe)
+		return conn_reply(c, -EBADF, NULL, 0, -1);
+	return conn_reply(c, 0, &rep, sizeof(rep), -1);
 }
 
 /* GEM_MSG_SYNCFILE: sync_file ioctls on gemd's out-fences (syncfile.c). */
@@ -842,6 +937,10 @@ static int handle_debugfs(struct conn *c, const struct gem_msg_hdr *hdr,
 	extra = nul + 1;
 	extralen = hdr->len - (size_t)(extra - payload);
 	strbuf_reset(&c->out);
+	ret = conn_permit(c, GEM_MSG_DEBUGFS, hdr->request, path,
+			  gem_debugfs_mode(path));
+	if (ret)
+		return conn_reply(c, ret, NULL, 0, -1);
 	switch (hdr->request) {
 	case GEM_DEBUGFS_READ:
 		ret = gem_debugfs_read(c->srv->dev, path, &c->out);
@@ -938,6 +1037,9 @@ static int handle_control(struct conn *c, const struct gem_msg_hdr *hdr,
 		conn_error(c, "CONTROL with a %u-byte payload", hdr->len);
 		return -EPROTO;
 	}
+	ret = conn_permit(c, GEM_MSG_CONTROL, hdr->request, NULL, -1);
+	if (ret)
+		return conn_reply(c, ret, NULL, 0, -1);
 	switch (hdr->request) {
 	case GEM_CONTROL_SUSPEND:
 		ret = gem_device_suspend(c->srv->dev);
@@ -976,6 +1078,7 @@ static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_RELEASE, "RELEASE", CONN_CHANNEL, handle_release },
 	{ GEM_MSG_SYNCFILE, "SYNCFILE", CONN_CHANNEL, handle_syncfile },
 	{ GEM_MSG_DMABUF, "DMABUF", CONN_CHANNEL, handle_dmabuf },
+	{ GEM_MSG_TOKEN, "TOKEN", CONN_CHANNEL, handle_token },
 	{ GEM_MSG_DEBUGFS, "DEBUGFS", CONN_CHANNEL, handle_debugfs },
 	{ GEM_MSG_HANG_WAIT, "HANG_WAIT", CONN_CHANNEL, handle_hang_wait },
 	{ GEM_MSG_CONTROL, "CONTROL", CONN_CHANNEL, handle_control },
@@ -1384,6 +1487,7 @@ int server_start(const struct server_config *cfg, struct server **out,
 		return -ENOMEM;
 	}
 	srv->listen_fd = -1;
+	srv->owner_uid = geteuid();
 	srv->dev = cfg->dev;
 	srv->sock_mode = cfg->socket_mode ? cfg->socket_mode : SOCKET_MODE;
 	srv->has_group = cfg->has_group;
