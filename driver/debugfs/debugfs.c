@@ -208,14 +208,14 @@ int debugfs_generate(struct gem_device *dev, const struct debugfs_file *f,
 
 /* Read the whole of a raw file (object data: data = id). */
 static int debugfs_read_raw(struct gem_device *dev, const struct debugfs_file *f,
-			    const void *data, struct strbuf *out)
+			    const void *data, uint64_t max, struct strbuf *out)
 {
 	uint64_t size = f->raw_size(dev, data), off = 0;
 	size_t oldlen = out->len;
 
 	if (f == &debugfs_objdata_file && !size)
 		return -ENOENT;
-	if (size > SIZE_MAX / 2)
+	if (size > SIZE_MAX / 2 || size > max)
 		return -EFBIG;
 	if (strbuf_grow(out, (size_t)size))
 		return -ENOMEM;
@@ -238,6 +238,12 @@ static int debugfs_read_raw(struct gem_device *dev, const struct debugfs_file *f
 
 int gem_debugfs_read(struct gem_device *dev, const char *path, struct strbuf *out)
 {
+	return gem_debugfs_read_max(dev, path, UINT64_MAX, out);
+}
+
+int gem_debugfs_read_max(struct gem_device *dev, const char *path, uint64_t max,
+			 struct strbuf *out)
+{
 	const struct debugfs_file *f;
 	uint64_t arg;
 	size_t oldlen = out->len;
@@ -247,7 +253,7 @@ int gem_debugfs_read(struct gem_device *dev, const char *path, struct strbuf *ou
 	if (!f)
 		return -ENOENT;
 	if (f->raw_read)
-		return debugfs_read_raw(dev, f, (const void *)(uintptr_t)arg, out);
+		return debugfs_read_raw(dev, f, (const void *)(uintptr_t)arg, max, out);
 	ret = debugfs_generate(dev, f, arg, out);
 	if (ret)
 		strbuf_setlen(out, oldlen);

@@ -50,6 +50,10 @@ int gem_debugfs_cleanup_stale(const char *dir);
  * -ENOENT: no such file; -EACCES: not writable / not readable.
  */
 int gem_debugfs_read(struct gem_device *dev, const char *path, struct strbuf *out);
+/* The same, -EFBIG without buffering anything for a raw file (memory)
+ * larger than max bytes. */
+int gem_debugfs_read_max(struct gem_device *dev, const char *path, uint64_t max,
+			 struct strbuf *out);
 /* Bytes [off, off + len) of the file (fewer at EOF): for raw files larger
  * than one socket message (gemkit_aperture, big objects). */
 int gem_debugfs_read_range(struct gem_device *dev, const char *path, uint64_t off,

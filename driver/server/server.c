@@ -21,11 +21,13 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "debugfs.h"
 #include "gem.h"
 #include "log.h"
 #include "policy.h"
 #include "protocol.h"
+#include "ratelimit.h"
 #include "regs.h"
 #include "server.h"
 #include "shm.h"
@@ -80,7 +82,9 @@ struct conn {
 	char comm[16];
 	struct file_entry *file;	/* CONN_FILE */
 	uint8_t *rbuf;			/* buffered input */
-	size_t rlen, ralloc;
+	size_t rlen, ralloc;		/* ralloc: taken from srv->budget */
+	uint64_t read_deadline_ns;	/* a message begun: 0, or when it
+					 * must be whole (SO_RCVTIMEO set) */
 	struct strbuf out;		/* reply payload */
 	struct strbuf mem;		/* the driver's argument */
 	/* a channel that asked for shared memory (shm.c): where the
@@ -102,6 +106,8 @@ struct server {
 	gid_t group;
 	int listen_fd;
 	uid_t owner_uid;		/* gemd's user: policy.h's owner */
+	struct budget budget;		/* connections and buffers held */
+	struct ratelimit refusals;	/* budget refusals logged */
 	struct gem_device *dev;
 	void (*unblock)(void *data);
 	void *unblock_data;
@@ -279,6 +285,61 @@ static void conn_drop_fd(struct conn *c)
 	c->rx_fd = -1;
 }
 
+/* A budget refusal: said once a second, not once per attempt. */
+static void server_refusal(struct server *srv, uid_t uid, pid_t pid,
+			   const char *what)
+{
+	unsigned long missed;
+
+	if (ratelimit_allow(&srv->refusals, &missed))
+		log_warn("uid %u pid %d: %s (%lu more such refusals since the "
+			 "last line)", (unsigned int)uid, (int)pid, what, missed);
+}
+
+/* Grow c's buffer's share of the budget to size bytes. */
+static int conn_budget_bytes(struct conn *c, size_t size)
+{
+	int ret = budget_bytes_get(&c->srv->budget, c->uid, size - c->ralloc);
+
+	if (ret)
+		server_refusal(c->srv, c->uid, c->pid, "request buffer refused: "
+			       "ENOBUFS (buffered bytes cap); closing");
+	return ret;
+}
+
+/*
+ * Some of a message is in: the rest must come by the deadline.  The
+ * socket's receive timeout is set to what is left of it before each
+ * read, so a client trickling a byte at a time gains nothing.
+ */
+static int conn_read_deadline(struct conn *c)
+{
+	uint64_t now = now_ns(), left;
+	struct timeval tv;
+
+	if (!c->read_deadline_ns)
+		c->read_deadline_ns = now + BUDGET_READ_DEADLINE_MS * 1000000ull;
+	if (now >= c->read_deadline_ns)
+		return -ETIMEDOUT;
+	left = c->read_deadline_ns - now;
+	tv.tv_sec = (time_t)(left / 1000000000ull);
+	tv.tv_usec = (suseconds_t)(left % 1000000000ull / 1000u) + 1;
+	if (setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The message is whole: waiting for the next one has no deadline. */
+static void conn_read_done(struct conn *c)
+{
+	struct timeval tv = { 0, 0 };
+
+	if (!c->read_deadline_ns)
+		return;
+	c->read_deadline_ns = 0;
+	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
 /*
  * Buffer at least want bytes: 1, 0 at EOF, or -errno.  Each read takes
  * all the room there is, so a request's header and payload normally
@@ -288,18 +349,32 @@ static int conn_fill(struct conn *c, size_t want)
 {
 	while (c->rlen < want) {
 		ssize_t n;
+		int ret;
 
 		if (want > c->ralloc) {
 			size_t size = MAX(want, c->kind == CONN_CHANNEL ?
 					  (size_t)RBUF_INITIAL : (size_t)RBUF_SMALL);
-			uint8_t *p = realloc(c->rbuf, size);
+			uint8_t *p;
 
-			if (!p)
+			ret = conn_budget_bytes(c, size);
+			if (ret)
+				return ret;
+			p = realloc(c->rbuf, size);
+			if (!p) {
+				budget_bytes_put(&c->srv->budget, c->uid, size - c->ralloc);
 				return -ENOMEM;
+			}
 			c->rbuf = p;
 			c->ralloc = size;
 		}
+		if (c->rlen) {
+			ret = conn_read_deadline(c);
+			if (ret)
+				return ret;
+		}
 		n = conn_recv(c, c->rbuf + c->rlen, c->ralloc - c->rlen);
+		if (n == -EAGAIN || n == -EWOULDBLOCK)
+			n = -ETIMEDOUT;		/* SO_RCVTIMEO */
 		if (n <= 0)
 			return (int)n;
 		c->rlen += (size_t)n;
@@ -316,6 +391,8 @@ static void conn_consume(struct conn *c, size_t n)
 		uint8_t *p = realloc(c->rbuf, RBUF_INITIAL);
 
 		if (p) {
+			budget_bytes_put(&c->srv->budget, c->uid,
+					 c->ralloc - RBUF_INITIAL);
 			c->rbuf = p;
 			c->ralloc = RBUF_INITIAL;
 		}
@@ -347,7 +424,10 @@ static int conn_read_msg(struct conn *c, struct gem_msg_hdr *hdr, uint8_t **payl
 
 	ret = conn_fill(c, sizeof(*hdr));
 	if (ret <= 0) {
-		if (ret == 0 && c->rlen)
+		if (ret == -ETIMEDOUT)
+			log_info("pid %d (%s): read deadline passed inside a "
+				 "message header", (int)c->pid, c->comm);
+		else if (ret == 0 && c->rlen)
 			log_info("pid %d (%s): closed inside a message header",
 				 (int)c->pid, c->comm);
 		else if (ret < 0 && ret != -ECONNRESET)
@@ -371,10 +451,12 @@ static int conn_read_msg(struct conn *c, struct gem_msg_hdr *hdr, uint8_t **payl
 	ret = conn_fill(c, sizeof(*hdr) + hdr->len);
 	if (ret <= 0) {
 		/* A client that dies mid-request only loses its own request. */
-		log_info("pid %d (%s): went away inside a %u-byte message",
-			 (int)c->pid, c->comm, hdr->len);
+		log_info("pid %d (%s): %s inside a %u-byte message",
+			 (int)c->pid, c->comm, ret == -ETIMEDOUT ?
+			 "read deadline passed" : "went away", hdr->len);
 		return ret < 0 ? ret : -ECONNRESET;
 	}
+	conn_read_done(c);
 	*payload = c->rbuf + sizeof(*hdr);
 	return 1;
 }
@@ -943,9 +1025,12 @@ static int handle_debugfs(struct conn *c, const struct gem_msg_hdr *hdr,
 		return conn_reply(c, ret, NULL, 0, -1);
 	switch (hdr->request) {
 	case GEM_DEBUGFS_READ:
-		ret = gem_debugfs_read(c->srv->dev, path, &c->out);
+		/* Raw files larger than a message are refused before a
+		 * byte is buffered: use GEM_DEBUGFS_RANGE. */
+		ret = gem_debugfs_read_max(c->srv->dev, path, GEM_MSG_MAX_PAYLOAD,
+					   &c->out);
 		if (!ret && c->out.len > GEM_MSG_MAX_PAYLOAD)
-			ret = -EFBIG;	/* raw files: use GEM_DEBUGFS_RANGE */
+			ret = -EFBIG;
 		break;
 	case GEM_DEBUGFS_RANGE:
 		if (extralen != sizeof(r)) {
@@ -969,7 +1054,11 @@ static int handle_debugfs(struct conn *c, const struct gem_msg_hdr *hdr,
 	}
 	if (ret < 0)
 		strbuf_reset(&c->out);
-	return conn_reply(c, ret, c->out.buf, c->out.len, -1);
+	ret = conn_reply(c, ret, c->out.buf, c->out.len, -1);
+	/* A big read's buffer is not kept by an idle connection. */
+	if (c->out.alloc > RBUF_KEEP)
+		strbuf_release(&c->out);
+	return ret;
 }
 
 /*
@@ -1121,6 +1210,8 @@ static void conn_destroy(struct conn *c)
 	shm_chan_destroy(c->shm);
 	conn_drop_fd(c);
 	close(c->fd);
+	budget_bytes_put(&srv->budget, c->uid, c->ralloc);
+	budget_conn_put(&srv->budget, c->uid);
 	free(c->rbuf);
 	strbuf_release(&c->out);
 	strbuf_release(&c->mem);
@@ -1217,6 +1308,14 @@ static void conn_spawn(struct server *srv, int fd)
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
 		log_warn("SO_PEERCRED: %m");
+	/* Before its thread exists: a flood of connections meets a cap. */
+	if (budget_conn_get(&srv->budget, cred.uid)) {
+		server_refusal(srv, cred.uid, cred.pid, "connection refused: "
+			       "EUSERS (connections cap)");
+		close(fd);
+		free(c);
+		return;
+	}
 	c->srv = srv;
 	c->fd = fd;
 	c->rx_fd = -1;
@@ -1247,6 +1346,7 @@ static void conn_spawn(struct server *srv, int fd)
 	return;
 
 out_free:
+	budget_conn_put(&srv->budget, c->uid);
 	close(fd);
 	free(c);
 }
@@ -1488,6 +1588,7 @@ int server_start(const struct server_config *cfg, struct server **out,
 	}
 	srv->listen_fd = -1;
 	srv->owner_uid = geteuid();
+	budget_init(&srv->budget, srv->owner_uid);
 	srv->dev = cfg->dev;
 	srv->sock_mode = cfg->socket_mode ? cfg->socket_mode : SOCKET_MODE;
 	srv->has_group = cfg->has_group;
