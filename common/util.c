@@ -13,6 +13,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "rundir.h"
 #include "util.h"
 
 /*
@@ -297,6 +298,11 @@ const char *gem_device_path(const char *override)
 		return env;
 	if (gem_runtime_dir(path, sizeof(path)))
 		goto out_toolong;
+	/* Never a gemd that another user put where ours is looked for. */
+	if (!rundir_trusted(path)) {
+		errno = EPERM;
+		return NULL;
+	}
 	n = strlen(path);
 	if (snprintf(path + n, sizeof(path) - n, "/card0") >= (int)(sizeof(path) - n))
 		goto out_toolong;

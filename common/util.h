@@ -67,7 +67,9 @@ bool process_running(pid_t pid);
  * 0 or -errno. */
 int make_parent_dirs(const char *path, mode_t mode);
 
-/* The device path rule of DEVELOPERS.md: -D, $GEM_DEVICE, else the default. */
+/* The device path rule of DEVELOPERS.md: -D, $GEM_DEVICE, else the default;
+ * NULL with errno EPERM (and why on stderr) when the default's runtime
+ * directory is not the user's alone (rundir.h). */
 const char *gem_device_path(const char *override);
 /* <runtime dir> of the rule, e.g. /run/gemkit; writes into buf. */
 int gem_runtime_dir(char *buf, size_t len);

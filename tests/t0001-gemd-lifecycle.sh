@@ -11,8 +11,8 @@ test_expect_success '--daemon returns only once a client can connect' '
 	test -S "$GEMD_SOCK"
 '
 
-test_expect_success 'the socket is open to every local user' '
-	test "$(stat -c %a "$GEMD_SOCK")" = 666
+test_expect_success 'the socket is gemd'"'"'s user'"'"'s alone by default' '
+	test "$(stat -c "%a %u" "$GEMD_SOCK")" = "600 $(id -u)"
 '
 
 test_expect_success 'the pidfile names the running daemon' '

@@ -36,9 +36,9 @@
  * What a device fd stands for: its drm_file's token and its gemd.  Kept
  * per process and keyed by fd number, so the hot path costs one fstat()
  * (which catches an fd closed and reused behind our back) and a lock.  On
- * a miss the answer is read off the socket itself (its autobound name and
- * gemd's path), which is what makes dup'ed fds and fds inherited across
- * fork and exec work.
+ * a miss gemd's path is read off the socket and gemd is asked which file
+ * the fd is (GEM_MSG_TOKEN), which is what makes dup'ed fds and fds
+ * inherited across fork and exec work.
  */
 struct fd_entry {
 	bool valid;
@@ -95,17 +95,46 @@ static void fd_forget(int fd)
 	pthread_mutex_unlock(&fds_lock);
 }
 
-/* Read token and gemd off the socket: autobound name, gemd's path. */
-static int fd_recover(int fd, struct fd_entry *e)
+/*
+ * Ask gemd which file fd is, sending the fd itself (GEM_MSG_TOKEN): the
+ * token is gemd's secret, and holding the fd is the right to learn it.
+ */
+static int fd_ask_token(struct gem_dev *dev, int fd, uint64_t *token)
+{
+	struct gem_open_reply rep;
+	struct wire_call wc = {
+		.type = GEM_MSG_TOKEN, .pass_fd = &fd,
+		.min_len = sizeof(rep), .max_len = sizeof(rep),
+	};
+	struct gem_channel *ch;
+	int ret;
+
+	ret = channel_get(dev, &ch);
+	if (!ret)
+		ret = channel_call(ch, &wc);
+	if (!ret && wc.result < 0)
+		ret = wc.result;
+	if (!ret) {
+		/* channel_call puts the reply in the channel's buffer. */
+		memcpy(&rep, wc.reply->buf, sizeof(rep));
+		*token = rep.file;
+	}
+	return ret;
+}
+
+/* gemd of a socket that looks like a device fd (an autobound client
+ * socket connected to a path), or -ENOTTY. */
+static int fd_recover_dev(int fd, struct fd_entry *e)
 {
 	struct sockaddr_un sa;
 	socklen_t len = sizeof(sa);
 	struct strbuf peer = STRBUF_INIT;
+	uint64_t unused;
 	int ret;
 
 	if (getsockname(fd, (struct sockaddr *)&sa, &len) < 0)
 		return errno == ENOTSOCK ? -ENOTTY : -errno;
-	if (wire_token_from_addr(&sa, len, &e->token))
+	if (wire_token_from_addr(&sa, len, &unused))
 		return -ENOTTY;
 	ret = sockpath_peer(fd, &peer);
 	if (ret == 0) {
@@ -118,16 +147,33 @@ static int fd_recover(int fd, struct fd_entry *e)
 	return ret;
 }
 
+/* Read gemd off the socket, then ask it for the token.  A socket gemd
+ * does not know as a file is no device: -ENOTTY. */
+static int fd_recover(int fd, struct fd_entry *e)
+{
+	int ret = fd_recover_dev(fd, e);
+
+	if (ret)
+		return ret;
+	ret = fd_ask_token(e->dev, fd, &e->token);
+	return ret == -EBADF ? -ENOTTY : ret;
+}
+
+static void fd_keep(int fd, const struct stat *st, struct fd_entry *e)
+{
+	e->valid = true;
+	e->st_dev = st->st_dev;
+	e->st_ino = st->st_ino;
+	fd_remember(fd, e);
+}
+
 static int fd_learn(int fd, const struct stat *st, struct fd_entry *e)
 {
 	int ret = fd_recover(fd, e);
 
 	if (ret)
 		return ret;
-	e->valid = true;
-	e->st_dev = st->st_dev;
-	e->st_ino = st->st_ino;
-	fd_remember(fd, e);
+	fd_keep(fd, st, e);
 	return 0;
 }
 
@@ -187,17 +233,13 @@ int gem_open(const char *path, int flags)
 		ret = -errno;
 		goto out_close;
 	}
-	ret = fd_learn(fd, &st, &e);
+	ret = fd_recover_dev(fd, &e);
 	if (ret)
 		goto out_close;
-	if (e.token != rep.file) {
-		ret = -EPROTO;
-		goto out_forget;
-	}
+	e.token = rep.file;
+	fd_keep(fd, &st, &e);
 	return fd;
 
-out_forget:
-	fd_forget(fd);
 out_close:
 	close(fd);
 	errno = -ret;

@@ -90,6 +90,30 @@ const struct debugfs_file debugfs_errors_file = {
 	.show = debugfs_show_error_record,
 };
 
+/*
+ * The permissions a file shows, in the FUSE tree and to the socket's
+ * readers and writers alike (driver/server/policy.c): memory and the
+ * error captures (which hold objects' contents) are gemd's user's only.
+ */
+unsigned int debugfs_file_mode(const struct debugfs_file *f)
+{
+	if (f->raw_read || f == &debugfs_errors_file)
+		return 0400;
+	if (f->show == debugfs_show_error_state)
+		return 0600;
+	if (f->mode)
+		return f->mode;
+	return f->write ? 0644 : 0444;
+}
+
+int gem_debugfs_mode(const char *path)
+{
+	uint64_t arg;
+	const struct debugfs_file *f = debugfs_lookup(path, &arg);
+
+	return f ? (int)debugfs_file_mode(f) : -ENOENT;
+}
+
 static int parse_decimal(const char *s, uint64_t *out)
 {
 	uint64_t v = 0;
@@ -191,14 +215,14 @@ int debugfs_generate(struct gem_device *dev, const struct debugfs_file *f,
 
 /* Read the whole of a raw file (object data: data = id). */
 static int debugfs_read_raw(struct gem_device *dev, const struct debugfs_file *f,
-			    const void *data, struct strbuf *out)
+			    const void *data, uint64_t max, struct strbuf *out)
 {
 	uint64_t size = f->raw_size(dev, data), off = 0;
 	size_t oldlen = out->len;
 
 	if (f == &debugfs_objdata_file && !size)
 		return -ENOENT;
-	if (size > SIZE_MAX / 2)
+	if (size > SIZE_MAX / 2 || size > max)
 		return -EFBIG;
 	if (strbuf_grow(out, (size_t)size))
 		return -ENOMEM;
@@ -221,6 +245,12 @@ static int debugfs_read_raw(struct gem_device *dev, const struct debugfs_file *f
 
 int gem_debugfs_read(struct gem_device *dev, const char *path, struct strbuf *out)
 {
+	return gem_debugfs_read_max(dev, path, UINT64_MAX, out);
+}
+
+int gem_debugfs_read_max(struct gem_device *dev, const char *path, uint64_t max,
+			 struct strbuf *out)
+{
 	const struct debugfs_file *f;
 	uint64_t arg;
 	size_t oldlen = out->len;
@@ -230,7 +260,7 @@ int gem_debugfs_read(struct gem_device *dev, const char *path, struct strbuf *ou
 	if (!f)
 		return -ENOENT;
 	if (f->raw_read)
-		return debugfs_read_raw(dev, f, (const void *)(uintptr_t)arg, out);
+		return debugfs_read_raw(dev, f, (const void *)(uintptr_t)arg, max, out);
 	ret = debugfs_generate(dev, f, arg, out);
 	if (ret)
 		strbuf_setlen(out, oldlen);

@@ -50,6 +50,10 @@ int gem_debugfs_cleanup_stale(const char *dir);
  * -ENOENT: no such file; -EACCES: not writable / not readable.
  */
 int gem_debugfs_read(struct gem_device *dev, const char *path, struct strbuf *out);
+/* The same, -EFBIG without buffering anything for a raw file (memory)
+ * larger than max bytes. */
+int gem_debugfs_read_max(struct gem_device *dev, const char *path, uint64_t max,
+			 struct strbuf *out);
 /* Bytes [off, off + len) of the file (fewer at EOF): for raw files larger
  * than one socket message (gemkit_aperture, big objects). */
 int gem_debugfs_read_range(struct gem_device *dev, const char *path, uint64_t off,
@@ -60,6 +64,9 @@ ssize_t gem_debugfs_write(struct gem_device *dev, const char *path,
  * as the kernel answers /proc/<pid>/fdinfo/<fd>; 0 or -ENOMEM. */
 struct gem_file;
 int gem_debugfs_fdinfo(struct gem_file *file, struct strbuf *out);
+/* The file's permission bits as the FUSE tree shows them (the owner is
+ * gemd's user), or -ENOENT. */
+int gem_debugfs_mode(const char *path);
 /* One name per line: every file of dri/0 (what readdir shows). */
 int gem_debugfs_list(struct gem_device *dev, struct strbuf *out);
 

@@ -84,6 +84,8 @@ extern const unsigned int debugfs_nparams;
  * for gemkit_object_data/ID, *arg = ID and the objdata pseudo-entry is
  * returned; for gemkit_errors/N, *arg = N and the errors pseudo-entry. */
 const struct debugfs_file *debugfs_lookup(const char *name, uint64_t *arg);
+/* Its permission bits (debugfs.c says which are whose). */
+unsigned int debugfs_file_mode(const struct debugfs_file *f);
 extern const struct debugfs_file debugfs_objdata_file;
 extern const struct debugfs_file debugfs_errors_file;
 /* Generate show file f (arg from debugfs_lookup) into out. */

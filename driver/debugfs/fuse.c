@@ -138,19 +138,14 @@ static int dfs_getattr(const char *path, struct stat *st, struct fuse_file_info 
 	case NODE_NONE:
 		return -ENOENT;
 	case NODE_FILE:
+		st->st_mode = S_IFREG | debugfs_file_mode(f);
 		if (f->raw_read) {
-			st->st_mode = S_IFREG | 0400;
 			st->st_size = (off_t)f->raw_size(dfs->dev, (const void *)(uintptr_t)arg);
 			if (f == &debugfs_objdata_file && st->st_size == 0)
 				return -ENOENT;
 		} else if (f == &debugfs_errors_file) {
 			if (!error_record_kept(dfs->dev, arg))
 				return -ENOENT;
-			st->st_mode = S_IFREG | 0444;
-		} else if (f->mode) {
-			st->st_mode = S_IFREG | f->mode;
-		} else {
-			st->st_mode = S_IFREG | (f->write ? 0644 : 0444);
 		}
 		st->st_nlink = 1;
 		return 0;

@@ -151,6 +151,7 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	dev->next_file_id = 1;
 	dev->next_seqno = 1;
 	dev->aperture_size = gcfg.aperture_size;
+	dev->share_names = cfg->share_names;
 	mm_init(&dev->gtt, 0, dev->aperture_size);
 	/* Without memory for the log, run without one (debugfs shows none). */
 	(void)gem_event_log_init(&dev->events, GEM_EVENT_LOG_SIZE);

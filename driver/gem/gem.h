@@ -64,6 +64,9 @@ struct gem_device_config {
 					 * run, 0: no limit; gemd's default 4 */
 	uint32_t error_states;		/* captures kept in gemkit_errors/;
 					 * gemd's default 4 */
+	bool share_names;		/* GEM_OPEN of any user's flink name
+					 * (the kernel's rule); else only of
+					 * the caller's own user's, or by root */
 };
 
 int gem_device_create(const struct gem_device_config *cfg, struct gem_device **out);
@@ -94,6 +97,7 @@ struct gem_call {
 	/* in: who calls (the kernel's current task) */
 	pid_t caller_pid;
 	bool caller_admin;		/* capable(CAP_SYS_ADMIN) */
+	uid_t caller_uid;		/* whose flink names it may open */
 	/* out */
 	bool has_loc;
 	struct gem_backing_loc loc;

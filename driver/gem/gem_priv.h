@@ -177,6 +177,7 @@ struct gem_object {
 	unsigned int refcount;		/* handles, active, batches, lookups in flight */
 	unsigned int handle_count;
 	uint32_t flink_name;		/* 0 = none */
+	uid_t flink_uid;		/* the user who named it */
 	/* the files holding handles: the first inline, the rest in more[] */
 	struct gem_holder holder;
 	struct gem_holder *more;
@@ -347,6 +348,7 @@ struct gem_device {
 	/* fixed while clients are served (gem_device_create to _destroy) */
 	struct gpu *gpu;
 	uint64_t aperture_size;
+	bool share_names;		/* gem_device_config's */
 	struct gem_object *ring;	/* the object; its state is dev->lock's */
 	struct gem_hang *hang;		/* hangcheck.c: set and cleared under
 					 * irq_lock, by start and stop only */

@@ -312,6 +312,7 @@ int gem_flink_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 			goto out_put;
 		}
 		obj->flink_name = dev->next_name++;
+		obj->flink_uid = call->caller_uid;
 	}
 	args->name = obj->flink_name;
 out_put:
@@ -327,6 +328,11 @@ int gem_open_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 
 	obj = idmap_lookup(&file->dev->names, args->name);
 	if (!obj)
+		return -ENOENT;
+	/* Names are small integers anyone can count through: another
+	 * user's are not there, unless gemd was told to share them. */
+	if (!file->dev->share_names && !call->caller_admin &&
+	    call->caller_uid != obj->flink_uid)
 		return -ENOENT;
 	ret = gem_handle_create(file, obj, &args->handle);
 	if (ret)

@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <grp.h>
 #include <limits.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -28,6 +29,7 @@
 #include "log.h"
 #include "metrics-http.h"
 #include "protocol.h"
+#include "rundir.h"
 #include "server.h"
 #include "sockpath.h"
 #include "strbuf.h"
@@ -63,6 +65,9 @@ enum {
 	OPT_BATCH_BUDGET,
 	OPT_ERROR_STATES,
 	OPT_METRICS,
+	OPT_GROUP,
+	OPT_MODE,
+	OPT_SHARE_NAMES,
 };
 
 /* The options, their help and getopt's table all come from here. */
@@ -92,6 +97,13 @@ static const struct gemd_option gemd_options[] = {
 	  "(default 4, 0: never)" },
 	{ "error-states", required_argument, OPT_ERROR_STATES, "N",
 	  "keep the last N hang captures in gemkit_errors/ (default 4)" },
+	{ "group", required_argument, OPT_GROUP, "GROUP",
+	  "let GROUP's members connect (the socket becomes 0660, group GROUP)" },
+	{ "mode", required_argument, OPT_MODE, "MODE",
+	  "the socket's mode, octal (default 0600: gemd's user only)" },
+	{ "share-names", no_argument, OPT_SHARE_NAMES, NULL,
+	  "let every client open every flink name, as the kernel does "
+	  "(default: only names of its own user's)" },
 	{ "debugfs", required_argument, OPT_DEBUGFS, "DIR",
 	  "mount the debugfs tree at DIR/dri/0 (default <runtime dir>/debugfs)" },
 	{ "no-debugfs", no_argument, OPT_NO_DEBUGFS, NULL,
@@ -127,6 +139,9 @@ struct gemd_opts {
 	bool daemon;
 	bool use_syslog;
 	bool ping;
+	mode_t socket_mode;	/* 0: the server's default */
+	bool has_group;
+	gid_t group;
 };
 
 static void usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -268,6 +283,39 @@ static void parse_metrics(const char *s, struct gemd_opts *o)
 	o->metrics = s;
 }
 
+/* A group name or number. */
+static void parse_group(const char *s, struct gemd_opts *o)
+{
+	struct group *gr = getgrnam(s);
+	unsigned long long v;
+	char *end;
+
+	if (gr) {
+		o->group = gr->gr_gid;
+	} else {
+		errno = 0;
+		v = strtoull(s, &end, 10);
+		if (!*s || *end || errno || s[0] == '-' || v >= (gid_t)-1)
+			usage_error("invalid --group '%s': no such group", s);
+		o->group = (gid_t)v;
+	}
+	o->has_group = true;
+}
+
+/* Octal permission bits; no set-id or sticky bits on a socket. */
+static void parse_mode(const char *s, mode_t *out)
+{
+	unsigned long v;
+	char *end;
+
+	errno = 0;
+	v = strtoul(s, &end, 8);
+	if (!*s || *end || errno || s[0] == '-' || v > 0777 || !(v & 0600))
+		usage_error("invalid --mode '%s': must be octal permissions "
+			    "from 0600 to 0777 that let gemd's user in", s);
+	*out = (mode_t)v;
+}
+
 static void parse_options(int argc, char **argv, struct gemd_opts *o)
 {
 	struct option longopts[ARRAY_SIZE(gemd_options) + 1];
@@ -343,6 +391,15 @@ static void parse_options(int argc, char **argv, struct gemd_opts *o)
 		case OPT_METRICS:
 			parse_metrics(optarg, o);
 			break;
+		case OPT_GROUP:
+			parse_group(optarg, o);
+			break;
+		case OPT_MODE:
+			parse_mode(optarg, &o->socket_mode);
+			break;
+		case OPT_SHARE_NAMES:
+			o->dev.share_names = true;
+			break;
 		case OPT_HANGCHECK:
 			parse_hangcheck(optarg, &o->dev.hangcheck_ms);
 			break;
@@ -364,6 +421,8 @@ static void parse_options(int argc, char **argv, struct gemd_opts *o)
 	}
 	if (optind < argc)
 		usage_error("unexpected argument '%s'", argv[optind]);
+	if (o->has_group && !o->socket_mode)
+		o->socket_mode = 0660;
 	o->level = level >= 0 ? level : quiet ? LOG_ERR :
 		   MIN(LOG_NOTICE + verbose, LOG_DEBUG);
 }
@@ -517,6 +576,8 @@ static void daemonize(void)
 
 /* --- pidfile ------------------------------------------------------------ */
 
+#define PIDFILE_FLAGS	(O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC)
+
 static char pidfile_path[PATH_MAX];
 
 /* Absolute, because the daemon leaves its working directory. */
@@ -541,7 +602,7 @@ static pid_t pidfile_read(void)
 	ssize_t n;
 	long pid;
 	char *end;
-	int fd = open(pidfile_path, O_RDONLY | O_CLOEXEC);
+	int fd = open(pidfile_path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW);
 
 	if (fd < 0)
 		return 0;
@@ -568,7 +629,12 @@ static int pidfile_write(char *err, size_t errlen)
 			 pidfile_path, (int)pid);
 		return -EEXIST;
 	}
-	fd = open(pidfile_path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	/* Created afresh, never through a symlink or into a file someone
+	 * else left: a stale pidfile (its process is gone) is removed first,
+	 * which in a sticky directory works only for our own. */
+	fd = open(pidfile_path, PIDFILE_FLAGS, 0644);
+	if (fd < 0 && errno == EEXIST && unlink(pidfile_path) == 0)
+		fd = open(pidfile_path, PIDFILE_FLAGS, 0644);
 	if (fd < 0) {
 		ret = -errno;
 		goto out_err;
@@ -627,6 +693,25 @@ static const char *daemon_log_file(const char *socket_path)
 	return n > 0 && (size_t)n < sizeof(path) ? path : NULL;
 }
 
+/*
+ * Append to our own regular file only: not through a symlink, and not to
+ * a file another user left in a shared directory for us to write.
+ */
+static int log_file_open(const char *path)
+{
+	struct stat st;
+	int fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC | O_NOFOLLOW,
+		      0644);
+
+	if (fd < 0)
+		return errno == ELOOP ? -EPERM : -errno;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+		close(fd);
+		return -EPERM;
+	}
+	return fd;
+}
+
 /* log.c writes to stderr or syslog, so a log file becomes stderr. */
 static void setup_logging(const struct gemd_opts *o, const char *socket_path)
 {
@@ -638,16 +723,18 @@ static void setup_logging(const struct gemd_opts *o, const char *socket_path)
 		use_syslog = !log_file;
 	}
 	if (log_file) {
-		int fd = open(log_file, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+		int fd = log_file_open(log_file);
 
 		/* The socket's directory, made before the socket is (with
 		 * the mode server_start would give it). */
-		if (fd < 0 && errno == ENOENT && log_file != o->log_file &&
+		if (fd == -ENOENT && log_file != o->log_file &&
 		    make_parent_dirs(log_file, 0755) == 0)
-			fd = open(log_file, O_WRONLY | O_CREAT | O_APPEND |
-				  O_CLOEXEC | O_NOFOLLOW, 0644);
+			fd = log_file_open(log_file);
+		if (fd == -EPERM)
+			fail("log file %s is not a file of gemd's user; refusing "
+			     "to append to it", log_file);
 		if (fd < 0)
-			fail("cannot open log file %s: %s", log_file, strerror(errno));
+			fail("cannot open log file %s: %s", log_file, strerror(-fd));
 		user_fd = fcntl(STDERR_FILENO, F_DUPFD_CLOEXEC, 3);
 		dup2(fd, STDERR_FILENO);
 		close(fd);
@@ -656,6 +743,28 @@ static void setup_logging(const struct gemd_opts *o, const char *socket_path)
 	log_init("gemd", use_syslog, o->level);
 	/* Every line of a file (or of a terminal) says when. */
 	log_set_timestamps(!use_syslog);
+}
+
+/*
+ * The default socket's directory: made 0700 (0711 when --group or --mode
+ * let others connect: they may reach the socket, not list or write), and
+ * refused unless it is ours alone (rundir.h).
+ */
+static int prepare_rundir(const struct gemd_opts *o)
+{
+	struct strbuf why = STRBUF_INIT;
+	char rt[PATH_MAX];
+	int ret;
+
+	ret = gem_runtime_dir(rt, sizeof(rt));
+	if (!ret)
+		ret = make_parent_dirs(rt, 0755);
+	if (!ret)
+		ret = rundir_prepare(rt, o->socket_mode & 0077 ? 0711 : 0700, &why);
+	if (ret)
+		fprintf(stderr, "gemd: %s\n", why.len ? why.buf : strerror(-ret));
+	strbuf_release(&why);
+	return ret;
 }
 
 /* The debugfs mount is a convenience: gemd serves its device without it. */
@@ -731,9 +840,11 @@ int main(int argc, char **argv)
 	struct server *srv;
 	char err[PATH_MAX + 256];
 	int sfd, sig, ret;
-	bool busy;
+	bool busy, default_path;
 
 	parse_options(argc, argv, &o);
+	default_path = !(o.device && *o.device) && !(getenv("GEM_DEVICE") &&
+						      *getenv("GEM_DEVICE"));
 	scfg.path = gem_device_path(o.device);
 	if (!scfg.path) {
 		fprintf(stderr, "gemd: cannot work out the device path: %s\n",
@@ -752,6 +863,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "gemd: signalfd: %s\n", strerror(errno));
 		return 1;
 	}
+	if (default_path && prepare_rundir(&o))
+		return 1;
 	if (o.daemon)
 		daemonize();
 	setup_logging(&o, scfg.path);
@@ -766,6 +879,9 @@ int main(int argc, char **argv)
 	scfg.unblock = unblock_device;
 	scfg.unblock_data = dev;
 	scfg.stop_timeout_ms = STOP_TIMEOUT_MS;
+	scfg.socket_mode = o.socket_mode;
+	scfg.has_group = o.has_group;
+	scfg.group = o.group;
 	ret = server_start(&scfg, &srv, err, sizeof(err));
 	if (ret)
 		fail("%s", err);

@@ -3,6 +3,7 @@
 #define _GNU_SOURCE	/* accept4, struct ucred (config.h has it in a real build) */
 #endif
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stddef.h>
 #include <pthread.h>
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/types.h>
@@ -19,15 +21,19 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "budget.h"
 #include "debugfs.h"
 #include "gem.h"
 #include "log.h"
+#include "policy.h"
 #include "protocol.h"
+#include "ratelimit.h"
 #include "regs.h"
 #include "server.h"
 #include "shm.h"
 #include "shmring.h"
 #include "sockpath.h"
+#include "sockpeer.h"
 #include "strbuf.h"
 #include "util.h"
 #include "wire.h"
@@ -38,7 +44,7 @@
 #define RBUF_KEEP		(1u << 20)	/* shrink back after bigger messages */
 #define FILE_HASH_SIZE		256
 #define STOP_TIMEOUT_MS		5000
-#define SOCKET_MODE		0666	/* any local user, like a render node */
+#define SOCKET_MODE		0600	/* gemd's user; --group, --mode open it */
 #define PARENT_MODE		0755
 
 _Static_assert(sizeof(struct gem_msg_hdr) % WIRE_ALIGN == 0,
@@ -64,6 +70,7 @@ struct file_entry {
 	bool hashed;		/* srv->lock */
 	uid_t uid;
 	struct conn *conn;	/* its file connection: valid while hashed */
+	ino_t conn_ino;		/* that connection's socket (gemd's end) */
 };
 
 struct conn {
@@ -76,7 +83,9 @@ struct conn {
 	char comm[16];
 	struct file_entry *file;	/* CONN_FILE */
 	uint8_t *rbuf;			/* buffered input */
-	size_t rlen, ralloc;
+	size_t rlen, ralloc;		/* ralloc: taken from srv->budget */
+	uint64_t read_deadline_ns;	/* a message begun: 0, or when it
+					 * must be whole (SO_RCVTIMEO set) */
 	struct strbuf out;		/* reply payload */
 	struct strbuf mem;		/* the driver's argument */
 	/* a channel that asked for shared memory (shm.c): where the
@@ -94,8 +103,14 @@ struct server {
 	char path[PATH_MAX];
 	dev_t sock_dev;
 	ino_t sock_ino;
+	mode_t sock_mode;
+	bool has_group;
+	gid_t group;
 	int listen_fd;
 	int path_dir_fd;		/* sockpath_bind's directory, or -1 */
+	uid_t owner_uid;		/* gemd's user: policy.h's owner */
+	struct budget budget;		/* connections and buffers held */
+	struct ratelimit refusals;	/* budget refusals logged */
 	struct gem_device *dev;
 	void (*unblock)(void *data);
 	void *unblock_data;
@@ -134,25 +149,44 @@ static void file_unhash_locked(struct server *srv, struct file_entry *fe)
 	pthread_cond_broadcast(&srv->unhashed);
 }
 
-/*
- * A token can be registered again while its old owner is still being torn
- * down: the kernel reuses an autobind name as soon as the client socket is
- * gone, possibly before we read its EOF.  The newer file wins.
- */
-static void file_hash(struct server *srv, struct file_entry *fe)
+static struct file_entry *file_find_locked(struct server *srv, uint64_t token)
 {
-	struct file_entry **bucket = file_bucket(srv, fe->token), *old;
+	struct file_entry *fe;
+
+	for (fe = *file_bucket(srv, token); fe; fe = fe->hnext)
+		if (fe->token == token)
+			return fe;
+	return NULL;
+}
+
+/*
+ * Give fe a token of gemd's choosing, random and unused, and hash it.
+ * Nothing a client picks (its socket's name was the token once: another
+ * network namespace could bind the same name and unhash the victim's
+ * file) names a file.
+ */
+static int file_hash(struct server *srv, struct file_entry *fe)
+{
+	struct file_entry **bucket;
+	int tries;
 
 	pthread_mutex_lock(&srv->lock);
-	for (old = *bucket; old; old = old->hnext)
-		if (old->token == fe->token)
+	for (tries = 0; tries < 8; tries++) {
+		if (getrandom(&fe->token, sizeof(fe->token), 0) !=
+		    (ssize_t)sizeof(fe->token))
 			break;
-	if (old)
-		file_unhash_locked(srv, old);
+		if (fe->token && !file_find_locked(srv, fe->token))
+			goto hash;
+	}
+	pthread_mutex_unlock(&srv->lock);
+	return -EAGAIN;
+hash:
+	bucket = file_bucket(srv, fe->token);
 	fe->hnext = *bucket;
 	*bucket = fe;
 	fe->hashed = true;
 	pthread_mutex_unlock(&srv->lock);
+	return 0;
 }
 
 /*
@@ -164,9 +198,7 @@ static struct file_entry *file_get(struct server *srv, uint64_t token, uid_t uid
 	struct file_entry *fe;
 
 	pthread_mutex_lock(&srv->lock);
-	for (fe = *file_bucket(srv, token); fe; fe = fe->hnext)
-		if (fe->token == token)
-			break;
+	fe = file_find_locked(srv, token);
 	if (fe && uid != 0 && uid != fe->uid)
 		fe = NULL;
 	if (fe)
@@ -255,6 +287,61 @@ static void conn_drop_fd(struct conn *c)
 	c->rx_fd = -1;
 }
 
+/* A budget refusal: said once a second, not once per attempt. */
+static void server_refusal(struct server *srv, uid_t uid, pid_t pid,
+			   const char *what)
+{
+	unsigned long missed;
+
+	if (ratelimit_allow(&srv->refusals, &missed))
+		log_warn("uid %u pid %d: %s (%lu more such refusals since the "
+			 "last line)", (unsigned int)uid, (int)pid, what, missed);
+}
+
+/* Grow c's buffer's share of the budget to size bytes. */
+static int conn_budget_bytes(struct conn *c, size_t size)
+{
+	int ret = budget_bytes_get(&c->srv->budget, c->uid, size - c->ralloc);
+
+	if (ret)
+		server_refusal(c->srv, c->uid, c->pid, "request buffer refused: "
+			       "ENOBUFS (buffered bytes cap); closing");
+	return ret;
+}
+
+/*
+ * Some of a message is in: the rest must come by the deadline.  The
+ * socket's receive timeout is set to what is left of it before each
+ * read, so a client trickling a byte at a time gains nothing.
+ */
+static int conn_read_deadline(struct conn *c)
+{
+	uint64_t now = now_ns(), left;
+	struct timeval tv;
+
+	if (!c->read_deadline_ns)
+		c->read_deadline_ns = now + BUDGET_READ_DEADLINE_MS * 1000000ull;
+	if (now >= c->read_deadline_ns)
+		return -ETIMEDOUT;
+	left = c->read_deadline_ns - now;
+	tv.tv_sec = (time_t)(left / 1000000000ull);
+	tv.tv_usec = (suseconds_t)(left % 1000000000ull / 1000u) + 1;
+	if (setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The message is whole: waiting for the next one has no deadline. */
+static void conn_read_done(struct conn *c)
+{
+	struct timeval tv = { 0, 0 };
+
+	if (!c->read_deadline_ns)
+		return;
+	c->read_deadline_ns = 0;
+	setsockopt(c->fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
 /*
  * Whether the descriptor came with the message at the head of rbuf.  One
  * read can bring a message, then the next one with its descriptor (the
@@ -297,19 +384,33 @@ static int conn_fill(struct conn *c, size_t want)
 
 	while (c->rlen < want) {
 		ssize_t n;
+		int ret;
 
 		if (want > c->ralloc) {
 			size_t size = MAX(want, c->kind == CONN_CHANNEL ?
 					  (size_t)RBUF_INITIAL : (size_t)RBUF_SMALL);
-			uint8_t *p = realloc(c->rbuf, size);
+			uint8_t *p;
 
-			if (!p)
+			ret = conn_budget_bytes(c, size);
+			if (ret)
+				return ret;
+			p = realloc(c->rbuf, size);
+			if (!p) {
+				budget_bytes_put(&c->srv->budget, c->uid, size - c->ralloc);
 				return -ENOMEM;
+			}
 			c->rbuf = p;
 			c->ralloc = size;
 		}
+		if (c->rlen) {
+			ret = conn_read_deadline(c);
+			if (ret)
+				return ret;
+		}
 		had_fd = c->rx_fd >= 0;
 		n = conn_recv(c, c->rbuf + c->rlen, c->ralloc - c->rlen);
+		if (n == -EAGAIN || n == -EWOULDBLOCK)
+			n = -ETIMEDOUT;		/* SO_RCVTIMEO */
 		if (n <= 0)
 			return (int)n;
 		if (!had_fd && c->rx_fd >= 0)
@@ -330,6 +431,8 @@ static void conn_consume(struct conn *c, size_t n)
 		uint8_t *p = realloc(c->rbuf, RBUF_INITIAL);
 
 		if (p) {
+			budget_bytes_put(&c->srv->budget, c->uid,
+					 c->ralloc - RBUF_INITIAL);
 			c->rbuf = p;
 			c->ralloc = RBUF_INITIAL;
 		}
@@ -361,7 +464,10 @@ static int conn_read_msg(struct conn *c, struct gem_msg_hdr *hdr, uint8_t **payl
 
 	ret = conn_fill(c, sizeof(*hdr));
 	if (ret <= 0) {
-		if (ret == 0 && c->rlen)
+		if (ret == -ETIMEDOUT)
+			log_info("pid %d (%s): read deadline passed inside a "
+				 "message header", (int)c->pid, c->comm);
+		else if (ret == 0 && c->rlen)
 			log_info("pid %d (%s): closed inside a message header",
 				 (int)c->pid, c->comm);
 		else if (ret < 0 && ret != -ECONNRESET)
@@ -385,10 +491,12 @@ static int conn_read_msg(struct conn *c, struct gem_msg_hdr *hdr, uint8_t **payl
 	ret = conn_fill(c, sizeof(*hdr) + hdr->len);
 	if (ret <= 0) {
 		/* A client that dies mid-request only loses its own request. */
-		log_info("pid %d (%s): went away inside a %u-byte message",
-			 (int)c->pid, c->comm, hdr->len);
+		log_info("pid %d (%s): %s inside a %u-byte message",
+			 (int)c->pid, c->comm, ret == -ETIMEDOUT ?
+			 "read deadline passed" : "went away", hdr->len);
 		return ret < 0 ? ret : -ECONNRESET;
 	}
+	conn_read_done(c);
 	*payload = c->rbuf + sizeof(*hdr);
 	return 1;
 }
@@ -427,6 +535,18 @@ static int conn_reply(struct conn *c, int result, const void *data, size_t len,
 
 /* --- message handlers ------------------------------------------------- */
 
+/* May this peer make this request (policy.c)?  0 or -EACCES. */
+static int conn_permit(struct conn *c, uint16_t type, uint32_t request,
+		       const char *path, int mode)
+{
+	struct policy_peer peer = { .uid = c->uid, .pid = c->pid,
+				    .comm = c->comm[0] ? c->comm : "?" };
+	struct policy_request req = { .type = type, .request = request,
+				      .path = path, .mode = mode };
+
+	return policy_check(c->srv->owner_uid, &peer, &req);
+}
+
 static int hello_parse(struct conn *c, const struct gem_msg_hdr *hdr,
 		       const uint8_t *payload, const char *what)
 {
@@ -449,33 +569,21 @@ static int hello_parse(struct conn *c, const struct gem_msg_hdr *hdr,
 	return 0;
 }
 
-/* The file token is the name the kernel autobound the client's socket to. */
-static int peer_token(struct conn *c, uint64_t *token)
-{
-	struct sockaddr_un sa;
-	socklen_t len = sizeof(sa);
-
-	if (getpeername(c->fd, (struct sockaddr *)&sa, &len) < 0)
-		return -errno;
-	return wire_token_from_addr(&sa, len, token);
-}
-
 static int handle_open(struct conn *c, const struct gem_msg_hdr *hdr,
 		       uint8_t *payload)
 {
 	struct server *srv = c->srv;
 	struct gem_open_reply rep = { .version = GEM_PROTOCOL_VERSION };
 	struct file_entry *fe;
+	struct stat st;
 	int ret;
 
 	ret = hello_parse(c, hdr, payload, "OPEN");
 	if (ret)
 		return ret;
-	ret = peer_token(c, &rep.file);
-	if (ret) {
-		conn_error(c, "OPEN from a socket that is not autobound");
-		conn_reply(c, ret, NULL, 0, -1);
-		return ret;
+	if (fstat(c->fd, &st) < 0) {
+		ret = -errno;
+		goto out_refuse;
 	}
 	fe = calloc(1, sizeof(*fe));
 	if (!fe) {
@@ -486,17 +594,22 @@ static int handle_open(struct conn *c, const struct gem_msg_hdr *hdr,
 	if (ret)
 		goto out_free_entry;
 	gem_file_set_admin(fe->file, c->uid == 0);
-	fe->token = rep.file;
 	fe->refs = 1;		/* this connection's */
 	fe->uid = c->uid;
 	fe->conn = c;
-	file_hash(srv, fe);
+	fe->conn_ino = st.st_ino;
+	ret = file_hash(srv, fe);
+	if (ret)
+		goto out_release;
+	rep.file = fe->token;
 	c->file = fe;
 	c->kind = CONN_FILE;
 	log_debug("pid %d (%s): opened file %#llx", (int)c->pid, c->comm,
 		  (unsigned long long)rep.file);
 	return conn_reply(c, 0, &rep, sizeof(rep), -1);
 
+out_release:
+	gem_file_release(fe->file);
 out_free_entry:
 	free(fe);
 out_refuse:
@@ -588,7 +701,7 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 	struct wire_server_call call;
 	struct gem_call gc = {
 		.caller_pid = c->pid, .caller_admin = c->uid == 0,
-		.fd_in = -1, .fd_out = -1,
+		.caller_uid = c->uid, .fd_in = -1, .fd_out = -1,
 	};
 	struct gem_location loc;
 	struct file_entry *fe;
@@ -598,6 +711,9 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 	fe = file_get(c->srv, hdr->file, c->uid);
 	if (!fe)
 		return conn_reply(c, -EBADF, NULL, 0, -1);
+	ret = conn_permit(c, GEM_MSG_IOCTL, hdr->request, NULL, -1);
+	if (ret)
+		goto out_put;
 	ret = wire_server_unpack(&call, hdr->request, payload, hdr->len, &c->mem);
 	if (ret) {
 		log_debug("pid %d (%s): ioctl %#x (%s): payload refused: %s",
@@ -762,9 +878,7 @@ static int handle_release(struct conn *c, const struct gem_msg_hdr *hdr,
 		return -EPROTO;
 	}
 	pthread_mutex_lock(&srv->lock);
-	for (fe = *file_bucket(srv, hdr->file); fe; fe = fe->hnext)
-		if (fe->token == hdr->file)
-			break;
+	fe = file_find_locked(srv, hdr->file);
 	if (fe && c->uid != 0 && c->uid != fe->uid)
 		fe = NULL;
 	/* Still open somewhere (a dup, a child): nothing to wait for. */
@@ -780,6 +894,73 @@ static int handle_release(struct conn *c, const struct gem_msg_hdr *hdr,
 	if (fe)
 		file_put(srv, fe);
 	return conn_reply(c, 0, NULL, 0, -1);
+}
+
+/*
+ * The file a client's own end of a file connection stands for: the one
+ * whose connection is its peer (unix_diag); without unix_diag in the
+ * kernel, the one of the same user whose peer has the same autobound
+ * name (names collide only across network namespaces).
+ */
+static struct file_entry *file_of_client_socket_locked(struct server *srv,
+						       int fd, uid_t uid)
+{
+	struct sockaddr_un mine, theirs;
+	socklen_t mlen = sizeof(mine), tlen;
+	struct file_entry *fe;
+	ino_t peer = 0;
+	bool by_ino;
+	size_t i;
+
+	by_ino = sock_peer_ino(fd, &peer) == 0;
+	if (!by_ino && getsockname(fd, (struct sockaddr *)&mine, &mlen) < 0)
+		return NULL;
+	for (i = 0; i < FILE_HASH_SIZE; i++) {
+		for (fe = srv->files[i]; fe; fe = fe->hnext) {
+			if (uid != 0 && uid != fe->uid)
+				continue;
+			if (by_ino) {
+				if (fe->conn_ino == peer)
+					return fe;
+				continue;
+			}
+			tlen = sizeof(theirs);
+			if (getpeername(fe->conn->fd, (struct sockaddr *)&theirs,
+					&tlen) == 0 && tlen == mlen &&
+			    !memcmp(&theirs, &mine, mlen))
+				return fe;
+		}
+	}
+	return NULL;
+}
+
+/*
+ * GEM_MSG_TOKEN: which file a device fd is.  A process that got the fd
+ * by fork, exec or SCM_RIGHTS sends it along to learn its token:
+ * holding the fd is the right to use the file, as with the kernel's.
+ */
+static int handle_token(struct conn *c, const struct gem_msg_hdr *hdr,
+			uint8_t *payload)
+{
+	struct gem_open_reply rep = { .version = GEM_PROTOCOL_VERSION };
+	struct server *srv = c->srv;
+	struct file_entry *fe;
+
+	(void)payload;
+	if (hdr->len) {
+		conn_error(c, "TOKEN with a %u-byte payload", hdr->len);
+		return -EPROTO;
+	}
+	if (c->rx_fd < 0)
+		return conn_reply(c, -EBADF, NULL, 0, -1);
+	pthread_mutex_lock(&srv->lock);
+	fe = file_of_client_socket_locked(srv, c->rx_fd, c->uid);
+	if (fe)
+		rep.file = fe->token;
+	pthread_mutex_unlock(&srv->lock);
+	if (!fe)
+		return conn_reply(c, -EBADF, NULL, 0, -1);
+	return conn_reply(c, 0, &rep, sizeof(rep), -1);
 }
 
 /* GEM_MSG_SYNCFILE: sync_file ioctls on gemd's out-fences (syncfile.c). */
@@ -893,15 +1074,22 @@ static int handle_debugfs(struct conn *c, const struct gem_msg_hdr *hdr,
 	extra = nul + 1;
 	extralen = hdr->len - (size_t)(extra - payload);
 	strbuf_reset(&c->out);
+	ret = conn_permit(c, GEM_MSG_DEBUGFS, hdr->request, path,
+			  gem_debugfs_mode(path));
+	if (ret)
+		return conn_reply(c, ret, NULL, 0, -1);
 	switch (hdr->request) {
 	case GEM_DEBUGFS_READ:
 		if (hdr->file) {	/* the channel's own file: its fdinfo */
 			ret = handle_fdinfo(c, hdr->file, path);
 			break;
 		}
-		ret = gem_debugfs_read(c->srv->dev, path, &c->out);
+		/* Raw files larger than a message are refused before a
+		 * byte is buffered: use GEM_DEBUGFS_RANGE. */
+		ret = gem_debugfs_read_max(c->srv->dev, path, GEM_MSG_MAX_PAYLOAD,
+					   &c->out);
 		if (!ret && c->out.len > GEM_MSG_MAX_PAYLOAD)
-			ret = -EFBIG;	/* raw files: use GEM_DEBUGFS_RANGE */
+			ret = -EFBIG;
 		break;
 	case GEM_DEBUGFS_RANGE:
 		if (extralen != sizeof(r)) {
@@ -925,7 +1113,11 @@ static int handle_debugfs(struct conn *c, const struct gem_msg_hdr *hdr,
 	}
 	if (ret < 0)
 		strbuf_reset(&c->out);
-	return conn_reply(c, ret, c->out.buf, c->out.len, -1);
+	ret = conn_reply(c, ret, c->out.buf, c->out.len, -1);
+	/* A big read's buffer is not kept by an idle connection. */
+	if (c->out.alloc > RBUF_KEEP)
+		strbuf_release(&c->out);
+	return ret;
 }
 
 /*
@@ -993,6 +1185,9 @@ static int handle_control(struct conn *c, const struct gem_msg_hdr *hdr,
 		conn_error(c, "CONTROL with a %u-byte payload", hdr->len);
 		return -EPROTO;
 	}
+	ret = conn_permit(c, GEM_MSG_CONTROL, hdr->request, NULL, -1);
+	if (ret)
+		return conn_reply(c, ret, NULL, 0, -1);
 	switch (hdr->request) {
 	case GEM_CONTROL_SUSPEND:
 		ret = gem_device_suspend(c->srv->dev);
@@ -1031,6 +1226,7 @@ static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_RELEASE, "RELEASE", CONN_CHANNEL, handle_release },
 	{ GEM_MSG_SYNCFILE, "SYNCFILE", CONN_CHANNEL, handle_syncfile },
 	{ GEM_MSG_DMABUF, "DMABUF", CONN_CHANNEL, handle_dmabuf },
+	{ GEM_MSG_TOKEN, "TOKEN", CONN_CHANNEL, handle_token },
 	{ GEM_MSG_DEBUGFS, "DEBUGFS", CONN_CHANNEL, handle_debugfs },
 	{ GEM_MSG_HANG_WAIT, "HANG_WAIT", CONN_CHANNEL, handle_hang_wait },
 	{ GEM_MSG_CONTROL, "CONTROL", CONN_CHANNEL, handle_control },
@@ -1073,6 +1269,8 @@ static void conn_destroy(struct conn *c)
 	shm_chan_destroy(c->shm);
 	conn_drop_fd(c);
 	close(c->fd);
+	budget_bytes_put(&srv->budget, c->uid, c->ralloc);
+	budget_conn_put(&srv->budget, c->uid);
 	free(c->rbuf);
 	strbuf_release(&c->out);
 	strbuf_release(&c->mem);
@@ -1169,6 +1367,14 @@ static void conn_spawn(struct server *srv, int fd)
 	}
 	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) < 0)
 		log_warn("SO_PEERCRED: %m");
+	/* Before its thread exists: a flood of connections meets a cap. */
+	if (budget_conn_get(&srv->budget, cred.uid)) {
+		server_refusal(srv, cred.uid, cred.pid, "connection refused: "
+			       "EUSERS (connections cap)");
+		close(fd);
+		free(c);
+		return;
+	}
 	c->srv = srv;
 	c->fd = fd;
 	c->rx_fd = -1;
@@ -1199,6 +1405,7 @@ static void conn_spawn(struct server *srv, int fd)
 	return;
 
 out_free:
+	budget_conn_put(&srv->budget, c->uid);
 	close(fd);
 	free(c);
 }
@@ -1327,6 +1534,42 @@ static int take_over_stale(const char *path, char *err, size_t errlen)
 	return 0;
 }
 
+/*
+ * bind() creates the socket with 0777 & ~umask: set the umask so that it
+ * is born with its final mode (with a group to give it, 0600 until it
+ * has that group).  Nothing else runs yet that creates files.
+ */
+static int bind_with_mode(struct server *srv, int fd)
+{
+	mode_t born = srv->has_group ? 0600 : srv->sock_mode;
+	mode_t old = umask(~born & 0777);
+	int ret = sockpath_bind(fd, srv->path, &srv->path_dir_fd);
+
+	umask(old);
+	return ret;
+}
+
+/*
+ * --group: hand the socket to the group, then open it to the group.
+ * Neither call follows a symlink put in the socket's place.
+ */
+static int socket_give_group(struct server *srv, char *err, size_t errlen)
+{
+	int ret;
+
+	if (!srv->has_group)
+		return 0;
+	if (fchownat(AT_FDCWD, srv->path, (uid_t)-1, srv->group,
+		     AT_SYMLINK_NOFOLLOW) < 0 ||
+	    fchmodat(AT_FDCWD, srv->path, srv->sock_mode, AT_SYMLINK_NOFOLLOW) < 0) {
+		ret = -errno;
+		snprintf(err, errlen, "cannot give %s to group %u: %s", srv->path,
+			 (unsigned int)srv->group, strerror(-ret));
+		return ret;
+	}
+	return 0;
+}
+
 static int server_listen(struct server *srv, char *err, size_t errlen)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -1339,7 +1582,7 @@ static int server_listen(struct server *srv, char *err, size_t errlen)
 		snprintf(err, errlen, "socket: %s", strerror(-ret));
 		return ret;
 	}
-	ret = sockpath_bind(fd, srv->path, &srv->path_dir_fd);
+	ret = bind_with_mode(srv, fd);
 	if (ret < 0) {
 		sockpath_strerror(&why, srv->path, ret);
 		if (ret == -EADDRINUSE)	/* lost a start-up race */
@@ -1350,8 +1593,10 @@ static int server_listen(struct server *srv, char *err, size_t errlen)
 		strbuf_release(&why);
 		goto out_close;
 	}
-	if (chmod(srv->path, SOCKET_MODE) < 0 || stat(srv->path, &st) < 0 ||
-	    listen(fd, SOMAXCONN) < 0) {
+	ret = socket_give_group(srv, err, errlen);
+	if (ret)
+		goto out_unlink;
+	if (lstat(srv->path, &st) < 0 || listen(fd, SOMAXCONN) < 0) {
 		ret = -errno;
 		snprintf(err, errlen, "cannot listen on %s: %s", srv->path,
 			 strerror(-ret));
@@ -1399,7 +1644,12 @@ int server_start(const struct server_config *cfg, struct server **out,
 	}
 	srv->listen_fd = -1;
 	srv->path_dir_fd = -1;
+	srv->owner_uid = geteuid();
+	budget_init(&srv->budget, srv->owner_uid);
 	srv->dev = cfg->dev;
+	srv->sock_mode = cfg->socket_mode ? cfg->socket_mode : SOCKET_MODE;
+	srv->has_group = cfg->has_group;
+	srv->group = cfg->group;
 	srv->unblock = cfg->unblock;
 	srv->unblock_data = cfg->unblock_data;
 	srv->stop_timeout_ms = cfg->stop_timeout_ms ? cfg->stop_timeout_ms :

@@ -2,7 +2,9 @@
 #ifndef GEMKIT_SERVER_H
 #define GEMKIT_SERVER_H
 
+#include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 struct gem_device;
 struct server;
@@ -18,10 +20,16 @@ struct server_config {
 	void (*unblock)(void *data);
 	void *unblock_data;
 	unsigned int stop_timeout_ms;	/* 0: 5000 */
+	/* Who may connect: the socket's mode (0: 0600) and group
+	 * (has_group false: gemd's own). */
+	mode_t socket_mode;
+	bool has_group;
+	gid_t group;
 };
 
 /*
- * Listen on cfg->path (mode 0666, parent directories created 0755),
+ * Listen on cfg->path (mode cfg->socket_mode from its creation, no chmod
+ * of a path that could be swapped; parent directories created 0755),
  * replacing a stale socket that nobody accepts on, and start accepting
  * clients.  When the socket is live, or anything else fails, returns
  * -errno with a message for the user in err (without a "gemd: " prefix).

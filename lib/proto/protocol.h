@@ -8,8 +8,10 @@
  *
  *  - a *file* connection is what a client's device fd is.  The client
  *    autobinds it (abstract name chosen by the kernel) before connecting
- *    and sends GEM_MSG_OPEN; gemd creates one drm_file for it and keys it
- *    by that abstract name (the "file token").  Its lifetime is the
+ *    and sends GEM_MSG_OPEN; gemd creates one drm_file for it and answers
+ *    with the "file token", a random number of gemd's choosing that only
+ *    the opener's user may use.  A process that inherits the fd learns
+ *    the token by sending the fd itself (GEM_MSG_TOKEN).  Its lifetime is the
  *    drm_file's: when every copy of the fd in every process is closed,
  *    gemd sees EOF and releases the file (drm_release).  Nothing else is
  *    sent on it after the OPEN exchange, so dup'ed and fork-shared copies
@@ -58,7 +60,7 @@
 
 #include <stdint.h>
 
-#define GEM_PROTOCOL_VERSION	5
+#define GEM_PROTOCOL_VERSION	6
 #define GEM_PROTOCOL_MAGIC	0x474d4431u	/* "GMD1" */
 #define GEM_MSG_MAX_PAYLOAD	(64u << 20)	/* sanity bound on len */
 
@@ -86,6 +88,10 @@ enum gem_msg_type {
 	GEM_MSG_DMABUF = 22,	/* request = enum gem_dmabuf_op, payload struct
 				 * gem_dmabuf_req, 1 fd: a dma-buf; no file needed
 				 * (holding the fd is the right to ask) */
+	GEM_MSG_TOKEN = 23,	/* empty, 1 fd: a device fd (the client's end
+				 * of a file connection); reply struct
+				 * gem_open_reply naming its file; -EBADF for
+				 * a fd that is no file of the caller's user */
 	/* 64-127: debugfs, events, hang notification and driver control;
 	 * valid on a channel without a file (hdr.file 0): tools that only
 	 * look at the driver need not open a drm_file. */

@@ -1,0 +1,91 @@
+#!/usr/bin/env python3
+"""A hostile client speaking gemd's wire protocol without libgem (t0006).
+
+  rawclient.py SOCK debugfs-read PATH   READ a debugfs file: prints the
+                                        result (0 or -errno) and the length
+  rawclient.py SOCK pin                 OPEN a file, then I915_GEM_PIN on
+                                        it: prints the result
+  rawclient.py SOCK hijack              for every autobound socket in
+                                        /proc/net/unix, bind its name and
+                                        OPEN (attack 5: run in a new network
+                                        namespace): prints files opened
+"""
+import os, re, socket, struct, sys
+
+MAGIC = 0x474d4431
+HDR = struct.Struct("<IHHIIQ")		# struct gem_msg_hdr
+RHDR = struct.Struct("<IiII")		# struct gem_reply_hdr
+HELLO = struct.Struct("<IIII16s")	# struct gem_msg_hello
+VERSION = 5
+MSG_OPEN, MSG_HELLO, MSG_IOCTL, MSG_DEBUGFS = 1, 2, 16, 64
+DEBUGFS_READ = 0
+# DRM_IOCTL_I915_GEM_PIN: _IOWR('d', 0x40 + 0x15, struct drm_i915_gem_pin)
+I915_GEM_PIN = (3 << 30) | (24 << 16) | (ord("d") << 8) | 0x55
+
+
+def recv_all(s, n):
+    b = b""
+    while len(b) < n:
+        c = s.recv(n - len(b))
+        if not c:
+            raise EOFError
+        b += c
+    return b
+
+
+def call(s, type_, payload=b"", request=0, file_=0):
+    s.sendall(HDR.pack(MAGIC, type_, 0, len(payload), request, file_) + payload)
+    magic, result, length, _ = RHDR.unpack(recv_all(s, RHDR.size))
+    assert magic == MAGIC
+    return result, recv_all(s, length)
+
+
+def hello(type_, path, bind_name=None):
+    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+    if bind_name is not None:
+        s.bind(bind_name)
+    elif type_ == MSG_OPEN:
+        s.bind("")		# autobind
+    s.connect(path)
+    result, data = call(s, type_, HELLO.pack(VERSION, os.getpid(), os.getpid(), 0, b"rawclient"))
+    return s, result, data
+
+
+def main():
+    path, verb = sys.argv[1], sys.argv[2]
+    if verb == "debugfs-read":
+        ch, r, _ = hello(MSG_HELLO, path)
+        result, data = call(ch, MSG_DEBUGFS, sys.argv[3].encode() + b"\0", DEBUGFS_READ)
+        print(result, len(data))
+    elif verb == "pin":
+        f, r, data = hello(MSG_OPEN, path)
+        token = struct.unpack("<IIQ", data)[2]
+        ch, r, _ = hello(MSG_HELLO, path)
+        result, _ = call(ch, MSG_IOCTL, struct.pack("<IIQQ", 1, 0, 0, 0), I915_GEM_PIN, token)
+        print(result)
+    elif verb == "hijack":
+        names = set()
+        with open("/proc/net/unix") as u:
+            for line in u:
+                m = re.search(r" @([0-9a-f]{5})$", line.rstrip())
+                if m:
+                    names.add(m.group(1))
+        opened = []
+        for n in sorted(names):
+            try:
+                s, r, _ = hello(MSG_OPEN, path, "\0" + n)
+                if r == 0:
+                    opened.append(s)
+            except OSError:
+                pass
+        print(len(opened))
+        sys.stdout.flush()
+        sys.stdin.read()	# hold them until told
+    else:
+        print("rawclient: unknown verb", verb, file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
