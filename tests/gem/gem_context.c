@@ -144,8 +144,12 @@ int main(int argc, char **argv)
 {
 	int fd;
 
+	/* The nobody child must reach the device: open it to everyone, as
+	 * the kernel's render node is (gemd's socket is 0600 otherwise). */
+	static const char *const args[] = { "--mode", "0666", NULL };
+
 	gemtest_init(argc, argv);
-	device = gemtest_start_gemd(NULL);
+	device = gemtest_start_gemd(args);
 	gt_program_timeout(120, gemtest_gemd_pid());
 	chmod(gemtest_tmpdir(), 0755);
 	fd = gt_open();

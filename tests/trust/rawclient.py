@@ -5,10 +5,11 @@
                                         result (0 or -errno) and the length
   rawclient.py SOCK pin                 OPEN a file, then I915_GEM_PIN on
                                         it: prints the result
-  rawclient.py SOCK hijack              for every autobound socket in
-                                        /proc/net/unix, bind its name and
-                                        OPEN (attack 5: run in a new network
-                                        namespace): prints files opened
+  rawclient.py SOCK hijack NAMES        for every autobound name in the
+                                        file NAMES (from /proc/net/unix),
+                                        bind it and OPEN (attack 5: run in
+                                        a new network namespace): prints
+                                        the files opened
 """
 import os, re, socket, struct, sys
 
@@ -16,7 +17,10 @@ MAGIC = 0x474d4431
 HDR = struct.Struct("<IHHIIQ")		# struct gem_msg_hdr
 RHDR = struct.Struct("<IiII")		# struct gem_reply_hdr
 HELLO = struct.Struct("<IIII16s")	# struct gem_msg_hello
-VERSION = 5
+# The one source of the version: protocol.h.
+with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                       "..", "..", "lib", "proto", "protocol.h")) as _h:
+    VERSION = int(re.search(r"#define GEM_PROTOCOL_VERSION\s+(\d+)", _h.read()).group(1))
 MSG_OPEN, MSG_HELLO, MSG_IOCTL, MSG_DEBUGFS = 1, 2, 16, 64
 DEBUGFS_READ = 0
 # DRM_IOCTL_I915_GEM_PIN: _IOWR('d', 0x40 + 0x15, struct drm_i915_gem_pin)
@@ -64,12 +68,10 @@ def main():
         result, _ = call(ch, MSG_IOCTL, struct.pack("<IIQQ", 1, 0, 0, 0), I915_GEM_PIN, token)
         print(result)
     elif verb == "hijack":
-        names = set()
-        with open("/proc/net/unix") as u:
-            for line in u:
-                m = re.search(r" @([0-9a-f]{5})$", line.rstrip())
-                if m:
-                    names.add(m.group(1))
+        # Read before the new network namespace: it has a /proc/net/unix
+        # (and an abstract namespace) of its own.
+        with open(sys.argv[3]) as f:
+            names = set(line.strip() for line in f if line.strip())
         opened = []
         for n in sorted(names):
             try:
