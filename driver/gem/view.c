@@ -72,33 +72,43 @@
 #include "gem_priv.h"
 #include "log.h"
 
+/* gem_merge3 compares and copies from snapshots of this many bytes. */
+#define MERGE_CHUNK	512
+
+/*
+ * Both sides may be written while we merge: the GPU model writes the
+ * pages (an earlier batch still running when an execbuffer merges its
+ * render target), the client its GTT map.  So each chunk of each side is
+ * read once, into a snapshot, and only bytes that differ from base in a
+ * snapshot are written, on the other side and into base.  A byte written
+ * after its snapshot still differs from base and is merged next time; a
+ * copy that read a side twice could leave base and the view unequal,
+ * and the next merge would then take the view's stale bytes for the
+ * client's writes and copy them over the GPU's (t4001 blend-separate).
+ */
 bool gem_merge3(uint8_t *a, uint8_t *b, uint8_t *base, size_t len)
 {
-	bool ca = memcmp(a, base, len) != 0, cb = memcmp(b, base, len) != 0;
-	size_t i;
+	uint8_t ta[MERGE_CHUNK], tb[MERGE_CHUNK];
+	bool changed = false;
+	size_t off, n, i;
 
-	if (!ca && !cb)
-		return false;
-	if (!cb) {
-		memcpy(b, a, len);
-		memcpy(base, a, len);
-		return true;
-	}
-	if (!ca) {
-		memcpy(a, b, len);
-		memcpy(base, b, len);
-		return true;
-	}
-	/* Each byte read once: either side may be written meanwhile. */
-	for (i = 0; i < len; i++) {
-		uint8_t x = a[i], y = b[i];
+	for (off = 0; off < len; off += n) {
+		n = len - off < MERGE_CHUNK ? len - off : MERGE_CHUNK;
+		memcpy(ta, a + off, n);
+		memcpy(tb, b + off, n);
+		if (!memcmp(ta, base + off, n) && !memcmp(tb, base + off, n))
+			continue;
+		changed = true;
+		for (i = 0; i < n; i++) {
+			uint8_t *bs = &base[off + i];
 
-		if (x != base[i])
-			b[i] = base[i] = x;
-		else if (y != base[i])
-			a[i] = base[i] = y;
+			if (ta[i] != *bs)
+				b[off + i] = *bs = ta[i];
+			else if (tb[i] != *bs)
+				a[off + i] = *bs = tb[i];
+		}
 	}
-	return true;
+	return changed;
 }
 
 /* The bytes a fence keeps contiguous: an X tile row, a Y OWord. */

@@ -4,6 +4,8 @@
  * purging — the state the uAPI does not show directly.
  */
 #include <fcntl.h>
+#include <pthread.h>
+#include <stdbool.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
@@ -26,10 +28,75 @@ static unsigned int list_count(enum gem_list l)
 	return n;
 }
 
+/*
+ * gem_merge3 against a writer on the winning side, as the GPU model
+ * writes an object's pages while an execbuffer merges its GTT view.  The
+ * writer stores a new generation in every byte, then waits for two more
+ * merges with the pages still: the pages must still hold its generation
+ * then.  A merge that read the pages twice (once for the view, once for
+ * base) while they were written left the two unequal, and the next one
+ * took the view's stale bytes for a client's writes and copied them over
+ * the writer's.
+ */
+#define MERGE_LEN	4096
+#define MERGE_GENS	200
+
+struct merge_writer {
+	uint8_t *pages;
+	unsigned int merges;		/* done by the main thread */
+	unsigned int bad_gen;		/* 0, or the generation lost */
+	size_t bad_byte;
+	bool stop;
+};
+
+static void *merge_writer_main(void *arg)
+{
+	struct merge_writer *w = arg;
+	unsigned int gen, target;
+	size_t i;
+
+	for (gen = 1; gen <= MERGE_GENS && !w->bad_gen; gen++) {
+		for (i = 0; i < MERGE_LEN; i++)
+			__atomic_store_n(&w->pages[i], (uint8_t)gen, __ATOMIC_RELAXED);
+		target = __atomic_load_n(&w->merges, __ATOMIC_ACQUIRE) + 2;
+		while (__atomic_load_n(&w->merges, __ATOMIC_ACQUIRE) < target)
+			;
+		for (i = 0; i < MERGE_LEN; i++)
+			if (__atomic_load_n(&w->pages[i], __ATOMIC_RELAXED) != (uint8_t)gen) {
+				w->bad_gen = gen;
+				w->bad_byte = i;
+				break;
+			}
+	}
+	__atomic_store_n(&w->stop, true, __ATOMIC_RELEASE);
+	return NULL;
+}
+
+static void test_merge3_concurrent_writer(void)
+{
+	static uint8_t pages[MERGE_LEN], view[MERGE_LEN], base[MERGE_LEN];
+	struct merge_writer w = { .pages = pages };
+	pthread_t t;
+
+	gt_assert_eq(pthread_create(&t, NULL, merge_writer_main, &w), 0);
+	while (!__atomic_load_n(&w.stop, __ATOMIC_ACQUIRE)) {
+		gem_merge3(pages, view, base, MERGE_LEN);
+		__atomic_add_fetch(&w.merges, 1, __ATOMIC_RELEASE);
+	}
+	gt_assert_eq(pthread_join(t, NULL), 0);
+	gt_assert_f(!w.bad_gen, "generation %u of byte %zu overwritten by %u",
+		    w.bad_gen, w.bad_byte, pages[w.bad_byte]);
+	gem_merge3(pages, view, base, MERGE_LEN);
+	gt_assert(!memcmp(view, pages, MERGE_LEN));
+	gt_assert(!memcmp(base, pages, MERGE_LEN));
+}
+
 int main(int argc, char **argv)
 {
 	gemtest_init(argc, argv);
 
+	gemtest_subtest("merge3-concurrent-writer")
+		test_merge3_concurrent_writer();
 	gemtest_subtest("lists-follow-execution") {
 		uint32_t batch, a;
 
