@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "strbuf.h"
 #include "view.h"
@@ -275,7 +276,8 @@ static void export_frame(struct gt_ui *ui)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct gt_sampler copy = ui->s;
-	char path[64];
+	char path[64], tmp[72];
+	bool ok;
 	FILE *f;
 
 	if (!ui->shown) {
@@ -288,14 +290,21 @@ static void export_frame(struct gt_ui *ui)
 	strbuf_addch(&sb, '\n');
 	snprintf(path, sizeof(path), "gemtop-%llu.json",
 		 (unsigned long long)(ui->shown->real_ns / 1000000ull));
-	f = fopen(path, "w");
-	if (!f || fwrite(sb.buf, 1, sb.len, f) != sb.len) {
-		gt_ui_banner(ui, "export to '%s' failed: %s", path, strerror(errno));
-	} else {
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	/* Whole or not at all: a script waiting for the file reads it
+	 * only once it is complete. */
+	f = fopen(tmp, "w");
+	ok = f && fwrite(sb.buf, 1, sb.len, f) == sb.len;
+	if (f && fclose(f))
+		ok = false;
+	if (ok && rename(tmp, path))
+		ok = false;
+	if (ok) {
 		gt_ui_banner(ui, "exported the frame to %s", path);
+	} else {
+		gt_ui_banner(ui, "export to '%s' failed: %s", path, strerror(errno));
+		unlink(tmp);
 	}
-	if (f)
-		fclose(f);
 	strbuf_release(&sb);
 }
 
