@@ -487,8 +487,8 @@ static void fix_buffers(struct parser *ps)
 				       e->dword_pool + ps->starts[i] : NULL;
 }
 
-int gdfs_parse_error_state(const char *buf, size_t len, struct gdfs_error_state *out,
-			   struct strbuf *err)
+static int parse_error_state_text(const char *buf, size_t len,
+				  struct gdfs_error_state *out, struct strbuf *err)
 {
 	struct parser ps = { .e = out, .err = err, .sec = SEC_HEADER, .total_len = len };
 	const char *p = buf, *end = buf + len, *nl;
@@ -559,4 +559,37 @@ void gdfs_error_state_release(struct gdfs_error_state *e)
 	free(e->buffers);
 	free(e->dword_pool);
 	memset(e, 0, sizeof(*e));
+}
+
+/* Later kernels' buffers come as ascii85 lines (ascii85.c): expanded to
+ * the "%08x :  %08x" lines of the earlier layouts, then parsed alike. */
+static bool has_ascii85(const char *buf, size_t len)
+{
+	const char *p = buf, *end = buf + len;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (*p == ':' || *p == '~')
+			return true;
+		p = nl ? nl + 1 : end;
+	}
+	return false;
+}
+
+int gdfs_parse_error_state(const char *buf, size_t len, struct gdfs_error_state *out,
+			   struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	bool found;
+	int ret;
+
+	if (!buf || !has_ascii85(buf, len))
+		return parse_error_state_text(buf, len, out, err);
+	memset(out, 0, sizeof(*out));
+	ret = gdfs_expand_ascii85(buf, len, &text, &found, err);
+	if (!ret)
+		ret = parse_error_state_text(text.buf, text.len, out, err);
+	strbuf_release(&text);
+	return ret;
 }

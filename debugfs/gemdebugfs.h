@@ -318,6 +318,26 @@ struct gdfs_era_ringinfo {
 int gdfs_parse_era_ringinfo(const char *buf, size_t len, struct gdfs_era_ringinfo *out,
 			    struct strbuf *err);
 
+/* ascii85.c: the buffer lines of later kernels' error states. */
+struct gdfs_dwords {
+	uint32_t *v;
+	size_t n, alloc;
+};
+
+/* Decode one line (with its ':' or '~'), appending to d.  0, or -EINVAL
+ * (err says where in the line), -ENOMEM. */
+int gdfs_ascii85_decode(const char *line, size_t len, struct gdfs_dwords *d,
+			struct strbuf *err);
+
+/* Inflate a zlib stream (RFC 1950) into out, at most max bytes (zlib).
+ * 0, or -EINVAL for a corrupt or truncated stream, -EFBIG past max. */
+int gdfs_inflate(const uint8_t *in, size_t len, struct strbuf *out, size_t max);
+
+/* Copy buf to out with every ascii85 line expanded to "%08x :  %08x"
+ * lines; *found says whether there was any.  0, -EINVAL, -ENOMEM. */
+int gdfs_expand_ascii85(const char *buf, size_t len, struct strbuf *out,
+			bool *found, struct strbuf *err);
+
 /*
  * i915_error_state (Linux 3.2-3.4 layouts, gemd's extra lines, and the
  * later "no error state collected").  The parser lives in errstate.c.

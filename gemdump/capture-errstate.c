@@ -1,63 +1,16 @@
 /*
  * An error-state text as a capture: libgemdebugfs parses the text
- * (gdfs_parse_error_state); we first expand the later kernels' ascii85
- * buffer lines, which it does not read, into "%08x :  %08x" lines, then
- * turn the buffer lists into objects and the dumped buffers into their
+ * (gdfs_parse_error_state, the later kernels' ascii85 buffer lines too);
+ * we turn the buffer lists into objects and the dumped buffers into their
  * contents.
  */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "ascii85.h"
 #include "capture.h"
 #include "gemdebugfs.h"
 #include "util.h"
-
-/* Copy buf to out with ascii85 lines expanded; 0 if none were found. */
-static int expand_ascii85(const char *buf, size_t len, struct strbuf *out,
-			  bool *found, struct strbuf *err)
-{
-	const char *p = buf, *end = buf + len;
-	unsigned int line = 0;
-	struct gd_dwords_buf d = { 0 };
-	int ret = 0;
-
-	*found = false;
-	while (p < end) {
-		const char *eol = memchr(p, '\n', (size_t)(end - p));
-		const char *le = eol ? eol : end;
-		size_t i;
-
-		line++;
-		if (le > p && (*p == ':' || *p == '~')) {
-			*found = true;
-			d.n = 0;
-			ret = gd_ascii85_decode(p, (size_t)(le - p), &d, err);
-			if (ret) {
-				if (err) {
-					struct strbuf m = STRBUF_INIT;
-
-					strbuf_addf(&m, "line %u: %s", line, err->buf);
-					strbuf_reset(err);
-					strbuf_addstr(err, m.buf);
-					strbuf_release(&m);
-				}
-				break;
-			}
-			for (i = 0; i < d.n && !ret; i++)
-				ret = strbuf_addf(out, "%08zx :  %08x\n", 4 * i, d.v[i]);
-		} else {
-			ret = strbuf_add(out, p, (size_t)(le - p)) || strbuf_addch(out, '\n') ?
-			      -ENOMEM : 0;
-		}
-		if (ret)
-			break;
-		p = eol ? eol + 1 : end;
-	}
-	free(d.v);
-	return ret;
-}
 
 int gd_capture_add_error_regs(struct gd_capture *c, const struct gdfs_error_state *es)
 {
@@ -244,9 +197,7 @@ int gd_capture_add_error_buffers(struct gd_capture *c, const struct gdfs_error_s
 int gd_capture_from_error_state(const char *buf, size_t len, const char *source,
 				struct gd_capture *c, struct strbuf *err)
 {
-	struct strbuf text = STRBUF_INIT;
 	struct gdfs_error_state es;
-	bool expanded;
 	int ret;
 
 	gd_capture_init(c);
@@ -254,10 +205,7 @@ int gd_capture_from_error_state(const char *buf, size_t len, const char *source,
 	snprintf(c->header.tool_version, sizeof(c->header.tool_version), "gemdump %s",
 		 PACKAGE_VERSION);
 	gd_capture_set_source(c, source);
-	ret = expand_ascii85(buf, len, &text, &expanded, err);
-	if (ret)
-		goto out;
-	ret = gdfs_parse_error_state(text.buf, text.len, &es, err);
+	ret = gdfs_parse_error_state(buf, len, &es, err);
 	if (ret)
 		goto out;
 	if (!es.present) {
@@ -269,7 +217,6 @@ int gd_capture_from_error_state(const char *buf, size_t len, const char *source,
 	}
 	gdfs_error_state_release(&es);
 out:
-	strbuf_release(&text);
 	if (ret)
 		gd_capture_release(c);
 	return ret;

@@ -16,7 +16,7 @@
 # and Prometheus and its Python client whose parsers check the exposition);
 # configure builds them when they are there.
 GEMKIT_PACKAGES="build-essential autoconf automake libtool pkg-config \
-libdrm-dev libdrm-intel1 intel-gpu-tools valgrind libjson-c-dev"
+libdrm-dev libdrm-intel1 intel-gpu-tools valgrind libjson-c-dev zlib1g-dev"
 GEMKIT_OPTIONAL_PACKAGES="libfuse3-dev fuse3 libncurses-dev libreadline-dev \
 libelf-dev elfutils tmux bash-completion zsh clang \
 libclang-rt-dev libegl-dev libgles-dev libgbm-dev libgl1-mesa-dri libegl-mesa0 \

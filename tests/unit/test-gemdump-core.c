@@ -5,11 +5,12 @@
  * ascii85 and zlib decoders on known vectors, and the batch input reader.
  */
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
-#include "ascii85.h"
+#include "gemdebugfs.h"
 #include "batch.h"
 #include "core.h"
 #include "gemdump.h"
@@ -201,7 +202,7 @@ static void streamed(void)
 
 static void ascii85(void)
 {
-	struct gd_dwords_buf d = { 0 };
+	struct gdfs_dwords d = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	/* ~ raw: 0, 0x54300004 */
 	static const char raw[] = "~z<%n:T";
@@ -210,28 +211,58 @@ static void ascii85(void)
 			0x00, 0x38, 0x00, 0x05 };
 	struct strbuf out = STRBUF_INIT;
 
-	gt_assert_eq(gd_ascii85_decode(raw, strlen(raw), &d, &err), 0);
+	gt_assert_eq(gdfs_ascii85_decode(raw, strlen(raw), &d, &err), 0);
 	gt_assert_eq(d.n, 2);
 	gt_assert_eq(d.v[0], 0);
 	gt_assert_eq(d.v[1], 0x54300004);
 	d.n = 0;
-	gt_assert_eq(gd_ascii85_decode("~<%n:", 5, &d, &err), -EINVAL);
+	gt_assert_eq(gdfs_ascii85_decode("~<%n:", 5, &d, &err), -EINVAL);
 	gt_assert(strstr(err.buf, "partial group"));
 	strbuf_reset(&err);
-	gt_assert_eq(gd_ascii85_decode("~vvvvv", 6, &d, &err), -EINVAL);
+	gt_assert_eq(gdfs_ascii85_decode("~vvvvv", 6, &d, &err), -EINVAL);
 	gt_assert(strstr(err.buf, "bad character"));
-	gt_assert_eq(gd_inflate(z, sizeof(z), &out, 1 << 20), 0);
+	gt_assert_eq(gdfs_inflate(z, sizeof(z), &out, 1 << 20), 0);
 	gt_assert_eq(out.len, 16);
 	gt_assert(!memcmp(out.buf, "\1\0\0\0\1\0\0\0\1\0\0\0\1\0\0\0", 16));
 	strbuf_reset(&out);
-	gt_assert_eq(gd_inflate(z, sizeof(z), &out, 8), -EFBIG);
+	gt_assert_eq(gdfs_inflate(z, sizeof(z), &out, 8), -EFBIG);
 	strbuf_reset(&out);
 	z[sizeof(z) - 1] ^= 1;			/* Adler-32 */
-	gt_assert_eq(gd_inflate(z, sizeof(z), &out, 1 << 20), -EINVAL);
+	gt_assert_eq(gdfs_inflate(z, sizeof(z), &out, 1 << 20), -EINVAL);
 	strbuf_reset(&out);
-	gt_assert_eq(gd_inflate(z, 5, &out, 1 << 20), -EINVAL);
+	gt_assert_eq(gdfs_inflate(z, 5, &out, 1 << 20), -EINVAL);
 	free(d.v);
 	strbuf_release(&out);
+	strbuf_release(&err);
+}
+
+/*
+ * libgemdebugfs reads the later kernels' ascii85 error states itself, so
+ * that every tool parsing an error state does (not only gemdump): the
+ * batch of the sample decodes to its XY_COLOR_BLT (IPEHR 0x54300004, at
+ * ACTHD, the batch's second dword).
+ */
+static void ascii85_error_state(void)
+{
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct gdfs_error_state es;
+	char path[PATH_MAX];
+	size_t i;
+
+	snprintf(path, sizeof(path), "%s/tests/golden/gemdump/errstate-ascii85-zlib.txt",
+		 getenv("GEMKIT_SRC_DIR") ? getenv("GEMKIT_SRC_DIR") : "..");
+	gt_assert(strbuf_read_path(&text, path, 1 << 20) > 0);
+	gt_assert_f(!gdfs_parse_error_state(text.buf, text.len, &es, &err), "%s", err.buf);
+	gt_assert(es.present);
+	gt_assert_eq(es.nbuffers, 2);
+	for (i = 0; i < es.nbuffers; i++)
+		if (es.buffers[i].gtt_offset == 0x00a45000)
+			break;
+	gt_assert(i < es.nbuffers);
+	gt_assert(es.buffers[i].ndwords > 1);
+	gt_assert_eq(es.buffers[i].dwords[1], 0x54300004);
+	gdfs_error_state_release(&es);
+	strbuf_release(&text);
 	strbuf_release(&err);
 }
 
@@ -282,6 +313,8 @@ int main(int argc, char **argv)
 		streamed();
 	gemtest_subtest("ascii85-and-zlib")
 		ascii85();
+	gemtest_subtest("ascii85-error-state-in-the-library")
+		ascii85_error_state();
 	gemtest_subtest("batch-input")
 		batch_input();
 	return gemtest_exit();
