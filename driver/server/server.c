@@ -120,7 +120,8 @@ struct server {
 
 	pthread_mutex_t lock;
 	pthread_cond_t idle;		/* nconns dropped to 0 */
-	pthread_cond_t unhashed;	/* a file entry left the hash */
+	pthread_cond_t unhashed;	/* a file entry left the hash, or
+					 * lost a reference */
 	struct conn *conns;
 	unsigned int nconns;
 	bool stopping;
@@ -213,6 +214,8 @@ static void file_put(struct server *srv, struct file_entry *fe)
 
 	pthread_mutex_lock(&srv->lock);
 	last = --fe->refs == 0;
+	if (!last)
+		pthread_cond_broadcast(&srv->unhashed);	/* handle_release */
 	pthread_mutex_unlock(&srv->lock);
 	if (!last)
 		return;
@@ -887,7 +890,11 @@ static int handle_release(struct conn *c, const struct gem_msg_hdr *hdr,
 		fe = NULL;
 	if (fe) {
 		fe->refs++;
-		while (fe->hashed && !srv->stopping)
+		/* Until ours is the last reference: the connection's own
+		 * goes only after it unhashed the file, and the last put
+		 * releases the drm_file and its DRM master, here, before the
+		 * reply. */
+		while ((fe->hashed || fe->refs > 1) && !srv->stopping)
 			pthread_cond_wait(&srv->unhashed, &srv->lock);
 	}
 	pthread_mutex_unlock(&srv->lock);

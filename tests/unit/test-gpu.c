@@ -35,6 +35,7 @@ struct tgpu {
 
 static atomic_int user_irqs, error_irqs;
 static struct gpu *reset_from_irq;	/* error_interrupt resets this GPU */
+static atomic_int irq_resets;		/* ... and counts it done */
 
 static void on_user(void *data)
 {
@@ -44,8 +45,10 @@ static void on_user(void *data)
 static void on_error(void *data)
 {
 	atomic_fetch_add(&error_irqs, 1);
-	if (reset_from_irq)
+	if (reset_from_irq) {
 		gpu_reset(reset_from_irq);
+		atomic_fetch_add(&irq_resets, 1);
+	}
 }
 
 static const struct gpu_ops test_ops = {
@@ -164,6 +167,13 @@ static bool t_wait(struct tgpu *t, bool (*cond)(struct gpu *), int ms)
 static bool idle_or_stopped(struct gpu *gpu)
 {
 	return gpu_idle(gpu) || gpu_stopped(gpu);
+}
+
+/* The GPU stops before its error interrupt resets it: wait for the reset. */
+static bool reset_in_irq_done(struct gpu *gpu)
+{
+	(void)gpu;
+	return atomic_load(&irq_resets) > 0;
 }
 
 static bool ring_waiting(struct gpu *gpu)
@@ -707,11 +717,12 @@ static void test_reset_from_callback(void)
 	struct tgpu t;
 
 	t_init(&t);
+	atomic_store(&irq_resets, 0);
 	reset_from_irq = t.gpu;
 	t_emit(&t, MI_NOOP);
 	t_emit(&t, 0x0f800000);
 	t_advance(&t);
-	gt_assert(t_wait(&t, idle_or_stopped, 5000));
+	gt_assert(t_wait(&t, reset_in_irq_done, 5000));
 	reset_from_irq = NULL;
 	gt_assert_eq(atomic_load(&error_irqs), 1);
 	gt_assert(!gpu_stopped(t.gpu));
