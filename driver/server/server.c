@@ -989,10 +989,32 @@ static void conn_spawn(struct server *srv, int fd, uint64_t granted);
  * Nothing is answered here: every copy of the device fd shares this
  * connection, and a reply would be read by whichever copy reads first.
  */
+/*
+ * Whether fd is one end of a socketpair: an unnamed AF_UNIX stream socket
+ * with an unnamed peer.  SO_PEERCRED then names whoever made the pair, not
+ * a daemon the sender happens to be connected to.
+ */
+static bool is_socketpair_end(int fd)
+{
+	struct sockaddr_un sa;
+	socklen_t len = sizeof(sa);
+	int type = 0;
+	socklen_t tlen = sizeof(type);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tlen) < 0 ||
+	    type != SOCK_STREAM)
+		return false;
+	if (getsockname(fd, (struct sockaddr *)&sa, &len) < 0 ||
+	    sa.sun_family != AF_UNIX || len != sizeof(sa_family_t))
+		return false;
+	len = sizeof(sa);
+	return getpeername(fd, (struct sockaddr *)&sa, &len) == 0 &&
+	       len == sizeof(sa_family_t);
+}
+
 static int handle_channel(struct conn *c, const struct gem_msg_hdr *hdr,
 			  uint8_t *payload)
 {
-	struct stat st;
 	int fd;
 
 	(void)payload;
@@ -1001,8 +1023,8 @@ static int handle_channel(struct conn *c, const struct gem_msg_hdr *hdr,
 		return -EPROTO;
 	}
 	fd = conn_take_fd(c, hdr);
-	if (fd < 0 || fstat(fd, &st) < 0 || !S_ISSOCK(st.st_mode)) {
-		conn_error(c, "CHANNEL without a socket");
+	if (fd < 0 || !is_socketpair_end(fd)) {
+		conn_error(c, "CHANNEL without a socketpair's end");
 		if (fd >= 0)
 			close(fd);
 		return -EPROTO;
