@@ -324,6 +324,11 @@ void channel_flush_all(void)
 
 int channel_get(struct gem_dev *dev, struct gem_channel **out)
 {
+	return channel_get_for(dev, -1, out);
+}
+
+int channel_get_for(struct gem_dev *dev, int devfd, struct gem_channel **out)
+{
 	struct thread_channels *tc = thread_channels();
 	struct gem_channel *ch;
 	int sock;
@@ -353,6 +358,10 @@ int channel_get(struct gem_dev *dev, struct gem_channel **out)
 		pthread_mutex_unlock(&state_lock);
 	}
 	sock = channel_connect(dev->path, GEM_MSG_HELLO, false, true, NULL, 0);
+	/* The path is closed to us now (we dropped root since the open, or
+	 * were handed the fd): holding the device fd still gives a channel. */
+	if ((sock == -EACCES || sock == -EPERM) && devfd >= 0)
+		sock = channel_connect_via(devfd, true);
 	if (sock < 0)
 		return sock == -EPROTO ? -EPROTO : -ENODEV;
 	ch->sock = sock;

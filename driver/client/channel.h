@@ -105,6 +105,9 @@ int channel_map_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
 
 /* This thread's channel to dev: 0, -ENODEV (no gemd) or -EPROTO. */
 int channel_get(struct gem_dev *dev, struct gem_channel **out);
+/* The same for a request on device fd devfd, through which a channel is
+ * asked for when the socket's path refuses us (-1: none). */
+int channel_get_for(struct gem_dev *dev, int devfd, struct gem_channel **out);
 /* This thread's channel to dev, NULL if it has none (no connecting). */
 struct gem_channel *channel_peek(struct gem_dev *dev);
 /* Wait until gemd has handled the unanswered messages of this thread's

@@ -109,7 +109,7 @@ static int fd_ask_token(struct gem_dev *dev, int fd, uint64_t *token)
 	struct gem_channel *ch;
 	int ret;
 
-	ret = channel_get(dev, &ch);
+	ret = channel_get_for(dev, fd, &ch);
 	if (!ret)
 		ret = channel_call(ch, &wc);
 	if (!ret && wc.result < 0)
@@ -518,7 +518,7 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 	ret = fd_lookup(fd, &e);
 	if (ret)
 		goto out_err;
-	ret = channel_get(e.dev, &ch);
+	ret = channel_get_for(e.dev, fd, &ch);
 	if (ret)
 		goto out_err;
 	ret = copy_arg_in(ch, request, arg, &karg);

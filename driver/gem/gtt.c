@@ -5,6 +5,85 @@
 #include "log.h"
 #include "util.h"
 
+/*
+ * The 945G has no LLC and no ppgtt, so its GGTT is coloured by cache level
+ * (i915_ggtt_color_adjust and i915_gem_valid_gtt_space in Linux 6.1's
+ * i915_gem_gtt.c, i915_gem_evict_for_node in i915_gem_evict.c): the
+ * prefetcher must not run from a snooped page into an uncached one, so
+ * objects of different cache levels never abut, a guard page lies between
+ * them.  DISPLAY is uncached on a machine without write-through (HAS_WT).
+ */
+static bool gtt_color(const struct gem_object *obj)
+{
+	return obj->cache_level == I915_CACHING_CACHED;
+}
+
+static struct gem_object *node_object(struct mm_node *node)
+{
+	return node ? container_of(node, struct gem_object, gtt_node) : NULL;
+}
+
+/* The bound neighbour that abuts obj with the other colour, or NULL. */
+static struct gem_object *gtt_color_clash(struct gem_object *obj)
+{
+	struct mm *mm = &obj->dev->gtt;
+	struct gem_object *prev = node_object(mm_prev_node(mm, &obj->gtt_node));
+	struct gem_object *next = node_object(mm_next_node(mm, &obj->gtt_node));
+
+	if (prev && gtt_color(prev) != gtt_color(obj) &&
+	    prev->gtt_node.start + prev->gtt_node.size == obj->gtt_node.start)
+		return prev;
+	if (next && gtt_color(next) != gtt_color(obj) &&
+	    obj->gtt_node.start + obj->gtt_node.size == next->gtt_node.start)
+		return next;
+	return NULL;
+}
+
+/*
+ * obj was just reserved at its fixed offset: evict what abuts it with the
+ * other colour, as i915_gem_evict_for_node looks a page either side.  A
+ * pinned neighbour cannot move: -ENOSPC.  On failure obj is unreserved.
+ */
+static int gtt_fixed_evict_clash(struct gem_object *obj)
+{
+	struct gem_object *clash;
+	int ret = 0;
+
+	while (!ret && (clash = gtt_color_clash(obj)))
+		ret = gem_evict_for_node(obj->dev, clash->gtt_node.start,
+					 clash->gtt_node.size);
+	if (ret)
+		mm_remove_node(&obj->gtt_node);
+	return ret;
+}
+
+/*
+ * obj was just inserted where it abuts the other colour: move it into a
+ * hole with a guard page (rounded to its alignment) on either side.
+ * *need is what eviction must make room for if there is no such hole.
+ */
+static int gtt_insert_guarded(struct gem_object *obj, uint64_t size,
+			      uint64_t alignment, uint64_t *need)
+{
+	struct gem_device *dev = obj->dev;
+	uint64_t pad = MAX(alignment, (uint64_t)GTT_PAGE_SIZE);
+	uint64_t start;
+	int ret;
+
+	mm_remove_node(&obj->gtt_node);
+	*need = size + 2 * pad;
+	ret = mm_insert_node_in_range(&dev->gtt, &obj->gtt_node, *need,
+				      alignment, 0, dev->aperture_size,
+				      MM_INSERT_BEST);
+	if (ret)
+		return ret;
+	start = obj->gtt_node.start + pad;
+	mm_remove_node(&obj->gtt_node);
+	obj->gtt_node.start = start;
+	obj->gtt_node.size = size;
+	return mm_reserve_node(&dev->gtt, &obj->gtt_node);
+}
+
 /* The node the object's binding needs: size, alignment, and whether it
  * sits where the request says. */
 static bool bind_fits(const struct gem_object *obj, uint64_t size,
@@ -65,10 +144,16 @@ static int gem_object_bind(struct gem_object *obj, const struct gem_pin_args *ar
 	}
 
 	for (;;) {
+		uint64_t need = size;
+
 		if (args->fixed) {
 			obj->gtt_node.start = args->offset;
 			obj->gtt_node.size = size;
 			ret = mm_reserve_node(&dev->gtt, &obj->gtt_node);
+			if (!ret) {
+				ret = gtt_fixed_evict_clash(obj);
+				break;
+			}
 			if (ret != -ENOSPC)
 				break;
 			ret = gem_evict_for_node(dev, args->offset, size);
@@ -76,9 +161,11 @@ static int gem_object_bind(struct gem_object *obj, const struct gem_pin_args *ar
 			ret = mm_insert_node_in_range(&dev->gtt, &obj->gtt_node, size,
 						      alignment, 0, dev->aperture_size,
 						      MM_INSERT_BEST);
+			if (!ret && gtt_color_clash(obj))
+				ret = gtt_insert_guarded(obj, size, alignment, &need);
 			if (ret != -ENOSPC)
 				break;
-			ret = gem_evict_something(dev, size, alignment);
+			ret = gem_evict_something(dev, need, alignment);
 		}
 		if (ret)
 			return ret;

@@ -484,6 +484,11 @@ struct mm_node *mm_next_node(struct mm *mm, struct mm_node *node)
 	return node->next == &mm->head ? NULL : node->next;
 }
 
+struct mm_node *mm_prev_node(struct mm *mm, struct mm_node *node)
+{
+	return node->prev == &mm->head ? NULL : node->prev;
+}
+
 static int walk_holes(struct mm_node *t,
 		      int (*fn)(uint64_t start, uint64_t size, void *data),
 		      void *data)

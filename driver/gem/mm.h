@@ -85,6 +85,7 @@ static inline bool mm_node_allocated(const struct mm_node *node)
 /* Walk allocated nodes in address order. */
 struct mm_node *mm_first_node(struct mm *mm);
 struct mm_node *mm_next_node(struct mm *mm, struct mm_node *node);
+struct mm_node *mm_prev_node(struct mm *mm, struct mm_node *node);
 
 /* Holes: calls fn for each free range in address order; stops on non-zero. */
 int mm_for_each_hole(struct mm *mm,

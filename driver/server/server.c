@@ -97,6 +97,8 @@ struct conn {
 	int rx_fd;			/* a descriptor that came with the
 					 * bytes read, -1: none */
 	size_t rx_fd_at;		/* ... with rbuf[rx_fd_at] (conn_fill) */
+	uint64_t granted;		/* a channel born of GEM_MSG_CHANNEL:
+					 * its file's token, usable by any uid */
 };
 
 struct server {
@@ -191,16 +193,27 @@ hash:
 }
 
 /*
- * Look a token up for a request.  A token only works for the user who
- * opened the file (or root): tokens are guessable, unlike kernel fds.
+ * Whether c may name fe.  A token only works for the user who opened the
+ * file (or root): tokens are guessable, unlike kernel fds.  A channel the
+ * holder of the device fd asked for through it (GEM_MSG_CHANNEL) may use
+ * that file whatever its user: holding the fd is the right, as with the
+ * kernel's, also after the holder dropped root.
  */
-static struct file_entry *file_get(struct server *srv, uint64_t token, uid_t uid)
+static bool conn_may_use(const struct conn *c, const struct file_entry *fe)
 {
+	return c->uid == 0 || c->uid == fe->uid ||
+	       (c->granted && c->granted == fe->token);
+}
+
+/* Look a token up for a request of c. */
+static struct file_entry *file_get(struct conn *c, uint64_t token)
+{
+	struct server *srv = c->srv;
 	struct file_entry *fe;
 
 	pthread_mutex_lock(&srv->lock);
 	fe = file_find_locked(srv, token);
-	if (fe && uid != 0 && uid != fe->uid)
+	if (fe && !conn_may_use(c, fe))
 		fe = NULL;
 	if (fe)
 		fe->refs++;
@@ -711,7 +724,7 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 	int ret, pret;
 
 	strbuf_reset(&c->out);
-	fe = file_get(c->srv, hdr->file, c->uid);
+	fe = file_get(c, hdr->file);
 	if (!fe)
 		return conn_reply(c, -EBADF, NULL, 0, -1);
 	ret = conn_permit(c, GEM_MSG_IOCTL, hdr->request, NULL, -1);
@@ -762,7 +775,7 @@ static int handle_arena(struct conn *c, const struct gem_msg_hdr *hdr,
 		return -EPROTO;
 	}
 	/* Only a client holding a file may map object memory. */
-	fe = file_get(c->srv, hdr->file, c->uid);
+	fe = file_get(c, hdr->file);
 	if (!fe)
 		return conn_reply(c, -EBADF, NULL, 0, -1);
 	fd = gem_arena_fd(fe->file, hdr->request, &rep.size);
@@ -817,7 +830,7 @@ static int handle_status(struct conn *c, const struct gem_msg_hdr *hdr,
 		fd = gem_status_hws_fd(c->srv->dev, &rep.size);
 		break;
 	case GEM_STATUS_HANDLES:
-		fe = file_get(c->srv, hdr->file, c->uid);
+		fe = file_get(c, hdr->file);
 		if (!fe)
 			return conn_reply(c, -EBADF, NULL, 0, -1);
 		fd = gem_status_handles_fd(fe->file, &rep.size);
@@ -849,7 +862,7 @@ static int handle_mmap(struct conn *c, const struct gem_msg_hdr *hdr,
 		return -EPROTO;
 	}
 	memcpy(&req, payload, sizeof(req));
-	fe = file_get(c->srv, hdr->file, c->uid);
+	fe = file_get(c, hdr->file);
 	if (!fe)
 		return conn_reply(c, -EBADF, NULL, 0, -1);
 	ret = gem_mmap_lookup(fe->file, req.offset, req.length, &bl);
@@ -882,7 +895,7 @@ static int handle_release(struct conn *c, const struct gem_msg_hdr *hdr,
 	}
 	pthread_mutex_lock(&srv->lock);
 	fe = file_find_locked(srv, hdr->file);
-	if (fe && c->uid != 0 && c->uid != fe->uid)
+	if (fe && !conn_may_use(c, fe))
 		fe = NULL;
 	/* Still open somewhere (a dup, a child): nothing to wait for. */
 	if (fe && recv(fe->conn->fd, &byte, 1, MSG_PEEK | MSG_DONTWAIT) != 0 &&
@@ -961,13 +974,70 @@ static int handle_token(struct conn *c, const struct gem_msg_hdr *hdr,
 	if (c->rx_fd < 0)
 		return conn_reply(c, -EBADF, NULL, 0, -1);
 	pthread_mutex_lock(&srv->lock);
-	fe = file_of_client_socket_locked(srv, c->rx_fd, c->uid);
+	/* A granted channel's user may differ from the file's: look among
+	 * all, then judge as any request. */
+	fe = file_of_client_socket_locked(srv, c->rx_fd, c->granted ? 0 : c->uid);
+	if (fe && !conn_may_use(c, fe))
+		fe = NULL;
 	if (fe)
 		rep.file = fe->token;
 	pthread_mutex_unlock(&srv->lock);
 	if (!fe)
 		return conn_reply(c, -EBADF, NULL, 0, -1);
 	return conn_reply(c, 0, &rep, sizeof(rep), -1);
+}
+
+static void conn_spawn(struct server *srv, int fd, uint64_t granted);
+
+/*
+ * GEM_MSG_CHANNEL, on a file connection: serve the socket that came with
+ * it as a channel that may use this file.  Its user is its creator's
+ * (SO_PEERCRED of a socketpair), so privilege checks see who asks now.
+ * Nothing is answered here: every copy of the device fd shares this
+ * connection, and a reply would be read by whichever copy reads first.
+ */
+/*
+ * Whether fd is one end of a socketpair: an unnamed AF_UNIX stream socket
+ * with an unnamed peer.  SO_PEERCRED then names whoever made the pair, not
+ * a daemon the sender happens to be connected to.
+ */
+static bool is_socketpair_end(int fd)
+{
+	struct sockaddr_un sa;
+	socklen_t len = sizeof(sa);
+	int type = 0;
+	socklen_t tlen = sizeof(type);
+
+	if (getsockopt(fd, SOL_SOCKET, SO_TYPE, &type, &tlen) < 0 ||
+	    type != SOCK_STREAM)
+		return false;
+	if (getsockname(fd, (struct sockaddr *)&sa, &len) < 0 ||
+	    sa.sun_family != AF_UNIX || len != sizeof(sa_family_t))
+		return false;
+	len = sizeof(sa);
+	return getpeername(fd, (struct sockaddr *)&sa, &len) == 0 &&
+	       len == sizeof(sa_family_t);
+}
+
+static int handle_channel(struct conn *c, const struct gem_msg_hdr *hdr,
+			  uint8_t *payload)
+{
+	int fd;
+
+	(void)payload;
+	if (hdr->len) {
+		conn_error(c, "CHANNEL with a %u-byte payload", hdr->len);
+		return -EPROTO;
+	}
+	fd = conn_take_fd(c, hdr);
+	if (fd < 0 || !is_socketpair_end(fd)) {
+		conn_error(c, "CHANNEL without a socketpair's end");
+		if (fd >= 0)
+			close(fd);
+		return -EPROTO;
+	}
+	conn_spawn(c->srv, fd, c->file->token);
+	return 0;
 }
 
 /* GEM_MSG_SYNCFILE: sync_file ioctls on gemd's out-fences (syncfile.c). */
@@ -1050,7 +1120,7 @@ static int handle_fdinfo(struct conn *c, uint64_t token, const char *path)
 
 	if (strcmp(path, GEM_DEBUGFS_FDINFO))
 		return -ENOENT;
-	fe = file_get(c->srv, token, c->uid);
+	fe = file_get(c, token);
 	if (!fe)
 		return -EBADF;
 	ret = gem_debugfs_fdinfo(fe->file, &c->out);
@@ -1234,6 +1304,7 @@ static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_SYNCFILE, "SYNCFILE", CONN_CHANNEL, handle_syncfile },
 	{ GEM_MSG_DMABUF, "DMABUF", CONN_CHANNEL, handle_dmabuf },
 	{ GEM_MSG_TOKEN, "TOKEN", CONN_CHANNEL, handle_token },
+	{ GEM_MSG_CHANNEL, "CHANNEL", CONN_FILE, handle_channel },
 	{ GEM_MSG_DEBUGFS, "DEBUGFS", CONN_CHANNEL, handle_debugfs },
 	{ GEM_MSG_HANG_WAIT, "HANG_WAIT", CONN_CHANNEL, handle_hang_wait },
 	{ GEM_MSG_CONTROL, "CONTROL", CONN_CHANNEL, handle_control },
@@ -1358,7 +1429,7 @@ static void *conn_main(void *arg)
 	return NULL;
 }
 
-static void conn_spawn(struct server *srv, int fd)
+static void conn_spawn(struct server *srv, int fd, uint64_t granted)
 {
 	struct ucred cred = { .pid = 0, .uid = (uid_t)-1 };
 	socklen_t len = sizeof(cred);
@@ -1388,6 +1459,7 @@ static void conn_spawn(struct server *srv, int fd)
 	c->kind = CONN_NEW;
 	c->pid = cred.pid;
 	c->uid = cred.uid;
+	c->granted = granted;
 	strbuf_init(&c->out, 0);
 	strbuf_init(&c->mem, 0);
 
@@ -1443,7 +1515,7 @@ static void *accept_main(void *arg)
 	for (;;) {
 		fd = accept4(srv->listen_fd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd >= 0) {
-			conn_spawn(srv, fd);
+			conn_spawn(srv, fd, 0);
 			continue;
 		}
 		if (errno == EINTR || errno == ECONNABORTED)

@@ -19,9 +19,10 @@ int channel_connect(const char *path, uint16_t type, bool autobind,
 				       replylen, 0);
 }
 
-int channel_connect_timeout(const char *path, uint16_t type, bool autobind,
-			    bool cloexec, void *reply, size_t replylen,
-			    uint64_t timeout_ns)
+/* The OPEN or HELLO exchange on a connected socket: it, or -errno (then
+ * it is closed). */
+static int channel_greet(int fd, uint16_t type, void *reply, size_t replylen,
+			 uint64_t timeout_ns)
 {
 	struct gem_msg_hello hello = {
 		.version = GEM_PROTOCOL_VERSION,
@@ -34,24 +35,11 @@ int channel_connect_timeout(const char *path, uint16_t type, bool autobind,
 		.type = type, .iov = &iov, .iovcnt = 1,
 		.reply = &rep, .min_len = replylen, .max_len = replylen,
 	};
-	/* A whole (zeroed) sockaddr_un, though only its family is passed:
-	 * checkers read the struct the pointer names. */
-	struct sockaddr_un any = { .sun_family = AF_UNIX };
-	int fd, ret;
+	int ret;
 
 	/* The calling thread's name, as the kernel records current->comm. */
 	prctl(PR_GET_NAME, hello.comm, 0, 0, 0);
 	hello.comm[sizeof(hello.comm) - 1] = '\0';
-
-	fd = socket(AF_UNIX, SOCK_STREAM | (cloexec ? SOCK_CLOEXEC : 0), 0);
-	if (fd < 0)
-		return -errno;
-	/* Length sizeof(sa_family_t): the kernel picks an abstract name. */
-	if (autobind && bind(fd, (struct sockaddr *)&any, sizeof(sa_family_t)) < 0)
-		goto out_errno;
-	ret = sockpath_connect(fd, path);
-	if (ret)
-		goto out_close;
 	/* max_len 0 means no limit: an empty answer is asked for with no
 	 * buffer at all. */
 	if (!replylen)
@@ -68,10 +56,53 @@ int channel_connect_timeout(const char *path, uint16_t type, bool autobind,
 	strbuf_release(&rep);
 	return fd;
 
-out_errno:
-	ret = -errno;
 out_close:
 	strbuf_release(&rep);
 	close(fd);
 	return ret;
+}
+
+int channel_connect_timeout(const char *path, uint16_t type, bool autobind,
+			    bool cloexec, void *reply, size_t replylen,
+			    uint64_t timeout_ns)
+{
+	/* A whole (zeroed) sockaddr_un, though only its family is passed:
+	 * checkers read the struct the pointer names. */
+	struct sockaddr_un any = { .sun_family = AF_UNIX };
+	int fd, ret;
+
+	fd = socket(AF_UNIX, SOCK_STREAM | (cloexec ? SOCK_CLOEXEC : 0), 0);
+	if (fd < 0)
+		return -errno;
+	/* Length sizeof(sa_family_t): the kernel picks an abstract name. */
+	if (autobind && bind(fd, (struct sockaddr *)&any, sizeof(sa_family_t)) < 0)
+		goto out_errno;
+	ret = sockpath_connect(fd, path);
+	if (ret)
+		goto out_close;
+	return channel_greet(fd, type, reply, replylen, timeout_ns);
+
+out_errno:
+	ret = -errno;
+out_close:
+	close(fd);
+	return ret;
+}
+
+int channel_connect_via(int devfd, bool cloexec)
+{
+	struct wire_call call = { .type = GEM_MSG_CHANNEL };
+	int sv[2], ret;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | (cloexec ? SOCK_CLOEXEC : 0), 0,
+		       sv) < 0)
+		return -errno;
+	call.pass_fd = &sv[1];
+	ret = wire_call_send(devfd, &call);
+	close(sv[1]);
+	if (ret) {
+		close(sv[0]);
+		return ret;
+	}
+	return channel_greet(sv[0], GEM_MSG_HELLO, NULL, 0, 0);
 }

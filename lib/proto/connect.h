@@ -24,5 +24,11 @@ int channel_connect(const char *path, uint16_t type, bool autobind,
 int channel_connect_timeout(const char *path, uint16_t type, bool autobind,
 			    bool cloexec, void *reply, size_t replylen,
 			    uint64_t timeout_ns);
+/*
+ * A channel asked for through a device fd (GEM_MSG_CHANNEL), for a holder
+ * of the fd who cannot connect to the socket's path (it dropped root, or
+ * a privileged opener passed it the fd): the channel socket, or -errno.
+ */
+int channel_connect_via(int devfd, bool cloexec);
 
 #endif

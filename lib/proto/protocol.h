@@ -13,9 +13,11 @@
  *    the opener's user may use.  A process that inherits the fd learns
  *    the token by sending the fd itself (GEM_MSG_TOKEN).  Its lifetime is the
  *    drm_file's: when every copy of the fd in every process is closed,
- *    gemd sees EOF and releases the file (drm_release).  Nothing else is
- *    sent on it after the OPEN exchange, so dup'ed and fork-shared copies
- *    never interleave.
+ *    gemd sees EOF and releases the file (drm_release).  After the OPEN
+ *    exchange gemd sends nothing on it, so dup'ed and fork-shared copies
+ *    never read each other's replies; the one message a client may still
+ *    send there, GEM_MSG_CHANNEL, is a header and a descriptor in one
+ *    sendmsg, which does not interleave with another copy's.
  *
  *  - a *channel* carries requests.  libgem opens one per thread (and again
  *    after fork) and sends GEM_MSG_HELLO, then any number of requests, each
@@ -92,6 +94,12 @@ enum gem_msg_type {
 				 * of a file connection); reply struct
 				 * gem_open_reply naming its file; -EBADF for
 				 * a fd that is no file of the caller's user */
+	GEM_MSG_CHANNEL = 24,	/* on a file connection, empty, 1 fd: a socket
+				 * gemd serves as a channel (HELLO first) that
+				 * may use this file whoever its peer is now;
+				 * no reply.  For a holder of the device fd who
+				 * can no longer connect to the socket (it
+				 * dropped privileges, as the kernel allows) */
 	/* 64-127: debugfs, events, hang notification and driver control;
 	 * valid on a channel without a file (hdr.file 0): tools that only
 	 * look at the driver need not open a drm_file. */

@@ -190,6 +190,54 @@ static void test_reloc_target(int fd)
 	gt_close(fd, batch);
 }
 
+/*
+ * The 945G's GTT is coloured by cache level (no LLC, no ppgtt): a snooped
+ * object may not abut an uncached one.  Pinned side by side in one
+ * execbuffer, either order, they are -ENOSPC (i915_gem_evict_for_node
+ * finds the pinned neighbour); a page apart, or of one colour, they fit;
+ * an unpinned snooped object is placed away from the uncached one.
+ */
+static void test_color_guard(int fd)
+{
+	struct drm_i915_gem_caching caching = {
+		.handle = gt_create(fd, 4096), .caching = I915_CACHING_CACHED,
+	};
+	uint64_t at = 96ull << 20;
+	struct drm_i915_gem_exec_object2 objs[2] = {
+		{ .handle = caching.handle, .flags = EXEC_OBJECT_PINNED },
+		{ .handle = batch_object(fd, 4096), .flags = EXEC_OBJECT_PINNED },
+	};
+
+	gt_assert_eq(gt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_SET_CACHING, &caching), 0);
+	objs[0].offset = at;
+	objs[1].offset = at + 4096;
+	gt_assert_eq(exec(fd, objs, 2), -ENOSPC);	/* snooped, then uncached */
+	objs[0].offset = at + 4096;
+	objs[1].offset = at;
+	gt_assert_eq(exec(fd, objs, 2), -ENOSPC);	/* uncached, then snooped */
+	objs[0].offset = at + 8192;
+	gt_assert_eq(exec(fd, objs, 2), 0);		/* a guard page between */
+	gt_assert_eq_u64(objs[0].offset, at + 8192);
+
+	/* Unpinned, the snooped object leaves the uncached one's side. */
+	objs[0].flags = 0;
+	objs[1].offset = at + 4096;
+	gt_assert_eq(exec(fd, objs, 2), 0);
+	gt_assert_eq_u64(objs[1].offset, at + 4096);
+	gt_assert(objs[0].offset + 4096 != at + 4096);
+	gt_assert(objs[0].offset != at + 8192);
+
+	/* One colour: abutting is fine. */
+	caching.caching = I915_CACHING_NONE;
+	gt_assert_eq(gt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_SET_CACHING, &caching), 0);
+	objs[0].flags = EXEC_OBJECT_PINNED;
+	objs[0].offset = at;
+	gt_assert_eq(exec(fd, objs, 2), 0);
+	gt_assert_eq_u64(objs[0].offset, at);
+	gt_close(fd, objs[0].handle);
+	gt_close(fd, objs[1].handle);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -213,6 +261,8 @@ int main(int argc, char **argv)
 		test_min_start_offset(fd);
 	gemtest_subtest("softpin-reloc-target")
 		test_reloc_target(fd);
+	gemtest_subtest("softpin-color-guard")
+		test_color_guard(fd);
 
 	gem_close(fd);
 	return gemtest_exit();
