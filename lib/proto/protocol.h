@@ -62,7 +62,7 @@
 
 #include <stdint.h>
 
-#define GEM_PROTOCOL_VERSION	6
+#define GEM_PROTOCOL_VERSION	7
 #define GEM_PROTOCOL_MAGIC	0x474d4431u	/* "GMD1" */
 #define GEM_MSG_MAX_PAYLOAD	(64u << 20)	/* sanity bound on len */
 
