@@ -2,8 +2,8 @@
 # make install puts what the docs point to where they say (README and the
 # two FORMAT.md under docdir) and the programs `gemctl bench` runs under
 # pkglibexecdir, where the installed gemctl finds them: in a DESTDIR
-# install too, without GEMCTL_BENCH_DIR.  debian/gemkit.install ships
-# each of them.
+# install too, without GEMCTL_BENCH_DIR; gemkit-gdb.py under pkgdatadir.
+# debian/gemkit.install ships each of them.
 test_description='make install: docs, bench programs, the installed gemctl finds them'
 . "$(dirname "$0")/test-lib.sh"
 . "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
@@ -47,7 +47,15 @@ test_expect_success 'the installed gemctl runs them from there' '
 	! grep "not run\|not built" micro
 '
 
+test_expect_success 'gemkit-gdb.py is in pkgdatadir, naming the installed gemdump' '
+	gdbpy=$(find "$TRASH/inst" -path "*/share/gemkit/gemkit-gdb.py") &&
+	test -n "$gdbpy" &&
+	prefix=${gdbpy%/share/gemkit/gemkit-gdb.py} &&
+	grep -Fx "INSTALLED_GEMDUMP = \"${prefix#$TRASH/inst}/bin/gemdump\"" "$gdbpy"
+'
+
 test_expect_success 'debian/gemkit.install ships them' '
+	grep -Fx "usr/share/gemkit/gemkit-gdb.py" "$GEMKIT_SRC_DIR/debian/gemkit.install" &&
 	grep -Fx "usr/libexec/gemkit/*" "$GEMKIT_SRC_DIR/debian/gemkit.install" &&
 	grep -Fx "usr/share/doc/gemkit/README.md" "$GEMKIT_SRC_DIR/debian/gemkit.install" &&
 	grep -Fx "usr/share/doc/gemkit/debugfs" "$GEMKIT_SRC_DIR/debian/gemkit.install" &&
