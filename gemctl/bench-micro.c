@@ -10,8 +10,8 @@
  *   preload-bench   the interposer's cost, under `gemctl run`
  *   gemtop-bench    gemtop's CPU per refresh
  *
- * They are found next to gemctl's directory in the build tree (gemctl is
- * gemctl/gemctl there), or in $GEMCTL_BENCH_DIR.
+ * They are found in the build tree around gemctl, under pkglibexecdir
+ * once installed, or in $GEMCTL_BENCH_DIR (bench_dir()).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -26,6 +26,8 @@
 
 #include "bench.h"
 #include "json.h"
+#include "locate.h"
+#include "preload-paths.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -175,10 +177,18 @@ static bool gem_bench_rows(struct micro_out *o, struct strbuf *sb)
 }
 
 /* Where the micro benchmarks are: $GEMCTL_BENCH_DIR, else the build tree
- * around this gemctl. */
+ * around this gemctl (<build>/gemctl/gemctl, or gemctl/.libs/lt-gemctl
+ * under libtool), else pkglibexecdir relative to this gemctl (a DESTDIR
+ * or moved install), else the configured pkglibexecdir.  gem-bench marks
+ * the directory. */
 int bench_dir(char *dir, size_t len, char *self, size_t selflen)
 {
+	static const char *const marks[] = {
+		"../gem-bench", "../../gem-bench",
+		GEMKIT_BIN_TO_PKGLIBEXECDIR "/gem-bench", NULL,
+	};
 	const char *env = getenv("GEMCTL_BENCH_DIR");
+	struct strbuf found = STRBUF_INIT;
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 
@@ -190,12 +200,12 @@ int bench_dir(char *dir, size_t len, char *self, size_t selflen)
 		snprintf(dir, len, "%s", env);
 		return 0;
 	}
-	/* <build>/gemctl/gemctl -> <build>; libtool runs the real program
-	 * from <build>/gemctl/.libs. */
-	dirname(exe);
-	if (!strcmp(basename(exe), ".libs"))
-		dirname(exe);
-	snprintf(dir, len, "%s", dirname(exe));
+	if (locate_self_dir(exe, sizeof(exe)) &&
+	    locate_near(&found, exe, marks, true))
+		snprintf(dir, len, "%s", dirname(found.buf));
+	else
+		snprintf(dir, len, "%s", GEMKIT_PKGLIBEXECDIR);
+	strbuf_release(&found);
 	return 0;
 }
 

@@ -37,6 +37,7 @@
 #include "gemctl.h"
 #include "gemdebugfs.h"
 #include "libgem.h"
+#include "locate.h"
 #include "preload-paths.h"
 #include "strbuf.h"
 #include "util.h"
@@ -71,62 +72,35 @@ static void run_usage(FILE *f)
 	      "128+N if killed by signal N, 127 if it cannot be run.\n", f);
 }
 
-static bool is_file(const char *path, bool exec)
-{
-	struct stat st;
-
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
-	       (!exec || access(path, X_OK) == 0);
-}
-
-/* The first of dir/rel for the given relative paths that exists. */
-static bool find_near(struct strbuf *out, const char *dir,
-		      const char *const *rels, bool exec)
-{
-	for (; *rels; rels++) {
-		strbuf_reset(out);
-		strbuf_addf(out, "%s/%s", dir, *rels);
-		if (is_file(out->buf, exec))
-			return true;
-	}
-	return false;
-}
-
 /*
  * The build tree first (gemctl runs as gemctl/.libs/lt-gemctl there, next
- * to ../../gemd and ../../.libs/), then the install locations.
+ * to ../../gemd and ../../.libs/), then the install locations relative
+ * to this gemctl (a DESTDIR or moved install), then the configured ones.
  */
 static int find_files(struct run *r)
 {
 	static const char *const gemds[] = { "gemd", "../gemd", "../../gemd", NULL };
 	static const char *const preloads[] = {
 		".libs/" PRELOAD_NAME, "../.libs/" PRELOAD_NAME,
-		"../../.libs/" PRELOAD_NAME, NULL,
+		"../../.libs/" PRELOAD_NAME,
+		GEMKIT_BIN_TO_PKGLIBDIR "/" PRELOAD_NAME, NULL,
 	};
 	char exe[PATH_MAX];
 	const char *env = getenv("GEMKIT_PRELOAD");
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-	char *slash;
 
-	if (n > 0) {
-		exe[n] = '\0';
-		slash = strrchr(exe, '/');
-		if (slash)
-			*slash = '\0';
-	} else {
+	if (!locate_self_dir(exe, sizeof(exe)))
 		exe[0] = '\0';
-	}
 	if (env && *env) {
 		strbuf_addstr(&r->preload, env);
-	} else if (!exe[0] || !find_near(&r->preload, exe, preloads, false)) {
+	} else if (!exe[0] || !locate_near(&r->preload, exe, preloads, false)) {
 		strbuf_reset(&r->preload);
 		strbuf_addstr(&r->preload, GEMKIT_PKGLIBDIR "/" PRELOAD_NAME);
 	}
-	if (!is_file(r->preload.buf, false)) {
+	if (!locate_is_file(r->preload.buf, false)) {
 		fprintf(stderr, "gemctl run: %s: %s\n", r->preload.buf, strerror(ENOENT));
 		return -ENOENT;
 	}
-	if (!exe[0] || !find_near(&r->gemd, exe, gemds, true)) {
+	if (!exe[0] || !locate_near(&r->gemd, exe, gemds, true)) {
 		strbuf_reset(&r->gemd);
 		strbuf_addstr(&r->gemd, GEMKIT_BINDIR "/gemd");
 	}
@@ -155,14 +129,14 @@ static void find_debugfs(struct run *r)
 		strbuf_addstr(&p, "/debugfs");
 		strbuf_addf(&r->debugfs, "%s", p.buf);
 		strbuf_addstr(&p, "/dri/0/name");
-		if (is_file(p.buf, false))
+		if (locate_is_file(p.buf, false))
 			goto out;
 	}
 	strbuf_reset(&r->debugfs);
 	if (!gem_runtime_dir(rt, sizeof(rt))) {
 		strbuf_reset(&p);
 		strbuf_addf(&p, "%s/debugfs/dri/0/name", rt);
-		if (is_file(p.buf, false))
+		if (locate_is_file(p.buf, false))
 			strbuf_addf(&r->debugfs, "%s/debugfs", rt);
 	}
 out:

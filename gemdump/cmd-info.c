@@ -51,8 +51,16 @@ static void print_info(const struct gd_ctx *ctx, const struct gd_capture *c)
 		printf("ring %s:%s head 0x%08x tail 0x%08x acthd 0x%08x start 0x%08x "
 		       "(obj %u)\n", r->name, strlen(r->name) < 6 ? " " : "", r->head,
 		       r->tail, r->acthd, r->start, r->ring_obj);
-		printf("           seqno emitted %u completed %u, %u outstanding%s%s%s\n",
-		       r->emitted_seqno, r->completed_seqno, r->outstanding,
+		unsigned int retiring = gd_ring_retiring(c, r);
+		char ret[40] = "";
+
+		/* Completed but not retired is not outstanding: "idle" beside
+		 * "1 outstanding" contradicted itself. */
+		if (retiring)
+			snprintf(ret, sizeof(ret), " (+%u retiring)", retiring);
+		printf("           seqno emitted %u completed %u, %u outstanding%s%s%s%s\n",
+		       r->emitted_seqno, r->completed_seqno,
+		       r->outstanding > retiring ? r->outstanding - retiring : 0, ret,
 		       r->flags & GD_RING_IDLE ? ", idle" : "",
 		       r->flags & GD_RING_STOPPED ? ", stopped" : "",
 		       r->flags & GD_RING_WEDGED ? ", wedged" : "");

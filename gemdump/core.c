@@ -104,6 +104,18 @@ struct gd_rec_ring *gd_capture_add_ring(struct gd_capture *c)
 	return ADD(c, rings, nrings, struct gd_rec_ring);
 }
 
+unsigned int gd_ring_retiring(const struct gd_capture *c, const struct gd_rec_ring *r)
+{
+	unsigned int n = 0;
+	size_t i;
+
+	for (i = 0; i < c->nrequests; i++)
+		if (!strncmp(c->requests[i].ring, r->name, sizeof(c->requests[i].ring)) &&
+		    (int32_t)(c->requests[i].seqno - r->completed_seqno) <= 0)
+			n++;
+	return n;
+}
+
 struct gd_rec_request *gd_capture_add_request(struct gd_capture *c)
 {
 	return ADD(c, requests, nrequests, struct gd_rec_request);

@@ -226,6 +226,10 @@ int gd_capture_load(const char *path, struct gd_capture *c, struct strbuf *err);
 
 /* Lookups. */
 const struct gd_rec_object *gd_capture_find_id(const struct gd_capture *c, uint32_t id);
+/* The ring's requests that completed (seqno at or before completed_seqno,
+ * modulo 2^32) but were not yet retired: counted in r->outstanding, yet
+ * not outstanding for the GPU (gemtop says "+N retiring" too). */
+unsigned int gd_ring_retiring(const struct gd_capture *c, const struct gd_rec_ring *r);
 
 /* Objects and bytes of a capture: all, bound, with contents (info). */
 struct gd_totals {

@@ -16,7 +16,9 @@ const struct gt_key gt_keys[] = {
 	{ { '\\', KEY_F(4), 0 }, "\\ F4", GT_ACT_FILTER,
 	  "filter this view (objects: client:X list:L dom:D size>N size<N "
 	  "pinned fenced id:N; events: bind submit retire hang ... id:N)" },
-	{ { '>', '.', KEY_F(6) }, "> . F6", GT_ACT_SORT_NEXT, "sort by the next column" },
+	{ { KEY_F(6), 0, 0 }, "F6", GT_ACT_SORT_MENU,
+	  "sort by: choose the column from a list (Enter sorts, Esc cancels)" },
+	{ { '>', '.', 0 }, "> .", GT_ACT_SORT_NEXT, "sort by the next column" },
 	{ { '<', ',', 0 }, "< ,", GT_ACT_SORT_PREV, "sort by the previous column" },
 	{ { 'I', 0, 0 }, "I", GT_ACT_INVERT, "invert the sort order" },
 	{ { 'S', 0, 0 }, "S", GT_ACT_SORT_SIZE, "sort by size" },

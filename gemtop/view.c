@@ -202,6 +202,8 @@ static void draw(struct gt_ui *ui)
 	h = ui->rows - 1 - y0;
 	if (h > 0 && ui->shown)
 		gt_views[ui->view]->draw(ui, y0, h);
+	if (h > 0 && ui->sort_menu)
+		gt_sortmenu_draw(ui, y0, h);
 	draw_status(ui);
 	refresh();
 }
@@ -471,7 +473,7 @@ static void toggle_invert(struct gt_ui *ui)
 static bool sorts_objects(enum gt_action a)
 {
 	return a == GT_ACT_SORT_NEXT || a == GT_ACT_SORT_PREV || a == GT_ACT_INVERT ||
-	       a == GT_ACT_SORT_SIZE || a == GT_ACT_SORT_AGE || a == GT_ACT_SORT_OFFSET;
+	       a == GT_ACT_SORT_MENU || a == GT_ACT_SORT_SIZE || a == GT_ACT_SORT_AGE || a == GT_ACT_SORT_OFFSET;
 }
 
 static void handle_key(struct gt_ui *ui, int ch)
@@ -499,13 +501,22 @@ static void handle_key(struct gt_ui *ui, int ch)
 		gt_setup_key(ui, ch);
 		return;
 	}
+	if (ui->sort_menu) {
+		enum gt_col c;
+
+		if (gt_sortmenu_key(ui, ch, &c) == GT_SORTMENU_CHOSEN)
+			set_sort(ui, c);
+		return;
+	}
 	a = gt_key_action(ch);
 	v = view_of_key(ch);
 	/* The sort keys order the objects: elsewhere they would change an
 	 * order nobody sees and say so as if they had done something. */
 	if (sorts_objects(a) && view != &gt_objects_view && !ui->help) {
-		/* A view with a sort of its own (clients) takes these. */
-		if (view->handle_key && view->handle_key(ui, a, page))
+		/* A view with a sort of its own (clients) takes these; its
+		 * columns have no menu: F6 steps to the next. */
+		if (view->handle_key &&
+		    view->handle_key(ui, a == GT_ACT_SORT_MENU ? GT_ACT_SORT_NEXT : a, page))
 			return;
 		gt_ui_banner(ui, "the %s view has no sort; the Objects view (1) has",
 			     view->name);
@@ -559,6 +570,9 @@ static void handle_key(struct gt_ui *ui, int ch)
 			toggle_invert(ui);
 		else
 			set_sort(ui, (enum gt_col)((ui->model.sort + 1) % GT_COL_COUNT));
+		break;
+	case GT_ACT_SORT_MENU:
+		gt_sortmenu_open(ui);
 		break;
 	case GT_ACT_SORT_SIZE:
 		set_sort(ui, GT_COL_SIZE);

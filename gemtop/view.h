@@ -49,6 +49,7 @@ enum gt_action {
 	GT_ACT_BACK,
 	GT_ACT_ACK,		/* acknowledge the hang banner */
 	GT_ACT_SETUP,		/* the setup screen (F2) */
+	GT_ACT_SORT_MENU,	/* the sort menu (F6) */
 };
 
 struct gt_key {
@@ -98,6 +99,9 @@ struct gt_ui {
 	/* The setup screen: shown, and its selected row. */
 	bool setup;
 	unsigned int setup_row;
+	/* The sort menu (F6): shown, and its selected column. */
+	bool sort_menu;
+	unsigned int sort_menu_row;
 	int rows, cols;
 };
 
@@ -158,6 +162,14 @@ void gt_put_line(struct gt_ui *ui, int y, enum gt_color c, const char *text);
  * gemtoprc. */
 void gt_setup_draw(struct gt_ui *ui);
 void gt_setup_key(struct gt_ui *ui, int ch);
+/* view-sortmenu.c: the Objects view's sort menu (F6).  The key handler
+ * says whether a column was chosen (*chosen) or the menu closed. */
+enum gt_sortmenu_result {
+	GT_SORTMENU_OPEN, GT_SORTMENU_CHOSEN, GT_SORTMENU_CANCELLED,
+};
+void gt_sortmenu_open(struct gt_ui *ui);
+void gt_sortmenu_draw(struct gt_ui *ui, int y0, int h);
+enum gt_sortmenu_result gt_sortmenu_key(struct gt_ui *ui, int ch, enum gt_col *chosen);
 /* header.c: the header; returns the number of rows it used. */
 int gt_draw_header(struct gt_ui *ui);
 

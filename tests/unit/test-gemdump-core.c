@@ -300,6 +300,39 @@ static void batch_input(void)
 	strbuf_release(&err);
 }
 
+/* Completed but not retired: the ring's own requests at or before its
+ * completed seqno, modulo 2^32; another ring's do not count. */
+static void ring_retiring(void)
+{
+	static const struct { uint32_t seqno; const char *ring; } reqs[] = {
+		{ 0xfffffffeu, "render" }, { 0xffffffffu, "render" }, { 1, "render" },
+		{ 2, "render" }, { 0xfffffffeu, "bsd" },
+	};
+	struct gd_capture c;
+	struct gd_rec_ring *rg;
+	size_t i;
+
+	gd_capture_init(&c);
+	rg = gd_capture_add_ring(&c);
+	gt_assert(rg);
+	snprintf(rg->name, sizeof(rg->name), "render");
+	rg->completed_seqno = 0xffffffffu;	/* 1 and 2 are after it */
+	rg->outstanding = 4;
+	for (i = 0; i < sizeof(reqs) / sizeof(reqs[0]); i++) {
+		struct gd_rec_request *q = gd_capture_add_request(&c);
+
+		gt_assert(q);
+		q->seqno = reqs[i].seqno;
+		snprintf(q->ring, sizeof(q->ring), "%s", reqs[i].ring);
+	}
+	gt_assert_eq(gd_ring_retiring(&c, &c.rings[0]), 2);
+	c.rings[0].completed_seqno = 2;
+	gt_assert_eq(gd_ring_retiring(&c, &c.rings[0]), 4);
+	c.rings[0].completed_seqno = 0xfffffffdu;
+	gt_assert_eq(gd_ring_retiring(&c, &c.rings[0]), 0);
+	gd_capture_release(&c);
+}
+
 int main(int argc, char **argv)
 {
 	gemtest_init(argc, argv);
@@ -317,5 +350,7 @@ int main(int argc, char **argv)
 		ascii85_error_state();
 	gemtest_subtest("batch-input")
 		batch_input();
+	gemtest_subtest("ring-retiring")
+		ring_retiring();
 	return gemtest_exit();
 }
