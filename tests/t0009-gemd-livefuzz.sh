@@ -1,7 +1,8 @@
 #!/bin/sh
 # A few seconds of scripts/gemd-livefuzz against an ASan gemd: a hostile
 # client's random and mutated messages must not crash it, make it report
-# a sanitizer error, or change a victim client's bytes.  Only an ASan
+# a sanitizer error, change a victim client's bytes, or write lines of
+# its own into gemd's log.  Only an ASan
 # build (./configure --enable-asan) runs it; others skip.
 test_description='live fuzzing of an ASan gemd, briefly'
 . "$(dirname "$0")/test-lib.sh"
@@ -28,6 +29,7 @@ test_expect_success 'the figures say so' '
 	grep "^crashes: 0$" out &&
 	grep "^sanitizer_reports: 0$" out &&
 	grep "^victim_changed: 0$" out &&
+	grep "^forged_log_lines: 0$" out &&
 	test "$(sed -n "s/^messages: //p" out)" -gt 0 &&
 	test "$(sed -n "s/^checks: //p" out)" -ge 1
 '
