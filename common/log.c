@@ -83,6 +83,48 @@ int log_get_level(void)
 	return __atomic_load_n(&log_level, __ATOMIC_RELAXED);
 }
 
+/*
+ * Messages quote what clients send (debugfs paths, command names): a
+ * newline or an escape sequence in one would forge or hide log lines.
+ * Control bytes become \xNN, so one call is always one line.  Returns msg
+ * itself when it has none, else a copy in *copy (the caller frees it), or
+ * msg cut at the first one if memory is short.
+ */
+static const char *escape_controls(char *msg, char **copy)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t len = strlen(msg), n = 0, i;
+	char *out;
+
+	*copy = NULL;
+	for (i = 0; i < len; i++)
+		n += (unsigned char)msg[i] < 0x20 || msg[i] == 0x7f;
+	if (!n)
+		return msg;
+	out = malloc(len + 3 * n + 1);
+	if (!out) {
+		for (i = 0; (unsigned char)msg[i] >= 0x20 && msg[i] != 0x7f; i++)
+			;
+		msg[i] = '\0';
+		return msg;
+	}
+	for (i = 0, n = 0; i < len; i++) {
+		unsigned char ch = (unsigned char)msg[i];
+
+		if (ch >= 0x20 && ch != 0x7f) {
+			out[n++] = (char)ch;
+			continue;
+		}
+		out[n++] = '\\';
+		out[n++] = 'x';
+		out[n++] = hex[ch >> 4];
+		out[n++] = hex[ch & 0xf];
+	}
+	out[n] = '\0';
+	*copy = out;
+	return out;
+}
+
 static void log_emit(int level, const char *msg)
 {
 	const char *name = level >= 0 && level <= LOG_DEBUG ?
@@ -113,7 +155,7 @@ static void log_emit(int level, const char *msg)
 void log_msg(int level, const char *fmt, ...)
 {
 	int saved_errno = errno;	/* for %m, and callers' own checks */
-	char small[1024], *msg = small, *big = NULL;
+	char small[1024], *msg = small, *big = NULL, *escaped;
 	va_list ap;
 	size_t len;
 	int n;
@@ -141,7 +183,8 @@ void log_msg(int level, const char *fmt, ...)
 	len = strlen(msg);
 	while (len && msg[len - 1] == '\n')
 		msg[--len] = '\0';
-	log_emit(level, msg);
+	log_emit(level, escape_controls(msg, &escaped));
+	free(escaped);
 	free(big);
 out:
 	errno = saved_errno;

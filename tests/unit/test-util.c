@@ -206,6 +206,13 @@ static void log_some_lines(void)
 	log_debug("hidden");
 }
 
+/* A client's debugfs path with a forged line and an escape sequence in
+ * it (gemd logs the paths of debugfs writes, found by gemd-livefuzz). */
+static void log_client_bytes(void)
+{
+	log_warn("debugfs write %s refused", "x\ngemd: notice: uid 0\033[2J\x7f");
+}
+
 static void log_stamped_line(void)
 {
 	log_set_timestamps(1);
@@ -398,6 +405,15 @@ int main(int argc, char **argv)
 		gt_assert_f(!strcmp(buf, "tester: warning: disk full\n"
 				   "tester: info: two\n"
 				   "tester: error: open: No such file or directory\n"),
+			    "got \"%s\"", buf);
+	}
+
+	gemtest_subtest("log-escapes-controls") {
+		char buf[256] = "";
+
+		log_captured(log_client_bytes, buf, sizeof(buf));
+		gt_assert_f(!strcmp(buf, "tester: warning: debugfs write "
+				   "x\\x0agemd: notice: uid 0\\x1b[2J\\x7f refused\n"),
 			    "got \"%s\"", buf);
 	}
 
