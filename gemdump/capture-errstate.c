@@ -10,6 +10,7 @@
 
 #include "capture.h"
 #include "gemdebugfs.h"
+#include "regs.h"
 #include "util.h"
 
 int gd_capture_add_error_regs(struct gd_capture *c, const struct gdfs_error_state *es)
@@ -175,6 +176,10 @@ int gd_capture_add_error_buffers(struct gd_capture *c, const struct gdfs_error_s
 		if (is_ring)
 			c->rings[0].ring_obj = o->id, c->rings[0].start = b->gtt_offset;
 		size = MAX(o->size, bytes);
+		/* Sizes come from the text: none is past what a GTT maps (a
+		 * fuzzed "1.3 GB" object ran the reader out of memory). */
+		if (size > GEN3_GTT_MAX_SIZE)
+			return -EFBIG;
 		o->size = size;
 		data = calloc(1, size ? size : 1);
 		if (!data || gd_capture_own(c, data)) {

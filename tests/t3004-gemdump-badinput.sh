@@ -110,4 +110,11 @@ test_expect_success 'bad error states: every cut of the sample fails or parses' 
 	done
 '
 
+# Found by fuzz-gemdump-errstate: an object size read from the text was
+# allocated as is (1.3 GB); none may be larger than a 945G's GTT.
+test_expect_success 'an error state naming an object larger than the GTT is refused' '
+	test_expect_code 1 "$GEMDUMP" hang "$GOLDEN/errstate-huge-object.txt" 2>err &&
+	grep "errstate-huge-object.txt: File too large" err
+'
+
 test_done

@@ -16,7 +16,7 @@ struct r3d;
 
 #define GPU_MMIO_SIZE		0x4000u		/* every register we model is below */
 #define GPU_DEFAULT_APERTURE	(256ull << 20)
-#define GPU_MAX_APERTURE	(512ull << 20)
+#define GPU_MAX_APERTURE	GEN3_GTT_MAX_SIZE
 #define GPU_NO_TAIL		UINT32_MAX
 #define GPU_INSTDONE_BUSY	(INSTDONE_IDLE & ~IP_DONE)
 

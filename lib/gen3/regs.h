@@ -65,6 +65,9 @@
 #define   PGTBL_ERR_CS_INSTRUCTION_GTT_PTE	(1 << 20)
 #define   PGTBL_ER_RENDER_PTE	PGTBL_ERR_CS_INSTRUCTION_GTT_PTE
 
+/* The most a 945G's GTT maps: no object, and no aperture, is larger. */
+#define GEN3_GTT_MAX_SIZE	(512ull << 20)
+
 /* Fence registers: 0-7 at 0x2000, 8-15 (945 and later) at 0x3000. */
 #define FENCE_REG_830_0		0x02000
 #define FENCE_REG_945_8		0x03000
