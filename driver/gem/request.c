@@ -426,6 +426,14 @@ static void *retire_worker(void *arg)
 		}
 		pthread_cond_timedwait(&dev->retire_cond, &dev->lock, &ts);
 		gem_retire_requests(dev);
+		/* A wake-up that found nothing done was still spent on the
+		 * oldest request's behalf: its file pays (acct.h). */
+		if (!list_empty(&dev->requests)) {
+			struct gem_request *rq = list_first_entry(&dev->requests,
+					struct gem_request, link);
+
+			gem_acct_retired(&rq->file, 1);
+		}
 	}
 	gem_unlock(dev);
 	return NULL;
