@@ -27,6 +27,16 @@ test_expect_success 'docdir holds the README and both FORMAT.md' '
 	test_cmp "$GEMKIT_SRC_DIR/gemdump/FORMAT.md" "$doc/gemdump/FORMAT.md"
 '
 
+# The interposer carries libgem and common/ inside it: in the installed
+# package a symbol it left to the build tree's libgem (rundir_trusted)
+# made every program under gemctl run die at its first call.
+test_expect_success 'the installed interposer needs nothing but the C library' '
+	preload=$(find "$TRASH/inst" -name libgemkit-preload.so | head -n 1) &&
+	test -n "$preload" &&
+	nm -D --undefined-only "$preload" | grep -v "@" | grep -v "^ *w " >undefined;
+	test_must_be_empty undefined
+'
+
 test_expect_success 'the bench programs are under libexec/gemkit' '
 	for p in $BENCHES; do
 		test -x "$(cat bindir)/../libexec/gemkit/$p" || return 1
