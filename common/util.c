@@ -375,3 +375,19 @@ int make_parent_dirs(const char *path, mode_t mode)
 		*p = '/';
 	}
 }
+
+int array_grow(void **arr, size_t *alloc, size_t n, size_t size, size_t first)
+{
+	size_t na;
+	void *p;
+
+	if (n < *alloc)
+		return 0;
+	na = *alloc ? *alloc * 2 : first;
+	p = realloc(*arr, na * size);
+	if (!p)
+		return -ENOMEM;
+	*arr = p;
+	*alloc = na;
+	return 0;
+}

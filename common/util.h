@@ -50,6 +50,13 @@ int parse_u64(const char *s, uint64_t *out);
 int parse_duration_ns(const char *s, uint64_t *out);
 
 uint64_t now_ns(void);			/* CLOCK_MONOTONIC */
+
+/*
+ * Room for one more entry in an array of *alloc entries of size bytes
+ * of which n are used: doubled (from first) when full.  0, or -ENOMEM
+ * with the array as it was.
+ */
+int array_grow(void **arr, size_t *alloc, size_t n, size_t size, size_t first);
 uint64_t now_realtime_ns(void);		/* CLOCK_REALTIME */
 
 /* The value of a hex digit (either case), or -1. */

@@ -47,15 +47,9 @@ void libgem_dmabuf_remember(int fd, struct gem_dev *dev)
 		if (dmabufs[i].fd == fd)
 			break;
 	if (i == ndmabufs) {
-		if (ndmabufs == dmabufs_alloc) {
-			size_t n = dmabufs_alloc ? dmabufs_alloc * 2 : 16;
-			struct dmabuf *p = realloc(dmabufs, n * sizeof(*p));
-
-			if (!p)
-				goto out_unlock;	/* only a hint */
-			dmabufs = p;
-			dmabufs_alloc = n;
-		}
+		if (array_grow((void **)&dmabufs, &dmabufs_alloc, ndmabufs,
+			       sizeof(*dmabufs), 16))
+			goto out_unlock;	/* only a hint */
 		ndmabufs++;
 	}
 	dmabufs[i] = d;

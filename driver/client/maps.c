@@ -141,15 +141,8 @@ void libgem_maps_add(struct gem_dev *dev, uint64_t token, void *addr, size_t len
 	forget_locked(m.addr, len);
 	if (nmaps == MAPS_MAX)
 		forget_oldest_locked();
-	if (nmaps == maps_alloc) {
-		size_t n = maps_alloc ? maps_alloc * 2 : 64;
-		struct mapping *p = realloc(maps, n * sizeof(*p));
-
-		if (!p)
-			goto out_unlock;	/* only a record */
-		maps = p;
-		maps_alloc = n;
-	}
+	if (array_grow((void **)&maps, &maps_alloc, nmaps, sizeof(*maps), 64))
+		goto out_unlock;	/* only a record */
 	m.seq = ++maps_seq;
 	i = maps_lower(m.addr);
 	memmove(&maps[i + 1], &maps[i], (nmaps - i) * sizeof(*maps));
