@@ -148,10 +148,21 @@ static void run_merge(struct gem_object *obj, struct gem_view *v,
 	gem_merge3(obj->vaddr + raw, v->vaddr + lin, v->base + raw, len);
 }
 
+/*
+ * A new view is filled from base, not from the pages: the GPU may be
+ * writing them (Mesa maps a render target while the batch drawing it
+ * runs), and a view read from the pages later than base was would differ
+ * from base where the GPU wrote in between.  The next merge takes such a
+ * byte for the client's write; when the GPU has meanwhile written the
+ * byte's old value back (a clear, then a draw, then a blend that restores
+ * it) nothing tells the two apart and the stale byte is copied over the
+ * GPU's (t4001 blend-separate on a tiled target, alpha 0x6c for 0x00).
+ */
 static void run_fill(struct gem_object *obj, struct gem_view *v,
 		     uint64_t lin, uint64_t raw, uint32_t len)
 {
-	memcpy(v->vaddr + lin, obj->vaddr + raw, len);
+	(void)obj;
+	memcpy(v->vaddr + lin, v->base + raw, len);
 }
 
 void gem_view_sync(struct gem_object *obj)

@@ -91,12 +91,82 @@ static void test_merge3_concurrent_writer(void)
 	gt_assert(!memcmp(base, pages, MERGE_LEN));
 }
 
+/*
+ * A GTT view made while the GPU writes the object's pages (Mesa maps a
+ * render target as the batch drawing it runs).  The writer flips every
+ * byte between 0 and 1 while the view is made, then leaves 0, the value
+ * the pages had before: a merge must then leave 0 everywhere.  A view
+ * filled from the pages later than base was read would hold 1s that the
+ * merge takes for the client's writes and copies over the pages.
+ */
+#define VIEW_SIZE	(64u << 10)
+#define VIEW_ROUNDS	100
+
+struct view_writer {
+	uint8_t *pages;
+	bool stop;
+};
+
+static void *view_writer_main(void *arg)
+{
+	struct view_writer *w = arg;
+	uint8_t gen = 1;
+	size_t i;
+
+	while (!__atomic_load_n(&w->stop, __ATOMIC_ACQUIRE)) {
+		for (i = 0; i < VIEW_SIZE; i++)
+			__atomic_store_n(&w->pages[i], gen, __ATOMIC_RELAXED);
+		gen ^= 1;
+	}
+	for (i = 0; i < VIEW_SIZE; i++)
+		__atomic_store_n(&w->pages[i], 0, __ATOMIC_RELAXED);
+	return NULL;
+}
+
+static void test_view_made_under_gpu_writes(void)
+{
+	struct drm_i915_gem_set_tiling st = { 0 };
+	struct gem_object *obj;
+	unsigned int round;
+	pthread_t t;
+	size_t i;
+
+	gti_setup(16u << 20);
+	st.handle = gti_create(VIEW_SIZE);
+	st.tiling_mode = I915_TILING_X;
+	st.stride = 512;
+	gt_assert_eq(gti_ioctl(DRM_IOCTL_I915_GEM_SET_TILING, &st), 0);
+	obj = gti_obj(st.handle);
+	for (round = 0; round < VIEW_ROUNDS; round++) {
+		struct view_writer w = { .pages = obj->vaddr };
+
+		memset(obj->vaddr, 0, VIEW_SIZE);
+		gt_assert_eq(pthread_create(&t, NULL, view_writer_main, &w), 0);
+		gem_lock(gti_dev);
+		gem_view_free(obj);
+		gt_assert_eq(gem_view_get(obj), 0);
+		gem_unlock(gti_dev);
+		__atomic_store_n(&w.stop, true, __ATOMIC_RELEASE);
+		gt_assert_eq(pthread_join(t, NULL), 0);
+		gem_lock(gti_dev);
+		gem_view_sync(obj);
+		gem_unlock(gti_dev);
+		for (i = 0; i < VIEW_SIZE; i++)
+			gt_assert_f(!((uint8_t *)obj->vaddr)[i] && !obj->view->vaddr[i],
+				    "round %u byte %zu: pages %u view %u, both should be 0",
+				    round, i, ((uint8_t *)obj->vaddr)[i], obj->view->vaddr[i]);
+	}
+	gti_teardown();
+}
+
 int main(int argc, char **argv)
 {
 	gemtest_init(argc, argv);
 
 	gemtest_subtest("merge3-concurrent-writer")
 		test_merge3_concurrent_writer();
+	gemtest_subtest("view-made-under-gpu-writes")
+		test_view_made_under_gpu_writes();
 	gemtest_subtest("lists-follow-execution") {
 		uint32_t batch, a;
 
