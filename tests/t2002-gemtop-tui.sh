@@ -104,6 +104,19 @@ test_expect_success 'detail of a bound, flinked object: its events' '
 	keys Enter && wait_screen "^11 objects, 11 shown"
 '
 
+# The address under the cursor, from the line under the grid.
+cursor_addr_ () {
+	$T capture-pane -p -t gt | sed -n "s/^\(0x[0-9a-f]\{8\}\): .*/\1/p" | head -n 1
+}
+
+# Right, then wait until the screen shows the cursor moved: keys sent
+# faster than a loaded machine redraws would carry it past the object.
+right_and_wait_ () {
+	prev=$(cursor_addr_)
+	keys Right
+	test_wait_for 30 eval 'test "$(cursor_addr_)" != "$prev"'
+}
+
 test_expect_success 'view 2, the GTT map: grid, figures and the owner under the cursor' '
 	keys 2 && wait_screen "^ranges 6  holes 1  free [0-9.]+M" &&
 	grep -E "^PPP+i+P+\\.+\$" screen.out &&
@@ -111,7 +124,7 @@ test_expect_success 'view 2, the GTT map: grid, figures and the owner under the 
 	n=0 &&
 	while ! screen_has ": obj 2 at 0x00020000 size 64K inactive owner $WORKLOAD_PID/gemtop-workload\$"; do
 		n=$((n + 1)) && test $n -lt 60 || return 1
-		keys Right
+		right_and_wait_
 	done
 '
 
