@@ -103,100 +103,110 @@ static double pct_off(double got, double want)
 	return want ? 100.0 * (got - want) / want : 100.0;
 }
 
-int main(int argc, char **argv)
+/*
+ * The workload and its figures, in a function of their own: locals of
+ * main() live across the harness's setjmp and may be clobbered.
+ */
+static void test_sum_of_clients(int pid, struct gdfs *src)
 {
 	struct gen3_surf dst = { .pitch = W * 4, .cpp = 4, .size = (uint64_t)W * 4 * H };
 	const struct gen3_rect all = { 0, 0, W, H };
 	struct tasks t0, t1;
 	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
 	struct gdfs_clients cl;
-	struct gdfs *src;
 	uint64_t busy0, busy1, sum_cpu = 0, working = 0, idle = 0, busy_client = 0;
 	unsigned int i;
 	uint32_t batch;
-	int pid, fd;
+	int fd;
+
+	busy0 = gt_dfs_counter(src, "gpu_busy_ns");
+	read_tasks(pid, &t0);
+
+	/* The workload: one client, every class of ioctl. */
+	fd = gt_open();
+	dst.handle = gt_create(fd, dst.size);
+	batch = gt_create(fd, 4096);
+	for (i = 0; i < ROUNDS; i++) {
+		struct gen3_batch b;
+		uint32_t tmp = gt_create(fd, 65536);
+
+		gen3_batch_reset(&b);
+		gen3_emit_color_blt(&b, &dst, &all, 0xff000000u | i);
+		gen3_batch_end(&b);
+		gt_assert_eq(gt_execbuf(fd, &b, batch, &dst.handle, NULL, 1, 0, NULL), 0);
+		if (i % 8 == 7)
+			gt_set_domain(fd, dst.handle, I915_GEM_DOMAIN_CPU,
+				      I915_GEM_DOMAIN_CPU);
+		gt_close(fd, tmp);
+	}
+	gt_set_domain(fd, dst.handle, I915_GEM_DOMAIN_CPU, I915_GEM_DOMAIN_CPU);
+
+	read_tasks(pid, &t1);
+	busy1 = gt_dfs_counter(src, "gpu_busy_ns");
+	gt_assert_eq(gdfs_read(src, "gemkit_clients", &sb), 0);
+	gt_assert_f(gdfs_parse_clients(sb.buf, sb.len, &cl, &err) == 0, "%s", err.buf);
+	gt_assert(cl.has_usage);
+	gt_assert_eq(cl.n, 1);
+	for (i = 0; i < cl.n; i++)
+		sum_cpu += cl.v[i].cpu_ns;
+	busy_client = cl.v[0].engine_render_ns;
+	/* Exact counts: one execbuffer and one relocation a round. */
+	gt_assert_eq_u64(cl.v[0].execbuffers, ROUNDS);
+	gt_assert_eq_u64(cl.v[0].relocations, ROUNDS);
+	gt_assert_eq_u64(cl.v[0].total_bytes, dst.size + 4096);
+
+	for (i = 0; i < t1.n; i++) {
+		const struct task *a = find_task(&t0, t1.v[i].tid);
+		uint64_t d = t1.v[i].ns - (a ? a->ns : 0);
+		/* New threads are the client's connection's. */
+		bool work = !a || !strcmp(t1.v[i].comm, "gpu-cs") ||
+			    !strcmp(t1.v[i].comm, "gemd-retire");
+
+		printf("# thread %d %-15s %s %8.3f ms\n", t1.v[i].tid, t1.v[i].comm,
+		       work ? "working" : "idle   ", (double)d / 1e6);
+		if (work)
+			working += d;
+		else
+			idle += d;
+	}
+	printf("# gemd CPU: working threads %.3f ms, idle threads %.3f ms; "
+	       "sum of clients' cpu_ns %.3f ms (%+.1f%%)\n", (double)working / 1e6,
+	       (double)idle / 1e6, (double)sum_cpu / 1e6, pct_off((double)sum_cpu,
+	       (double)working));
+	printf("# GPU busy: model %.3f ms, client's drm-engine-render %.3f ms "
+	       "(%+.1f%%)\n", (double)(busy1 - busy0) / 1e6,
+	       (double)busy_client / 1e6,
+	       pct_off((double)busy_client, (double)(busy1 - busy0)));
+	gt_assert(busy1 > busy0);
+	gt_assert_f(sum_cpu * 10 >= working * 9 && sum_cpu * 10 <= working * 11,
+		    "clients %llu ns vs working threads %llu ns",
+		    (unsigned long long)sum_cpu, (unsigned long long)working);
+	gt_assert_f(busy_client * 10 >= (busy1 - busy0) * 9 &&
+		    busy_client * 10 <= (busy1 - busy0) * 11,
+		    "client busy %llu ns vs model %llu ns",
+		    (unsigned long long)busy_client,
+		    (unsigned long long)(busy1 - busy0));
+	gdfs_clients_release(&cl);
+	gt_close(fd, batch);
+	gt_close(fd, dst.handle);
+	gem_close(fd);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+}
+
+int main(int argc, char **argv)
+{
+	struct gdfs *src;
+	int pid;
 
 	gemtest_init(argc, argv);
 	gemtest_start_gemd(NULL);
 	pid = gemtest_gemd_pid();
 	gt_assert_eq(gdfs_open_socket(NULL, &src), 0);
 
-	gemtest_subtest("sum-of-clients-cpu-and-gpu-busy-match-gemd") {
-		busy0 = gt_dfs_counter(src, "gpu_busy_ns");
-		read_tasks(pid, &t0);
+	gemtest_subtest("sum-of-clients-cpu-and-gpu-busy-match-gemd")
+		test_sum_of_clients(pid, src);
 
-		/* The workload: one client, every class of ioctl. */
-		fd = gt_open();
-		dst.handle = gt_create(fd, dst.size);
-		batch = gt_create(fd, 4096);
-		for (i = 0; i < ROUNDS; i++) {
-			struct gen3_batch b;
-			uint32_t tmp = gt_create(fd, 65536);
-
-			gen3_batch_reset(&b);
-			gen3_emit_color_blt(&b, &dst, &all, 0xff000000u | i);
-			gen3_batch_end(&b);
-			gt_assert_eq(gt_execbuf(fd, &b, batch, &dst.handle, NULL, 1, 0, NULL), 0);
-			if (i % 8 == 7)
-				gt_set_domain(fd, dst.handle, I915_GEM_DOMAIN_CPU,
-					      I915_GEM_DOMAIN_CPU);
-			gt_close(fd, tmp);
-		}
-		gt_set_domain(fd, dst.handle, I915_GEM_DOMAIN_CPU, I915_GEM_DOMAIN_CPU);
-
-		read_tasks(pid, &t1);
-		busy1 = gt_dfs_counter(src, "gpu_busy_ns");
-		gt_assert_eq(gdfs_read(src, "gemkit_clients", &sb), 0);
-		gt_assert_f(gdfs_parse_clients(sb.buf, sb.len, &cl, &err) == 0, "%s", err.buf);
-		gt_assert(cl.has_usage);
-		gt_assert_eq(cl.n, 1);
-		for (i = 0; i < cl.n; i++)
-			sum_cpu += cl.v[i].cpu_ns;
-		busy_client = cl.v[0].engine_render_ns;
-		/* Exact counts: one execbuffer and one relocation a round. */
-		gt_assert_eq_u64(cl.v[0].execbuffers, ROUNDS);
-		gt_assert_eq_u64(cl.v[0].relocations, ROUNDS);
-		gt_assert_eq_u64(cl.v[0].total_bytes, dst.size + 4096);
-
-		for (i = 0; i < t1.n; i++) {
-			const struct task *a = find_task(&t0, t1.v[i].tid);
-			uint64_t d = t1.v[i].ns - (a ? a->ns : 0);
-			/* New threads are the client's connection's. */
-			bool work = !a || !strcmp(t1.v[i].comm, "gpu-cs") ||
-				    !strcmp(t1.v[i].comm, "gemd-retire");
-
-			printf("# thread %d %-15s %s %8.3f ms\n", t1.v[i].tid, t1.v[i].comm,
-			       work ? "working" : "idle   ", (double)d / 1e6);
-			if (work)
-				working += d;
-			else
-				idle += d;
-		}
-		printf("# gemd CPU: working threads %.3f ms, idle threads %.3f ms; "
-		       "sum of clients' cpu_ns %.3f ms (%+.1f%%)\n", (double)working / 1e6,
-		       (double)idle / 1e6, (double)sum_cpu / 1e6, pct_off((double)sum_cpu,
-		       (double)working));
-		printf("# GPU busy: model %.3f ms, client's drm-engine-render %.3f ms "
-		       "(%+.1f%%)\n", (double)(busy1 - busy0) / 1e6,
-		       (double)busy_client / 1e6,
-		       pct_off((double)busy_client, (double)(busy1 - busy0)));
-		gt_assert(busy1 > busy0);
-		gt_assert_f(sum_cpu * 10 >= working * 9 && sum_cpu * 10 <= working * 11,
-			    "clients %llu ns vs working threads %llu ns",
-			    (unsigned long long)sum_cpu, (unsigned long long)working);
-		gt_assert_f(busy_client * 10 >= (busy1 - busy0) * 9 &&
-			    busy_client * 10 <= (busy1 - busy0) * 11,
-			    "client busy %llu ns vs model %llu ns",
-			    (unsigned long long)busy_client,
-			    (unsigned long long)(busy1 - busy0));
-		gdfs_clients_release(&cl);
-		gt_close(fd, batch);
-		gt_close(fd, dst.handle);
-		gem_close(fd);
-	}
-
-	strbuf_release(&sb);
-	strbuf_release(&err);
 	gdfs_close(src);
 	return gemtest_exit();
 }

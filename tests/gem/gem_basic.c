@@ -383,11 +383,7 @@ int main(int argc, char **argv)
 {
 	int fd;
 
-	gemtest_init(argc, argv);
-	gemtest_start_gemd(NULL);
-	/* Seconds; a hung gemd fails the program instead of the suite. */
-	gt_program_timeout(120, gemtest_gemd_pid());
-	fd = gt_open();
+	fd = gt_start(argc, argv, NULL, 120);
 
 	gemtest_subtest("create-size-zero-and-rounding")
 		test_create_size(fd);

@@ -508,11 +508,7 @@ int main(int argc, char **argv)
 {
 	int fd;
 
-	gemtest_init(argc, argv);
-	gemtest_start_gemd(NULL);
-	/* Seconds; a hung gemd fails the program instead of the suite. */
-	gt_program_timeout(300, gemtest_gemd_pid());
-	fd = gt_open();
+	fd = gt_start(argc, argv, NULL, 300);
 
 	gemtest_subtest("fork-shares-file")
 		test_fork_shares_file(fd);

@@ -154,10 +154,7 @@ int main(int argc, char **argv)
 {
 	int fd;
 
-	gemtest_init(argc, argv);
-	gemtest_start_gemd(NULL);
-	gt_program_timeout(300, gemtest_gemd_pid());
-	fd = gt_open();
+	fd = gt_start(argc, argv, NULL, 300);
 
 	gemtest_subtest("create-massive-e2big")
 		test_create_massive(fd);

@@ -402,11 +402,7 @@ int main(int argc, char **argv)
 	static const char *const args[] = { "--aperture", "16M", NULL };
 	int fd;
 
-	gemtest_init(argc, argv);
-	gemtest_start_gemd(args);
-	/* Seconds; a hung gemd fails the program instead of the suite. */
-	gt_program_timeout(120, gemtest_gemd_pid());
-	fd = gt_open();
+	fd = gt_start(argc, argv, args, 120);
 
 	gemtest_subtest("aperture-16m")
 		test_aperture(fd);

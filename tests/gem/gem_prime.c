@@ -431,10 +431,7 @@ int main(int argc, char **argv)
 {
 	int fd;
 
-	gemtest_init(argc, argv);
-	gemtest_start_gemd(NULL);
-	gt_program_timeout(120, gemtest_gemd_pid());
-	fd = gt_open();
+	fd = gt_start(argc, argv, NULL, 120);
 
 	gemtest_subtest("cap")
 		test_cap(fd);

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "gemtest-batch.h"
+#include "gemtest.h"
 #include "libgem.h"
 #include "util.h"
 
@@ -106,6 +107,15 @@ void gt_program_timeout(unsigned int seconds, int gemd_pid)
 	sa.sa_handler = on_timeout;
 	sigaction(SIGALRM, &sa, NULL);
 	alarm(seconds);
+}
+
+int gt_start(int argc, char **argv, const char *const *gemd_args,
+	     unsigned int timeout_s)
+{
+	gemtest_init(argc, argv);
+	gemtest_start_gemd(gemd_args);
+	gt_program_timeout(timeout_s, gemtest_gemd_pid());
+	return gt_open();
 }
 
 /* --- software reference ------------------------------------------------ */

@@ -49,6 +49,14 @@ int gt_spin_watchdog(int fd, uint32_t batch, unsigned int ms);
  */
 void gt_program_timeout(unsigned int seconds, int gemd_pid);
 
+/*
+ * The start of a GEM test program: the harness, a private gemd (with
+ * gemd_args, or the defaults for NULL), gt_program_timeout(timeout_s) and
+ * a device fd on that gemd, which it returns.
+ */
+int gt_start(int argc, char **argv, const char *const *gemd_args,
+	     unsigned int timeout_s);
+
 /* gem_ioctl as 0 or -errno. */
 int gt_ioctl_errno(int fd, unsigned long request, void *arg);
 
