@@ -104,6 +104,12 @@ int gem_params_init(struct gem_params *params)
 		goto out_nomem;
 #include "params.def"
 #undef GEM_PARAM
+	/*
+	 * What probing does to the device's copy: uc_expand_default_options
+	 * turns enable_guc's "auto" (-1) into 0 before gen12.  IGT reads
+	 * enable_guc & 1 as "GuC submission" and picks its paths by it.
+	 */
+	params->enable_guc = 0;
 	return 0;
 
 out_nomem:

@@ -76,6 +76,8 @@ static void test_defaults(void)
 	expect_param("error_capture", "Y\n");
 	expect_param("vbt_firmware", "(null)\n");	/* char *, NULL */
 	expect_param("force_probe", "\n");		/* char *, empty */
+	/* Probing sets "auto" (-1) to 0 before gen12: no GuC submission. */
+	expect_param("enable_guc", "0\n");
 	/* Parameters without a file (mode 0) do not exist. */
 	gt_assert_eq(gdfs_read(dfs, "i915_params/inject_probe_failure", NULL), -ENOENT);
 	gt_assert_eq(gdfs_read(dfs, "i915_params/verbose_state_checks", NULL), -ENOENT);
