@@ -419,7 +419,7 @@ int gd_capture_live(const struct gd_ctx *ctx, struct gd_capture *c,
 	c->header.time_ns = now_realtime_ns();
 	snprintf(c->header.tool_version, sizeof(c->header.tool_version), "gemdump %s",
 		 PACKAGE_VERSION);
-	gd_capture_set_source(c, gdfs_describe(src));
+	gd_capture_set_source(c, gdfs_origin(src));
 	add_device(src, c, &sb);
 	ret = add_objects(ctx, src, c, o, &sb);
 	if (!ret)
