@@ -207,4 +207,19 @@ test_expect_success 'gemctl run never joins another user'"'"'s gemd' '
 	fi
 '
 
+test_expect_success 'gemctl run: --help and the completion know --private and --gemd-opt' '
+	"$GEMCTL" run --help >out &&
+	grep "^      --private  *start a gemd of its own even if one answers$" out &&
+	grep "^      --gemd-opt OPT  *one argument for the private gemd" out &&
+	"$GEMCTL" --complete -- run --pr >out &&
+	echo --private >expect &&
+	test_cmp expect out &&
+	"$GEMCTL" --complete -- run --gemd >out &&
+	echo --gemd-opt >expect &&
+	test_cmp expect out &&
+	"$GEMCTL" --complete -- run --private "" >out &&
+	echo @commands >expect &&
+	test_cmp expect out
+'
+
 test_done
