@@ -553,7 +553,7 @@ static int conn_reply(struct conn *c, int result, const void *data, size_t len,
 
 /* --- message handlers ------------------------------------------------- */
 
-/* May this peer make this request (policy.c)?  0 or -EACCES. */
+/* May this peer make this request (policy.c)?  0, -EACCES or -ENOENT. */
 static int conn_permit(struct conn *c, uint16_t type, uint32_t request,
 		       const char *path, int mode)
 {
