@@ -43,42 +43,33 @@ struct policy_case {
 	int root, owner, other;
 };
 
+/* A debugfs request: named "READ i915_wedged" and so on. */
+#define DFS(op, path, root, owner, other) \
+	{ #op " " path, GEM_MSG_DEBUGFS, GEM_DEBUGFS_##op, path, root, owner, other }
+
 static const struct policy_case cases[] = {
 	{ "suspend", GEM_MSG_CONTROL, GEM_CONTROL_SUSPEND, NULL, 0, 0, -EACCES },
 	{ "resume", GEM_MSG_CONTROL, GEM_CONTROL_RESUME, NULL, 0, 0, -EACCES },
 	{ "control op 99", GEM_MSG_CONTROL, 99, NULL, 0, 0, -EACCES },
 	/* The kernel's 0444 files: anyone who may connect. */
-	{ "read i915_gem_objects", GEM_MSG_DEBUGFS, GEM_DEBUGFS_READ,
-	  "i915_gem_objects", 0, 0, 0 },
-	{ "read gemkit_counters", GEM_MSG_DEBUGFS, GEM_DEBUGFS_READ,
-	  "gemkit_counters", 0, 0, 0 },
+	DFS(READ, "i915_gem_objects", 0, 0, 0),
+	DFS(READ, "gemkit_counters", 0, 0, 0),
 	/* Object contents and the error state: the owner's and root's. */
-	{ "read object data", GEM_MSG_DEBUGFS, GEM_DEBUGFS_READ,
-	  "gemkit_object_data/1", 0, 0, -EACCES },
-	{ "range of object data", GEM_MSG_DEBUGFS, GEM_DEBUGFS_RANGE,
-	  "gemkit_object_data/1", 0, 0, -EACCES },
-	{ "read i915_error_state", GEM_MSG_DEBUGFS, GEM_DEBUGFS_READ,
-	  "i915_error_state", 0, 0, -EACCES },
-	{ "range of gemkit_aperture", GEM_MSG_DEBUGFS, GEM_DEBUGFS_RANGE,
-	  "gemkit_aperture", 0, 0, -EACCES },
+	DFS(READ, "gemkit_object_data/1", 0, 0, -EACCES),
+	DFS(RANGE, "gemkit_object_data/1", 0, 0, -EACCES),
+	DFS(READ, "i915_error_state", 0, 0, -EACCES),
+	DFS(RANGE, "gemkit_aperture", 0, 0, -EACCES),
 	/* A read of no debugfs file is for its handler to answer: the
 	 * connection's own fdinfo, or ENOENT. */
-	{ "read fdinfo", GEM_MSG_DEBUGFS, GEM_DEBUGFS_READ,
-	  GEM_DEBUGFS_FDINFO, 0, 0, 0 },
-	{ "read a missing file", GEM_MSG_DEBUGFS, GEM_DEBUGFS_READ,
-	  "no_such_file", 0, 0, 0 },
+	DFS(READ, GEM_DEBUGFS_FDINFO, 0, 0, 0),
+	DFS(READ, "no_such_file", 0, 0, 0),
 	/* Every write: the owner's and root's; none to a missing file. */
-	{ "write i915_wedged", GEM_MSG_DEBUGFS, GEM_DEBUGFS_WRITE,
-	  "i915_wedged", 0, 0, -EACCES },
-	{ "write i915_gem_drop_caches", GEM_MSG_DEBUGFS, GEM_DEBUGFS_WRITE,
-	  "i915_gem_drop_caches", 0, 0, -EACCES },
-	{ "write i915_error_state", GEM_MSG_DEBUGFS, GEM_DEBUGFS_WRITE,
-	  "i915_error_state", 0, 0, -EACCES },
-	{ "write a 0444 file", GEM_MSG_DEBUGFS, GEM_DEBUGFS_WRITE,
-	  "i915_gem_objects", 0, 0, -EACCES },
-	{ "write a missing file", GEM_MSG_DEBUGFS, GEM_DEBUGFS_WRITE,
-	  "no_such_file", -ENOENT, -ENOENT, -ENOENT },
-	{ "list", GEM_MSG_DEBUGFS, GEM_DEBUGFS_LIST, "", 0, 0, 0 },
+	DFS(WRITE, "i915_wedged", 0, 0, -EACCES),
+	DFS(WRITE, "i915_gem_drop_caches", 0, 0, -EACCES),
+	DFS(WRITE, "i915_error_state", 0, 0, -EACCES),
+	DFS(WRITE, "i915_gem_objects", 0, 0, -EACCES),
+	DFS(WRITE, "no_such_file", -ENOENT, -ENOENT, -ENOENT),
+	DFS(LIST, "", 0, 0, 0),
 	/* DRM_ROOT_ONLY, as the kernel had them. */
 	{ "I915_GEM_PIN", GEM_MSG_IOCTL, DRM_IOCTL_I915_GEM_PIN, NULL, 0,
 	  -EACCES, -EACCES },
@@ -196,17 +187,17 @@ int main(int argc, char **argv)
 		capture_start(&cap);
 		/* Audited and allowed: one notice.  Allowed reads: nothing. */
 		gt_assert_eq(check(OWNER, 2001, "gemctl", find_case("suspend")), 0);
-		gt_assert_eq(check(OTHER, 2002, "gemtop", find_case("read i915_gem_objects")), 0);
+		gt_assert_eq(check(OTHER, 2002, "gemtop", find_case("READ i915_gem_objects")), 0);
 		gt_assert_eq(check(0, 2003, "igt", find_case("I915_GEM_PIN")), 0);
 		/* Refused: one warning each. */
-		gt_assert_eq(check(OTHER, 2004, "evil", find_case("write i915_wedged")),
+		gt_assert_eq(check(OTHER, 2004, "evil", find_case("WRITE i915_wedged")),
 			     -EACCES);
-		gt_assert_eq(check(OTHER, 2005, "evil", find_case("read object data")),
+		gt_assert_eq(check(OTHER, 2005, "evil", find_case("READ gemkit_object_data/1")),
 			     -EACCES);
 		/* A write to nothing: ENOENT, and no line at all. */
-		gt_assert_eq(check(OTHER, 2006, "evil", find_case("write a missing file")),
+		gt_assert_eq(check(OTHER, 2006, "evil", find_case("WRITE no_such_file")),
 			     -ENOENT);
-		gt_assert_eq(check(OWNER, 2007, "gemctl", find_case("write a missing file")),
+		gt_assert_eq(check(OWNER, 2007, "gemctl", find_case("WRITE no_such_file")),
 			     -ENOENT);
 		capture_end(&cap, log, sizeof(log));
 		gt_assert_f(!strcmp(log,
@@ -219,8 +210,8 @@ int main(int argc, char **argv)
 	}
 
 	gemtest_subtest("refusals-once-a-second") {
-		const struct policy_case *wedge = find_case("write i915_wedged");
-		const struct policy_case *data = find_case("read object data");
+		const struct policy_case *wedge = find_case("WRITE i915_wedged");
+		const struct policy_case *data = find_case("READ gemkit_object_data/1");
 		char log[4096];
 		struct capture cap;
 		int i;
