@@ -3,7 +3,9 @@
  * exact verdict and errno for each request and each kind of peer (root,
  * gemd's user, another user), with the modes the debugfs files really
  * have, the log lines it writes, and the once-a-second limit on refusal
- * lines with the clock stepped by hand.
+ * lines with the clock stepped by hand.  And the rule kept where names
+ * are looked up: GEM_OPEN of a flink name is its maker's user's (and
+ * root's) unless gemd shares names (--share-names).
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -15,6 +17,7 @@
 #include <i915_drm.h>
 
 #include "debugfs.h"
+#include "gemtest-inproc.h"
 #include "gemtest.h"
 #include "log.h"
 #include "policy.h"
@@ -136,6 +139,40 @@ static const struct policy_case *find_case(const char *what)
 			return &cases[i];
 	gt_assert_f(0, "no case '%s'", what);
 	return NULL;
+}
+
+/* An ioctl on the in-process file as uid (root: admin too). */
+static int ioctl_as(uid_t uid, unsigned long cmd, void *arg)
+{
+	struct gem_call call = {
+		.caller_pid = GTI_PID, .caller_uid = uid, .caller_admin = uid == 0,
+		.fd_in = -1, .fd_out = -1,
+	};
+
+	return gem_ioctl_dispatch(gti_file, (unsigned int)cmd, arg, &call);
+}
+
+/* GEM_OPEN of a name OWNER made, by uid: the errno, 0 if opened. */
+static int open_name_as(bool share_names, uid_t uid)
+{
+	struct gem_device_config cfg = { .aperture_size = 16 << 20,
+					 .share_names = share_names };
+	struct drm_i915_gem_create create = { .size = 4096 };
+	struct drm_gem_flink flink = { 0 };
+	struct drm_gem_open open = { 0 };
+	int ret;
+
+	gt_assert_eq(gem_device_create(&cfg, &gti_dev), 0);
+	gt_assert_eq(gem_file_open(gti_dev, GTI_PID, "test", &gti_file), 0);
+	gt_assert_eq(ioctl_as(OWNER, DRM_IOCTL_I915_GEM_CREATE, &create), 0);
+	flink.handle = create.handle;
+	gt_assert_eq(ioctl_as(OWNER, DRM_IOCTL_GEM_FLINK, &flink), 0);
+	open.name = flink.name;
+	ret = ioctl_as(uid, DRM_IOCTL_GEM_OPEN, &open);
+	if (!ret)
+		gt_assert_eq(open.size, 4096);
+	gti_teardown();
+	return ret;
 }
 
 int main(int argc, char **argv)
@@ -260,6 +297,14 @@ int main(int argc, char **argv)
 		gt_assert(!ratelimit_allow_at(&rl, 7 * SEC - 1, &missed));
 		gt_assert(ratelimit_allow_at(&rl, 9 * SEC, &missed));
 		gt_assert_eq(missed, 1);
+	}
+
+	gemtest_subtest("flink-names") {
+		gt_assert_eq(open_name_as(false, OWNER), 0);
+		gt_assert_eq(open_name_as(false, 0), 0);
+		gt_assert_eq(open_name_as(false, OTHER), -ENOENT);
+		gt_assert_eq(open_name_as(true, OTHER), 0);
+		gt_assert_eq(open_name_as(true, OWNER), 0);
 	}
 
 	policy_set_clock(NULL);
