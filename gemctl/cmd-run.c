@@ -586,6 +586,8 @@ static int cmd_run(struct gemctl *ctl, int argc, char **argv)
 	/* PROGRAM's options are its own: ours end at the first operand. */
 	tool_opt_parser_init(&ctl->opt_parser, run_opts, true);
 	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
+		const char **more;
+
 		switch (opt) {
 		case 'D':
 			device = optarg;
@@ -594,29 +596,27 @@ static int cmd_run(struct gemctl *ctl, int argc, char **argv)
 			r.private_gemd = true;
 			break;
 		case RUN_OPT_GEMD_OPT:
-			r.gemd_opts = realloc(r.gemd_opts, (r.ngemd_opts + 1) *
-					      sizeof(*r.gemd_opts));
-			if (!r.gemd_opts)
-				return gemctl_error(ctl, GEMCTL_FAILED, "%s",
-						    strerror(ENOMEM));
+			more = realloc(r.gemd_opts, (r.ngemd_opts + 1) * sizeof(*more));
+			if (!more) {
+				ret = gemctl_error(ctl, GEMCTL_FAILED, "%s", strerror(ENOMEM));
+				goto out;
+			}
+			r.gemd_opts = more;
 			r.gemd_opts[r.ngemd_opts++] = optarg;
 			r.private_gemd = true;
 			break;
 		default:
-			run_usage(stderr);
-			free(r.gemd_opts);
-			return GEMCTL_USAGE;
+			goto usage;
 		}
 	}
 	i = optind;
-	if (i >= argc) {
-		run_usage(stderr);
-		return GEMCTL_USAGE;
-	}
+	if (i >= argc)
+		goto usage;
 	r.device = device ? device : gemctl_device(ctl);
 	if (!r.device) {
 		fprintf(stderr, "gemctl run: no device path: %s\n", strerror(errno));
-		return GEMCTL_NODEV;
+		ret = GEMCTL_NODEV;
+		goto out;
 	}
 	if (find_files(&r)) {
 		ret = GEMCTL_FAILED;
@@ -635,6 +635,10 @@ static int cmd_run(struct gemctl *ctl, int argc, char **argv)
 	report_run(&r, &before, argv[i], ret);
 	remove_fake_debugfs(&r);
 	stop_gemd(&r);
+	goto out;
+usage:
+	run_usage(stderr);
+	ret = GEMCTL_USAGE;
 out:
 	strbuf_release(&r.priv);
 	strbuf_release(&r.debugfs);
