@@ -3,7 +3,7 @@
  *
  * A *source* is where the dri/0 files come from:
  *   - a directory with the kernel's layout: a live gemd mount
- *     (<runtime dir>/debugfs), a real kernel's /sys/kernel/debug, or a saved
+ *     (<socket path>.debugfs), a real kernel's /sys/kernel/debug, or a saved
  *     copy (gdfs_save, or a tarball a test rig unpacked).  DIR may name the
  *     debugfs root (holding dri/0), dri/ or dri/0 itself;
  *   - a gemd socket (GEM_MSG_DEBUGFS), for hosts without /dev/fuse or a
@@ -64,11 +64,22 @@ int gdfs_open_dir(const char *dir, struct gdfs **out);
 int gdfs_open_socket(const char *path, struct gdfs **out);
 /*
  * What the tools do by default: with debugfs_dir set, that directory;
- * else the gemd at device (NULL: the device path rule) through its FUSE
- * mount when one is live at <runtime dir>/debugfs (the device's
- * directory's "debugfs" sibling), else through its socket.
+ * else the gemd at device (NULL: the device path rule), asked where its
+ * debugfs is (GEM_MSG_MOUNT): through that FUSE mount if it is live and
+ * that gemd's (the st_dev gemd gave), else through its socket.  Never a
+ * tree found by guessing: two gemds side by side each show their own.
  */
 int gdfs_open_auto(const char *device, const char *debugfs_dir, struct gdfs **out);
+/* The gemd behind a socket source, or behind the mount gdfs_open_auto
+ * chose: its pid and uid as the kernel saw them when it listened
+ * (SO_PEERCRED; pid 0 outside our pid namespace).  -ENOENT for a plain
+ * directory. */
+int gdfs_peer(const struct gdfs *src, pid_t *pid, uid_t *uid);
+/* The debugfs mount point of the gemd behind a socket source (the
+ * directory holding dri/0), appended to dir once checked to be that
+ * gemd's live mount.  -ENOENT when it has none, -ESTALE when what is
+ * there now is not its mount. */
+int gdfs_mount_dir(struct gdfs *sock, struct strbuf *dir);
 void gdfs_close(struct gdfs *src);
 
 /* How long each operation on a live source may wait (0: for ever); the
@@ -84,8 +95,13 @@ void gdfs_set_max_size(struct gdfs *src, size_t max_size);
 const char *gdfs_strerror(int err);
 
 enum gdfs_kind gdfs_kind(const struct gdfs *src);
-/* "/run/gemkit/debugfs/dri/0" or "socket /run/gemkit/card0", for messages. */
+/* "/run/gemkit/card0.debugfs/dri/0" or "socket /run/gemkit/card0", for
+ * messages about a file ("DESCRIBE/NAME"). */
 const char *gdfs_describe(const struct gdfs *src);
+/* Where the state comes from, for a tool's header: "gemd PATH (pid N),
+ * mount DIR/dri/0", "gemd PATH (pid N), over the socket", or a
+ * directory's path. */
+const char *gdfs_origin(const struct gdfs *src);
 
 /*
  * Read a whole file (name relative to dri/0: "i915_gem_objects",

@@ -140,6 +140,7 @@ struct dir_job {
 	struct strbuf out;
 	int opened;		/* OP_READ, OP_OPEN_DIR: the new descriptor */
 	bool live;		/* OP_OPEN_DIR: a FUSE mount */
+	dev_t dev;		/* OP_OPEN_DIR: its st_dev */
 	ssize_t ret;
 
 	pthread_mutex_t lock;
@@ -233,6 +234,7 @@ static ssize_t job_open_dir(struct dir_job *j)
 {
 	static const char *const tries[] = { "dri/0", "0", "." };
 	struct statfs sf;
+	struct stat st;
 	unsigned int i;
 	int fd;
 
@@ -245,6 +247,7 @@ static ssize_t job_open_dir(struct dir_job *j)
 		if (fd >= 0 && is_dri0(fd)) {
 			j->opened = fd;
 			j->live = fstatfs(fd, &sf) == 0 && sf.f_type == FUSE_SUPER_MAGIC;
+			j->dev = fstat(fd, &st) == 0 ? st.st_dev : 0;
 			strbuf_addstr(&j->out, tries[i]);
 			return 0;
 		}
@@ -527,6 +530,7 @@ int gdfs_open_dir(const char *dir, struct gdfs **out)
 	}
 	j->opened = -1;
 	src->live = j->live;
+	src->dev = j->dev;
 	strbuf_addf(&src->desc, "%s/%s", dir, j->out.buf);
 	*out = src;
 out_free:

@@ -3,9 +3,14 @@
  * hosts without /dev/fuse and gemds started with --no-debugfs.  One
  * connection per source, a channel with no drm_file (protocol.h).
  */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE		/* struct ucred */
+#endif
 #include <errno.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <sys/uio.h>
 #include <unistd.h>
 
@@ -105,6 +110,48 @@ static void sock_close(struct gdfs *src)
 		close(src->fd);
 }
 
+int gdfs_socket_mount(struct gdfs *src, struct strbuf *dir, uint64_t *dev)
+{
+	struct strbuf reply = STRBUF_INIT;
+	struct gem_mount_reply r;
+	struct wire_call call = {
+		.type = GEM_MSG_MOUNT, .reply = &reply,
+		.min_len = sizeof(r) + 2, .max_len = sizeof(r) + PATH_MAX,
+	};
+	const char *path;
+	int ret;
+
+	if (src->kind != GDFS_SOCKET || src->fd < 0)
+		return -ENOTCONN;
+	if (src->timeout_ns)
+		call.deadline_ns = now_ns() + src->timeout_ns;
+	ret = wire_call(src->fd, &call);
+	if (ret) {
+		/* An older gemd drops the connection on a message it does
+		 * not know: this source is done. */
+		close(src->fd);
+		src->fd = -1;
+		ret = ret == -ETIMEDOUT ? ret : -ENOTCONN;
+		goto out;
+	}
+	ret = call.result;
+	if (ret)
+		goto out;
+	memcpy(&r, reply.buf, sizeof(r));
+	path = reply.buf + sizeof(r);
+	/* An absolute path, NUL-terminated where the reply ends. */
+	if (path[0] != '/' || memchr(path, '\0', reply.len - sizeof(r)) !=
+			      reply.buf + reply.len - 1) {
+		ret = -EPROTO;
+		goto out;
+	}
+	strbuf_addstr(dir, path);
+	*dev = r.dev;
+out:
+	strbuf_release(&reply);
+	return ret;
+}
+
 static const struct gdfs_ops sock_ops = {
 	.read = sock_read,
 	.read_range = sock_read_range,
@@ -112,6 +159,19 @@ static const struct gdfs_ops sock_ops = {
 	.list = sock_list,
 	.close = sock_close,
 };
+
+/* Whose gemd this is, as the kernel saw it listen: never its own claim. */
+static void read_peer(struct gdfs *src)
+{
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+
+	src->peer_uid = (uid_t)-1;
+	if (!getsockopt(src->fd, SOL_SOCKET, SO_PEERCRED, &cred, &len)) {
+		src->peer_pid = cred.pid;
+		src->peer_uid = cred.uid;
+	}
+}
 
 int gdfs_open_socket(const char *path, struct gdfs **out)
 {
@@ -131,6 +191,9 @@ int gdfs_open_socket(const char *path, struct gdfs **out)
 		return -ENOMEM;
 	}
 	strbuf_addf(&src->desc, "socket %s", path);
+	read_peer(src);
+	gdfs_add_gemd(&src->origin, path, src->peer_pid);
+	strbuf_addstr(&src->origin, ", over the socket");
 	*out = src;
 	return 0;
 }

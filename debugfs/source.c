@@ -33,6 +33,7 @@ struct gdfs *gdfs_alloc(const struct gdfs_ops *ops, enum gdfs_kind kind, int fd)
 	src->timeout_ns = gdfs_default_timeout_ns;
 	src->max_size = GDFS_MAX_FILE_SIZE;
 	strbuf_init(&src->desc, 0);
+	strbuf_init(&src->origin, 0);
 	return src;
 }
 
@@ -52,6 +53,7 @@ void gdfs_close(struct gdfs *src)
 		return;
 	src->ops->close(src);
 	strbuf_release(&src->desc);
+	strbuf_release(&src->origin);
 	free(src);
 }
 
@@ -77,6 +79,27 @@ enum gdfs_kind gdfs_kind(const struct gdfs *src)
 const char *gdfs_describe(const struct gdfs *src)
 {
 	return src->desc.buf ? src->desc.buf : "";
+}
+
+const char *gdfs_origin(const struct gdfs *src)
+{
+	return src->origin.len ? src->origin.buf : gdfs_describe(src);
+}
+
+int gdfs_peer(const struct gdfs *src, pid_t *pid, uid_t *uid)
+{
+	if (src->kind != GDFS_SOCKET && !src->origin.len)
+		return -ENOENT;
+	*pid = src->peer_pid;
+	*uid = src->peer_uid;
+	return 0;
+}
+
+void gdfs_add_gemd(struct strbuf *sb, const char *path, pid_t pid)
+{
+	strbuf_addf(sb, "gemd %s", path);
+	if (pid > 0)
+		strbuf_addf(sb, " (pid %d)", (int)pid);
 }
 
 int gdfs_read(struct gdfs *src, const char *name, struct strbuf *out)
@@ -120,30 +143,44 @@ bool gdfs_has(struct gdfs *src, const char *name)
 	return found;
 }
 
-/* <dir of the device socket>/debugfs, if that holds a live tree. */
-static int open_sibling_mount(const char *device, struct gdfs **out)
+/*
+ * The tree of the gemd behind sock, where it says it mounted it, if the
+ * directory found there is that very mount (a live FUSE tree with the
+ * st_dev gemd gave): never another gemd's tree, nor whatever took the
+ * place of a mount that went away.  The mount point goes to dir.
+ */
+static int open_own_mount(struct gdfs *sock, struct strbuf *dir, struct gdfs **out)
 {
-	struct strbuf dir;
-	const char *slash = strrchr(device, '/');
-	int ret = -ENOENT;
+	uint64_t dev;
+	int ret = gdfs_socket_mount(sock, dir, &dev);
 
-	if (!slash)
-		return -ENOENT;
-	strbuf_init(&dir, 0);
-	strbuf_add(&dir, device, (size_t)(slash - device) + 1);
-	strbuf_addstr(&dir, "debugfs");
-	ret = gdfs_open_dir(dir.buf, out);
-	if (!ret && !gdfs_has(*out, "gemkit_objects")) {
-		/* Not gemd's tree (or a stale mount): use the socket. */
+	if (!ret)
+		ret = gdfs_open_dir(dir->buf, out);
+	if (!ret && (!(*out)->live || (uint64_t)(*out)->dev != dev)) {
 		gdfs_close(*out);
-		ret = -ENOENT;
+		ret = -ESTALE;
 	}
-	strbuf_release(&dir);
+	return ret;
+}
+
+int gdfs_mount_dir(struct gdfs *sock, struct strbuf *dir)
+{
+	struct strbuf found = STRBUF_INIT;
+	struct gdfs *mnt;
+	int ret = open_own_mount(sock, &found, &mnt);
+
+	if (!ret) {
+		gdfs_close(mnt);
+		strbuf_addstr(dir, found.buf);
+	}
+	strbuf_release(&found);
 	return ret;
 }
 
 int gdfs_open_auto(const char *device, const char *debugfs_dir, struct gdfs **out)
 {
+	struct strbuf dir = STRBUF_INIT;
+	struct gdfs *sock, *mnt;
 	const char *path;
 	int ret;
 
@@ -152,11 +189,33 @@ int gdfs_open_auto(const char *device, const char *debugfs_dir, struct gdfs **ou
 	path = gem_device_path(device);
 	if (!path)
 		return -ENOENT;
-	ret = open_sibling_mount(path, out);
-	/* A mount that does not answer: its gemd would not either. */
-	if (ret == 0 || ret == -ETIMEDOUT)
+	/* The gemd first: it says where its tree is, and whose it is. */
+	ret = gdfs_open_socket(path, &sock);
+	if (ret)
 		return ret;
-	return gdfs_open_socket(path, out);
+	ret = open_own_mount(sock, &dir, &mnt);
+	strbuf_release(&dir);
+	/* A mount that does not answer: its gemd would not either. */
+	if (ret == -ETIMEDOUT) {
+		gdfs_close(sock);
+		return ret;
+	}
+	if (!ret) {
+		mnt->peer_pid = sock->peer_pid;
+		mnt->peer_uid = sock->peer_uid;
+		gdfs_add_gemd(&mnt->origin, path, sock->peer_pid);
+		strbuf_addf(&mnt->origin, ", mount %s", mnt->desc.buf);
+		gdfs_close(sock);
+		*out = mnt;
+		return 0;
+	}
+	if (sock->fd < 0) {
+		/* Dropped by a gemd that knows no GEM_MSG_MOUNT: again. */
+		gdfs_close(sock);
+		return gdfs_open_socket(path, out);
+	}
+	*out = sock;
+	return 0;
 }
 
 /* --- saving a tree ------------------------------------------------------ */

@@ -27,6 +27,10 @@ struct gdfs {
 	uint64_t timeout_ns;		/* for each operation on a live source */
 	size_t max_size;		/* of a file read whole */
 	bool live;			/* a directory on a FUSE mount */
+	dev_t dev;			/* a directory: st_dev of its dri/0 */
+	pid_t peer_pid;			/* a socket: gemd's, from SO_PEERCRED */
+	uid_t peer_uid;			/* (0 and -1 when unknown) */
+	struct strbuf origin;		/* gdfs_origin's answer, if not desc */
 	struct {
 		char name[48];
 		int fd;
@@ -35,6 +39,13 @@ struct gdfs {
 };
 
 struct gdfs *gdfs_alloc(const struct gdfs_ops *ops, enum gdfs_kind kind, int fd);
+/* A socket source: ask its gemd where its debugfs is mounted
+ * (GEM_MSG_MOUNT): 0 with the directory in dir and the mount's st_dev in
+ * *dev, or -errno (-ENOENT: no mount; -ENOTCONN: the connection was
+ * dropped, by a gemd that does not know the message). */
+int gdfs_socket_mount(struct gdfs *src, struct strbuf *dir, uint64_t *dev);
+/* "gemd PATH (pid N)" onto sb, for origins. */
+void gdfs_add_gemd(struct strbuf *sb, const char *path, pid_t pid);
 /* What new sources, and opening them, wait at most. */
 extern uint64_t gdfs_default_timeout_ns;
 

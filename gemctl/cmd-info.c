@@ -47,7 +47,9 @@ static int cmd_info(struct gemctl *ctl, int argc, char **argv)
 	gdfs_counter(&c, "objects", &nobj);
 	gdfs_counter(&c, "object_bytes", &bytes);
 
-	gemctl_say(ctl, "device %s\ndebugfs %s\n", gemctl_device(ctl), gdfs_describe(src));
+	/* Which gemd answered, and how: the state below is its. */
+	gemctl_say(ctl, "device %s\nfrom %s\ndebugfs %s\n", gemctl_device(ctl),
+		   gdfs_origin(src), gdfs_describe(src));
 	gemctl_say(ctl, "aperture %s free %s largest hole %s pinned %s\n",
 		   gemctl_size(ctl, aperture, s1), gemctl_size(ctl, gtt_free, s2),
 		   gemctl_size(ctl, hole, s3), gemctl_size(ctl, pinned, s4));
@@ -67,6 +69,7 @@ static int cmd_info(struct gemctl *ctl, int argc, char **argv)
 		gj *ap = gj_object(), *fj = gj_object(), *sj = gj_object();
 
 		gj_str(doc, "debugfs", gdfs_describe(src));
+		gj_str(doc, "from", gdfs_origin(src));
 		gj_uint(ap, "size", aperture);
 		gj_uint(ap, "free", gtt_free);
 		gj_uint(ap, "largest_hole", hole);

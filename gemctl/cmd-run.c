@@ -1,10 +1,14 @@
 /*
- * gemctl run [-D PATH] [--] PROGRAM [ARGS]: run an unmodified DRM program
- * against gemd with the interposer (libgemkit-preload.so) preloaded.
+ * gemctl run [-D PATH] [--private] [--gemd-opt OPT]... [--] PROGRAM [ARGS]:
+ * run an unmodified DRM program against gemd with the interposer
+ * (libgemkit-preload.so) preloaded.
  *
- * If no gemd answers at the device path, a private one is started for the
- * run (in a fresh directory, with its own debugfs tree) and stopped
- * afterwards.  IGT insists on a writable i915_gem_drop_caches under
+ * With --private (or --gemd-opt), or if no gemd answers at the device
+ * path, a private one is started for the run (in a fresh directory, with
+ * its own debugfs tree) and stopped afterwards.  Joining a gemd that
+ * answers is said in one line on stderr, and a gemd of another user (as
+ * SO_PEERCRED says) is never joined: another rig's state, or another
+ * user's, is not this run's.  IGT insists on a writable i915_gem_drop_caches under
  * /sys/kernel/debug/dri/0: as root the program gets a private mount
  * namespace where a tmpfs on /sys/kernel/debug holds gemd's debugfs tree
  * (or, without one, the two files IGT needs); otherwise the interposer
@@ -34,11 +38,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "commands.h"
 #include "gemctl.h"
 #include "gemdebugfs.h"
 #include "libgem.h"
 #include "locate.h"
 #include "preload-paths.h"
+#include "session.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -55,6 +61,9 @@ struct run {
 	struct strbuf fake;	/* our stand-in debugfs dir, or empty */
 	pid_t gemd_pid;
 	bool keep;		/* keep the private gemd's directory */
+	bool private_gemd;	/* --private: never join one */
+	const char **gemd_opts;	/* --gemd-opt, in order */
+	size_t ngemd_opts;
 };
 
 /* What gemd counted, before and after the program. */
@@ -63,13 +72,26 @@ struct run_counts {
 	uint64_t hangs, bans, wedged;
 };
 
+enum { RUN_OPT_PRIVATE = 256, RUN_OPT_GEMD_OPT };
+
+static const struct tool_opt run_opts[] = {
+	{ "device", 'D', 'D', TOOL_ARG_FILE, "PATH",
+	  "the gemd socket (default: the device path rule)" },
+	{ "private", 0, RUN_OPT_PRIVATE, TOOL_ARG_NONE, NULL,
+	  "start a gemd of its own even if one answers" },
+	{ "gemd-opt", 0, RUN_OPT_GEMD_OPT, TOOL_ARG_VALUE, "OPT",
+	  "one argument for the private gemd's command line\n"
+	  "(repeatable, e.g. --gemd-opt=--aperture=64M); implies --private" },
+	TOOL_OPT_END
+};
+
 static void run_usage(FILE *f)
 {
-	fputs("usage: gemctl run [-D PATH] [--] PROGRAM [ARGS]...\n"
+	fputs("usage: gemctl run [-D PATH] [--private] [--gemd-opt OPT]... [--] PROGRAM [ARGS]...\n"
 	      "Run PROGRAM with /dev/dri/card0 served by gemd (the gemkit interposer).\n"
-	      "  -D, --device PATH  the gemd socket (default: the device path rule)\n"
-	      "Starts a private gemd if none answers.  Exit status: PROGRAM's,\n"
-	      "128+N if killed by signal N, 127 if it cannot be run.\n", f);
+	      "Joins the gemd that answers (said on stderr), never another user's;\n"
+	      "starts a private one if none answers or with --private.  Exit status:\n"
+	      "PROGRAM's, 128+N if killed by signal N, 127 if it cannot be run.\n", f);
 }
 
 /*
@@ -107,40 +129,44 @@ static int find_files(struct run *r)
 	return 0;
 }
 
-static bool gemd_answers(const char *device)
+/*
+ * The gemd answering at r->device, if any: *joined (said on stderr), or
+ * not when none answers.  GEMCTL_NODEV when it is another user's.
+ */
+static int join_gemd(struct run *r, bool *joined)
 {
-	int fd = gem_open(device, O_CLOEXEC);
+	struct gdfs *src;
+	pid_t pid = 0;
+	uid_t uid = (uid_t)-1;
 
-	if (fd < 0)
-		return false;
-	gem_close(fd);
-	return true;
+	*joined = false;
+	if (gdfs_open_socket(r->device, &src))
+		return GEMCTL_OK;
+	gdfs_peer(src, &pid, &uid);
+	gdfs_close(src);
+	if (uid != geteuid()) {
+		fprintf(stderr, "gemctl run: the gemd at %s (pid %d) is uid %d's, "
+			"not yours (uid %d); refusing to join it (--private "
+			"starts one of your own)\n", r->device, (int)pid,
+			(int)uid, (int)geteuid());
+		return GEMCTL_NODEV;
+	}
+	fprintf(stderr, "gemctl run: joining gemd %d at %s (--private for "
+		"a gemd of its own)\n", (int)pid, r->device);
+	*joined = true;
+	return GEMCTL_OK;
 }
 
-/* gemd's debugfs tree: beside its socket (ours), else the default place. */
+/* gemd's debugfs tree, where that gemd says it is (and only if it is). */
 static void find_debugfs(struct run *r)
 {
-	struct strbuf p = STRBUF_INIT;
-	char rt[PATH_MAX];
-	const char *slash = strrchr(r->device, '/');
+	struct gdfs *src;
 
-	if (slash) {
-		strbuf_add(&p, r->device, (size_t)(slash - r->device));
-		strbuf_addstr(&p, "/debugfs");
-		strbuf_addf(&r->debugfs, "%s", p.buf);
-		strbuf_addstr(&p, "/dri/0/name");
-		if (locate_is_file(p.buf, false))
-			goto out;
-	}
-	strbuf_reset(&r->debugfs);
-	if (!gem_runtime_dir(rt, sizeof(rt))) {
-		strbuf_reset(&p);
-		strbuf_addf(&p, "%s/debugfs/dri/0/name", rt);
-		if (locate_is_file(p.buf, false))
-			strbuf_addf(&r->debugfs, "%s/debugfs", rt);
-	}
-out:
-	strbuf_release(&p);
+	if (gdfs_open_socket(r->device, &src))
+		return;
+	if (gdfs_mount_dir(src, &r->debugfs))
+		strbuf_reset(&r->debugfs);
+	gdfs_close(src);
 }
 
 /* 0 if unreadable: then the daemon cannot be stopped, only left. */
@@ -159,9 +185,10 @@ static pid_t read_pidfile(const char *path)
 
 static int start_gemd(struct run *r)
 {
-	struct strbuf dev = STRBUF_INIT, dfs = STRBUF_INIT, pid = STRBUF_INIT,
-		      log = STRBUF_INIT;
+	struct strbuf dev = STRBUF_INIT, pid = STRBUF_INIT, log = STRBUF_INIT;
 	char tmpl[] = "/tmp/gemctl-run.XXXXXX";
+	const char **args = NULL;
+	size_t n = 0, i;
 	int status, ret = -EIO;
 	pid_t child;
 
@@ -174,18 +201,33 @@ static int start_gemd(struct run *r)
 	chmod(tmpl, 0755);
 	strbuf_addstr(&r->priv, tmpl);
 	strbuf_addf(&dev, "%s/card0", tmpl);
-	strbuf_addf(&dfs, "%s/debugfs", tmpl);
 	strbuf_addf(&pid, "%s/gemd.pid", tmpl);
 	strbuf_addf(&log, "%s/gemd.log", tmpl);
+	/* Its debugfs goes to the default, card0.debugfs beside the socket,
+	 * unless --gemd-opt says otherwise. */
+	args = calloc(r->ngemd_opts + 10, sizeof(*args));
+	if (!args) {
+		ret = -ENOMEM;
+		goto out;
+	}
+	args[n++] = "gemd";
+	args[n++] = "--daemon";
+	args[n++] = "-D";
+	args[n++] = dev.buf;
+	args[n++] = "--pidfile";
+	args[n++] = pid.buf;
+	args[n++] = "--log-file";
+	args[n++] = log.buf;
+	for (i = 0; i < r->ngemd_opts; i++)
+		args[n++] = r->gemd_opts[i];
+	args[n] = NULL;
 	child = fork();
 	if (child < 0) {
 		ret = -errno;
 		goto out;
 	}
 	if (child == 0) {
-		execl(r->gemd.buf, "gemd", "--daemon", "-D", dev.buf, "--debugfs",
-		      dfs.buf, "--pidfile", pid.buf, "--log-file", log.buf,
-		      (char *)NULL);
+		execv(r->gemd.buf, (char *const *)args);
 		fprintf(stderr, "gemctl run: %s: %s\n", r->gemd.buf, strerror(errno));
 		_exit(127);
 	}
@@ -202,8 +244,8 @@ static int start_gemd(struct run *r)
 	r->device = r->own_device;
 	ret = 0;
 out:
+	free(args);
 	strbuf_release(&dev);
-	strbuf_release(&dfs);
 	strbuf_release(&pid);
 	strbuf_release(&log);
 	return ret;
@@ -223,10 +265,7 @@ static void stop_gemd(struct run *r)
 		return;
 	strbuf_addf(&p, "%s/gemd.log", r->priv.buf);
 	unlink(p.buf);
-	strbuf_reset(&p);
-	strbuf_addf(&p, "%s/debugfs", r->priv.buf);
-	rmdir(p.buf);
-	rmdir(r->priv.buf);
+	rmdir(r->priv.buf);	/* gemd removed its debugfs directory */
 	strbuf_release(&p);
 }
 
@@ -541,49 +580,51 @@ static int cmd_run(struct gemctl *ctl, int argc, char **argv)
 			 .fake = STRBUF_INIT };
 	struct run_counts before;
 	const char *device = NULL;
-	int i, ret;
+	bool joined = false;
+	int i, ret, opt;
 
-	for (i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	/* PROGRAM's options are its own: ours end at the first operand. */
+	tool_opt_parser_init(&ctl->opt_parser, run_opts, true);
+	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
+		const char **more;
 
-		if (!strcmp(a, "--")) {
-			i++;
+		switch (opt) {
+		case 'D':
+			device = optarg;
 			break;
-		} else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
-			run_usage(stdout);
-			return GEMCTL_OK;
-		} else if (!strcmp(a, "-D") || !strcmp(a, "--device")) {
-			if (++i == argc) {
-				run_usage(stderr);
-				return GEMCTL_USAGE;
+		case RUN_OPT_PRIVATE:
+			r.private_gemd = true;
+			break;
+		case RUN_OPT_GEMD_OPT:
+			more = realloc(r.gemd_opts, (r.ngemd_opts + 1) * sizeof(*more));
+			if (!more) {
+				ret = gemctl_error(ctl, GEMCTL_FAILED, "%s", strerror(ENOMEM));
+				goto out;
 			}
-			device = argv[i];
-		} else if (!strncmp(a, "--device=", 9)) {
-			device = a + 9;
-		} else if (!strncmp(a, "-D", 2)) {
-			device = a + 2;
-		} else if (a[0] == '-') {
-			fprintf(stderr, "gemctl run: unknown option %s\n", a);
-			run_usage(stderr);
-			return GEMCTL_USAGE;
-		} else {
+			r.gemd_opts = more;
+			r.gemd_opts[r.ngemd_opts++] = optarg;
+			r.private_gemd = true;
 			break;
+		default:
+			goto usage;
 		}
 	}
-	if (i >= argc) {
-		run_usage(stderr);
-		return GEMCTL_USAGE;
-	}
+	i = optind;
+	if (i >= argc)
+		goto usage;
 	r.device = device ? device : gemctl_device(ctl);
 	if (!r.device) {
 		fprintf(stderr, "gemctl run: no device path: %s\n", strerror(errno));
-		return GEMCTL_NODEV;
+		ret = GEMCTL_NODEV;
+		goto out;
 	}
 	if (find_files(&r)) {
 		ret = GEMCTL_FAILED;
 		goto out;
 	}
-	if (!gemd_answers(r.device) && start_gemd(&r)) {
+	if (!r.private_gemd && (ret = join_gemd(&r, &joined)))
+		goto out;	/* another user's gemd */
+	if (!joined && start_gemd(&r)) {
 		ret = GEMCTL_NODEV;
 		goto out;
 	}
@@ -594,6 +635,10 @@ static int cmd_run(struct gemctl *ctl, int argc, char **argv)
 	report_run(&r, &before, argv[i], ret);
 	remove_fake_debugfs(&r);
 	stop_gemd(&r);
+	goto out;
+usage:
+	run_usage(stderr);
+	ret = GEMCTL_USAGE;
 out:
 	strbuf_release(&r.priv);
 	strbuf_release(&r.debugfs);
@@ -601,12 +646,14 @@ out:
 	strbuf_release(&r.gemd);
 	strbuf_release(&r.fake);
 	free(r.own_device);
+	free(r.gemd_opts);
 	return ret;
 }
 
 const struct gemctl_cmd cmd_run_entry = {
 	.name = "run",
-	.args = "[--] PROGRAM [ARGS]...",
+	.args = "[-D PATH] [--private] [--gemd-opt OPT]... [--] PROGRAM [ARGS]...",
+	.opts = run_opts,
 	.summary = "run PROGRAM with the gemkit interposer against the device",
 	.complete = GEMCTL_COMPLETE_COMMAND,
 	.fn = cmd_run,

@@ -403,6 +403,31 @@ static uint32_t next_object_id(const struct gd_capture *c)
 	return id + 1;
 }
 
+/*
+ * Where the state came from.  The capture keeps 127 bytes of it: when the
+ * whole origin does not fit, which gemd it was matters more than the
+ * mount's path.
+ */
+static void set_source(const struct gd_ctx *ctx, struct gdfs *src,
+		       struct gd_capture *c)
+{
+	const char *origin = gdfs_origin(src), *path;
+	struct strbuf sb = STRBUF_INIT;
+	pid_t pid;
+	uid_t uid;
+
+	path = gem_device_path(ctx->device);
+	if (strlen(origin) < sizeof(c->header.source) || !path ||
+	    gdfs_peer(src, &pid, &uid)) {
+		gd_capture_set_source(c, origin);
+		return;
+	}
+	strbuf_addf(&sb, "gemd %s (pid %d), %s", path, (int)pid,
+		    gdfs_kind(src) == GDFS_SOCKET ? "over the socket" : "mount");
+	gd_capture_set_source(c, sb.buf);
+	strbuf_release(&sb);
+}
+
 int gd_capture_live(const struct gd_ctx *ctx, struct gd_capture *c,
 		    const struct gd_live_opts *o)
 {
@@ -419,7 +444,7 @@ int gd_capture_live(const struct gd_ctx *ctx, struct gd_capture *c,
 	c->header.time_ns = now_realtime_ns();
 	snprintf(c->header.tool_version, sizeof(c->header.tool_version), "gemdump %s",
 		 PACKAGE_VERSION);
-	gd_capture_set_source(c, gdfs_describe(src));
+	set_source(ctx, src, c);
 	add_device(src, c, &sb);
 	ret = add_objects(ctx, src, c, o, &sb);
 	if (!ret)

@@ -517,7 +517,7 @@ static bool has_hang(const struct gd_capture *c)
 static int load(const struct gd_ctx *ctx, const char *file, struct gd_capture *c,
 		struct hang_opts *ho)
 {
-	struct strbuf in = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf in = STRBUF_INIT, err = STRBUF_INIT, live = STRBUF_INIT;
 	const char *what = file;
 	int ret;
 
@@ -528,7 +528,9 @@ static int load(const struct gd_ctx *ctx, const char *file, struct gd_capture *c
 		if (ret)
 			return ret;
 		ret = gdfs_read(src, "i915_error_state", &in);
-		what = "i915_error_state";
+		/* Which gemd's error state: its source line says so. */
+		strbuf_addf(&live, "i915_error_state of %s", gdfs_origin(src));
+		what = live.buf;
 		if (ret)
 			gd_error(ctx, "reading %s/i915_error_state: %s", gdfs_describe(src),
 				 gdfs_strerror(ret));
@@ -565,6 +567,7 @@ static int load(const struct gd_ctx *ctx, const char *file, struct gd_capture *c
 out:
 	strbuf_release(&in);
 	strbuf_release(&err);
+	strbuf_release(&live);
 	return ret;
 }
 

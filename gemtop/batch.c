@@ -269,7 +269,7 @@ static void text_frame(struct strbuf *sb, const struct gt_sampler *s, const stru
 	uint64_t hangs = gt_counter(c, "hangs", &present);
 	size_t i;
 
-	strbuf_addf(sb, "gemtop - %s - sample %lu\n", s->src ? gdfs_describe(s->src) : "",
+	strbuf_addf(sb, "gemtop - %s - sample %lu\n", s->src ? gdfs_origin(s->src) : "",
 		    s->count);
 	if (s->missing[0])
 		strbuf_addf(sb, "Missing: %s\n", s->missing);

@@ -90,7 +90,7 @@ static void draw_title(struct gt_ui *ui, int y)
 		snprintf(right, sizeof(right), "PAUSED");
 	len = ui->cols - (int)strlen(right) - 2;
 	snprintf(title, sizeof(title), "gemtop - %s - %s", s->driver[0] ? s->driver : "?",
-		 s->src ? gdfs_describe(s->src) : "(no source)");
+		 s->src ? gdfs_origin(s->src) : "(no source)");
 	gt_attr_on(ui, GT_C_TITLE);
 	gt_putf(ui, y, 0, "%.*s", len > 0 ? len : 0, title);
 	gt_attr_off(ui, GT_C_TITLE);

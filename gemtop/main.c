@@ -159,7 +159,7 @@ static int run_batch(const struct gt_opts *o)
 		} else {
 			if (reported)
 				fprintf(stderr, "gemtop: reconnected to %s\n",
-					gdfs_describe(s.src));
+					gdfs_origin(s.src));
 			reported = false;
 			if (s.cur->have & GT_NEED_OBJECTS && now_need & GT_NEED_OBJECTS)
 				gt_model_update(&m, &s.cur->objs, s.cur->real_ns);

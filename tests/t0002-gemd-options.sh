@@ -113,7 +113,10 @@ test_expect_success 'the default path is $XDG_RUNTIME_DIR/gemkit/card0' '
 		--log-file xdg.log &&
 	test_pidfiles="$test_pidfiles $TRASH/xdg.pid" &&
 	test -S "$TRASH/xdg/gemkit/card0" &&
-	test "$(stat -c %a "$TRASH/xdg/gemkit")" = 755 &&
+	# Made 0700 by this gemd: no earlier gemd of another -D made it
+	# (0755) for a debugfs tree of its own, as they did before their
+	# trees were named after their sockets.
+	test "$(stat -c %a "$TRASH/xdg/gemkit")" = 700 &&
 	"$GEMD" --ping >out &&
 	test_cmp expect out &&
 	kill -TERM "$(cat xdg.pid)" &&

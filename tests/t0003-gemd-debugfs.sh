@@ -1,16 +1,16 @@
 #!/bin/sh
 # gemd's debugfs mount: where it appears, what it holds, and that it goes.
-test_description='gemd mounts its debugfs at the default place and removes it'
+test_description='gemd mounts its debugfs at the default place (<socket path>.debugfs) and removes it'
 . "$(dirname "$0")/test-lib.sh"
 
-DFS="$XDG_RUNTIME_DIR/gemkit/debugfs"
+DFS="$GEMD_SOCK.debugfs"	# named after the socket: one per gemd
 
 if ! test -c /dev/fuse || ! grep -q '^#define HAVE_FUSE3 1' "$GEMKIT_BUILD_DIR/config.h"; then
 	echo "1..0 # SKIP no /dev/fuse or gemd built without libfuse3"
 	exit 0
 fi
 
-test_expect_success 'the tree appears under <runtime dir>/debugfs/dri/0' '
+test_expect_success 'the tree appears under <socket path>.debugfs/dri/0' '
 	start_gemd &&
 	test_wait_for 10 test -f "$DFS/dri/0/name" &&
 	echo "i915 dev=0000:00:02.0 unique=0000:00:02.0" >expect &&
@@ -47,9 +47,19 @@ test_expect_success 'the render node: dri/128 with the same name' '
 	test_cmp "$DFS/dri/0/name" "$DFS/dri/128/name"
 '
 
-test_expect_success 'shutdown removes the mount' '
+test_expect_success 'shutdown removes the mount, and the directory gemd made' '
 	stop_gemd &&
-	! grep -q " $DFS " /proc/mounts
+	! grep -q " $DFS " /proc/mounts &&
+	! test -e "$DFS"
+'
+
+test_expect_success 'a directory gemd did not make is left' '
+	mkdir own &&
+	start_gemd --debugfs "$PWD/own" &&
+	test_wait_for 10 test -f own/dri/0/name &&
+	stop_gemd &&
+	test -d own &&
+	! grep -q " $PWD/own " /proc/mounts
 '
 
 test_expect_success '--no-debugfs mounts nothing' '

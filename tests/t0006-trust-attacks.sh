@@ -182,6 +182,16 @@ test_expect_success 'attack 10: I915_GEM_PIN is root'"'"'s (EACCES)' '
 	echo -2 >expect && test_cmp expect out
 '
 
+test_expect_success 'a debugfs write to a missing file: ENOENT, and no "allowed" line' '
+	as_user "$ATTACKER" $PY "$RAW" "$SOCK" debugfs-write no_such_file 1 >out &&
+	echo -2 >expect && test_cmp expect out &&
+	$PY "$RAW" "$SOCK" debugfs-write no_such_file_either 1 >out &&
+	test_cmp expect out &&
+	as_user "$ATTACKER" $PY "$RAW" "$SOCK" debugfs-read no_such_file >out &&
+	echo "-2 0" >expect && test_cmp expect out &&
+	! grep "no_such_file" "$GEMD_LOG"
+'
+
 test_expect_success 'the socket is 0600 without --mode: other users cannot connect' '
 	stop_gemd && start_gemd -D "$SOCK" --no-debugfs &&
 	test_expect_code 3 as_user "$ATTACKER" "$GEMCTL" -D "$SOCK" info 2>err &&

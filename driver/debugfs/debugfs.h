@@ -37,6 +37,10 @@ int gem_debugfs_start(struct gem_device *dev, const char *dir,
  * request, so the caller must exit without destroying the device.
  */
 int gem_debugfs_stop(struct gem_debugfs *dfs);
+/* The mount point (absolute; it holds dri/0) and the mount's st_dev, for
+ * GEM_MSG_MOUNT.  The directory is removed at stop if start created it. */
+const char *gem_debugfs_dir(const struct gem_debugfs *dfs);
+dev_t gem_debugfs_dev(const struct gem_debugfs *dfs);
 /* Detach a stale (or any) FUSE mount at dir: 0 if nothing was mounted
  * or the mount was removed, else -errno. */
 int gem_debugfs_cleanup_stale(const char *dir);

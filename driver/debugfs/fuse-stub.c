@@ -18,3 +18,13 @@ int gem_debugfs_cleanup_stale(const char *dir)
 {
 	return 0;
 }
+
+const char *gem_debugfs_dir(const struct gem_debugfs *dfs)
+{
+	return NULL;
+}
+
+dev_t gem_debugfs_dev(const struct gem_debugfs *dfs)
+{
+	return 0;
+}

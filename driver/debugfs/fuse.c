@@ -59,6 +59,7 @@ struct gem_debugfs {
 	struct fuse *fuse;
 	char *dir;
 	dev_t mnt_dev;			/* st_dev of the mounted root */
+	bool made_dir;			/* we created dir: removed at stop */
 	pthread_t thread;
 	bool thread_running;
 	time_t start_time;
@@ -538,7 +539,8 @@ static bool is_live_fuse_mount(const char *dir)
 	return statfs(dir, &sf) == 0 && sf.f_type == FUSE_SUPER_MAGIC;
 }
 
-static int mkdir_p(const char *dir)
+/* *made: the last component was created here (not found). */
+static int mkdir_p(const char *dir, bool *made)
 {
 	char path[PATH_MAX];
 	size_t len = strlen(dir), i;
@@ -550,7 +552,9 @@ static int mkdir_p(const char *dir)
 		if (path[i] != '/' && path[i] != '\0')
 			continue;
 		path[i] = '\0';
-		if (mkdir(path, 0755) < 0 && errno != EEXIST)
+		if (mkdir(path, 0755) == 0)
+			*made = i == len;
+		else if (errno != EEXIST)
 			return -errno;
 		path[i] = dir[i];
 	}
@@ -566,6 +570,7 @@ int gem_debugfs_start(struct gem_device *dev, const char *dir, struct gem_debugf
 	struct fuse_args args;
 	struct gem_debugfs *dfs;
 	struct stat st;
+	bool made = false;
 	int argc = 0, ret;
 
 	if (access("/dev/fuse", R_OK | W_OK))
@@ -573,15 +578,18 @@ int gem_debugfs_start(struct gem_device *dev, const char *dir, struct gem_debugf
 	ret = gem_debugfs_cleanup_stale(dir);
 	if (ret)
 		return ret;
-	ret = mkdir_p(dir);
+	ret = mkdir_p(dir, &made);
 	if (ret)
 		return ret;
 	if (is_live_fuse_mount(dir))
 		return -EBUSY;		/* another gemd serves it */
 
 	dfs = calloc(1, sizeof(*dfs));
-	if (!dfs)
-		return -ENOMEM;
+	if (!dfs) {
+		ret = -ENOMEM;
+		goto out_rmdir;
+	}
+	dfs->made_dir = made;
 	dfs->dev = dev;
 	pthread_mutex_init(&dfs->handles_lock, NULL);
 	dfs->start_time = time(NULL);
@@ -624,7 +632,20 @@ out_destroy:
 out_free:
 	free(dfs->dir);
 	free(dfs);
+out_rmdir:
+	if (made)
+		rmdir(dir);
 	return ret;
+}
+
+const char *gem_debugfs_dir(const struct gem_debugfs *dfs)
+{
+	return dfs->dir;
+}
+
+dev_t gem_debugfs_dev(const struct gem_debugfs *dfs)
+{
+	return dfs->mnt_dev;
 }
 
 int gem_debugfs_stop(struct gem_debugfs *dfs)
@@ -663,6 +684,9 @@ int gem_debugfs_stop(struct gem_debugfs *dfs)
 		handle_free(dfs, dfs->handles);
 	pthread_mutex_destroy(&dfs->handles_lock);
 	log_info("debugfs: unmounted %s", dfs->dir);
+	/* Ours: nothing is left where the tools, or the next gemd, look. */
+	if (dfs->made_dir && rmdir(dfs->dir) < 0)
+		log_debug("debugfs: rmdir %s: %m", dfs->dir);
 	free(dfs->dir);
 	free(dfs);
 	return 0;

@@ -105,7 +105,7 @@ static const struct gemd_option gemd_options[] = {
 	  "let every client open every flink name, as the kernel does "
 	  "(default: only names of its own user's)" },
 	{ "debugfs", required_argument, OPT_DEBUGFS, "DIR",
-	  "mount the debugfs tree at DIR/dri/0 (default <runtime dir>/debugfs)" },
+	  "mount the debugfs tree at DIR/dri/0 (default <socket path>.debugfs)" },
 	{ "no-debugfs", no_argument, OPT_NO_DEBUGFS, NULL,
 	  "do not mount a debugfs tree" },
 	{ "metrics", required_argument, OPT_METRICS, "[ADDR:]PORT",
@@ -767,35 +767,36 @@ static int prepare_rundir(const struct gemd_opts *o)
 	return ret;
 }
 
-/* The debugfs mount is a convenience: gemd serves its device without it. */
+/*
+ * The debugfs mount is a convenience: gemd serves its device without it.
+ * By default it is named after the socket (<socket path>.debugfs), so two
+ * gemds never share one; the tools ask gemd where it is (GEM_MSG_MOUNT).
+ */
 static struct gem_debugfs *start_debugfs(const struct gemd_opts *o,
-					 struct gem_device *dev)
+					 struct gem_device *dev, struct server *srv)
 {
 	struct gem_debugfs *dfs = NULL;
-	char dir[PATH_MAX];
+	struct strbuf dir = STRBUF_INIT;
 	int ret;
 
 	if (o->no_debugfs)
 		return NULL;
-	if (o->debugfs) {
-		snprintf(dir, sizeof(dir), "%s", o->debugfs);
-	} else {
-		char rt[PATH_MAX - 16];
-
-		ret = gem_runtime_dir(rt, sizeof(rt));
-		if (ret) {
-			log_warn("debugfs: no runtime directory: %s", strerror(-ret));
-			return NULL;
-		}
-		snprintf(dir, sizeof(dir), "%s/debugfs", rt);
-	}
-	ret = gem_debugfs_start(dev, dir, &dfs);
-	if (ret == -ENODEV)
-		log_notice("debugfs: FUSE unavailable; not mounted at %s", dir);
-	else if (ret)
-		log_err("debugfs: cannot mount at %s: %s", dir, strerror(-ret));
+	if (o->debugfs)
+		strbuf_addstr(&dir, o->debugfs);
 	else
-		log_info("debugfs mounted at %s/dri/0", dir);
+		strbuf_addf(&dir, "%s.debugfs", server_path(srv));
+	ret = gem_debugfs_start(dev, dir.buf, &dfs);
+	if (ret == -ENODEV)
+		log_notice("debugfs: FUSE unavailable; not mounted at %s", dir.buf);
+	else if (ret)
+		log_err("debugfs: cannot mount at %s: %s", dir.buf, strerror(-ret));
+	else
+		log_info("debugfs mounted at %s/dri/0", dir.buf);
+	strbuf_release(&dir);
+	if (!ret && server_set_mount(srv, gem_debugfs_dir(dfs),
+				     (uint64_t)gem_debugfs_dev(dfs)))
+		log_warn("debugfs: the tools will read over the socket: %s",
+			 strerror(ENOMEM));
 	return ret ? NULL : dfs;
 }
 
@@ -885,7 +886,7 @@ int main(int argc, char **argv)
 	ret = server_start(&scfg, &srv, err, sizeof(err));
 	if (ret)
 		fail("%s", err);
-	dfs = start_debugfs(&o, dev);
+	dfs = start_debugfs(&o, dev, srv);
 	/* Asked for, so a port that cannot be had stops gemd. */
 	if (o.metrics && metrics_http_start(dev, &o.metrics_addr, &mh, err, sizeof(err))) {
 		gem_debugfs_stop(dfs);
@@ -912,6 +913,7 @@ int main(int argc, char **argv)
 	sig = wait_for_signal(sfd);
 	log_notice("%s: shutting down", sig ? strsignal(sig) : "signalfd");
 	metrics_http_stop(mh);
+	server_set_mount(srv, NULL, 0);		/* no tool is sent there now */
 	busy = gem_debugfs_stop(dfs) < 0;
 	ret = server_stop(srv);
 	pidfile_remove();

@@ -63,6 +63,12 @@ static struct refusal_slot {
 	struct ratelimit limit;
 } refusal_slots[REFUSAL_SLOTS];
 static pthread_mutex_t refusal_lock = PTHREAD_MUTEX_INITIALIZER;
+static uint64_t (*policy_clock)(void) = now_ns;
+
+void policy_set_clock(uint64_t (*clock)(void))
+{
+	policy_clock = clock ? clock : now_ns;
+}
 
 static bool refusal_loggable(const struct policy_peer *peer,
 			     const struct policy_rule *r, unsigned long *missed)
@@ -75,7 +81,7 @@ static bool refusal_loggable(const struct policy_peer *peer,
 	if (s->pid != peer->pid || s->rule != r)
 		*s = (struct refusal_slot){ .pid = peer->pid, .rule = r };
 	pthread_mutex_unlock(&refusal_lock);
-	return ratelimit_allow(&s->limit, missed);
+	return ratelimit_allow_at(&s->limit, policy_clock(), missed);
 }
 
 static const struct policy_rule *rule_for(const struct policy_request *req)
@@ -97,8 +103,9 @@ static bool allowed(const struct policy_rule *r, uid_t owner_uid, uid_t uid,
 {
 	bool owner = uid == 0 || uid == owner_uid;
 
-	/* No such file: the request fails with ENOENT, as it would anyway. */
-	if ((r->who == WHO_MODE_READ || r->who == WHO_MODE_WRITE) && mode < 0)
+	/* No such file to read: the read handler decides (a connection's
+	 * own fdinfo is no debugfs file), and fails with ENOENT otherwise. */
+	if (r->who == WHO_MODE_READ && mode < 0)
 		return true;
 
 	switch (r->who) {
@@ -124,6 +131,10 @@ int policy_check(uid_t owner_uid, const struct policy_peer *peer,
 
 	if (!r)
 		return 0;
+	/* Nothing to write to: ENOENT at once, and no "allowed" line for
+	 * an action that does not happen. */
+	if (r->who == WHO_MODE_WRITE && req->mode < 0)
+		return -ENOENT;
 	ok = allowed(r, owner_uid, peer->uid, req->mode);
 	if (ok && !r->audit)
 		return 0;

@@ -31,11 +31,17 @@ struct policy_request {
 
 /*
  * 0 if peer may make the request to a gemd run by owner_uid, else
- * -EACCES.  Privileged actions (allowed or not) and refusals are logged
- * with the peer's uid, pid and command name; refusals at most once a
- * second per kind (the rest are counted and said with the next line).
+ * -EACCES; -ENOENT for a debugfs write to a file that does not exist
+ * (whoever asks, and not logged: nothing was done).  Privileged actions
+ * (allowed or not) and refusals are logged with the peer's uid, pid and
+ * command name; refusals at most once a second per process and rule (the
+ * rest are counted and said with the next line).
  */
 int policy_check(uid_t owner_uid, const struct policy_peer *peer,
 		 const struct policy_request *req);
+
+/* The clock of that once a second (CLOCK_MONOTONIC ns, now_ns() unless
+ * set; NULL restores it): tests step time instead of sleeping. */
+void policy_set_clock(uint64_t (*clock)(void));
 
 #endif

@@ -129,6 +129,8 @@ struct server {
 	bool stopping;
 	struct file_entry *files[FILE_HASH_SIZE];
 	struct shm_watch *shm_watch;	/* fixed: the shared channels' watcher */
+	char *mount_dir;		/* GEM_MSG_MOUNT's answer, under lock */
+	uint64_t mount_dev;
 };
 
 /* --- files ------------------------------------------------------------ */
@@ -551,7 +553,7 @@ static int conn_reply(struct conn *c, int result, const void *data, size_t len,
 
 /* --- message handlers ------------------------------------------------- */
 
-/* May this peer make this request (policy.c)?  0 or -EACCES. */
+/* May this peer make this request (policy.c)?  0, -EACCES or -ENOENT. */
 static int conn_permit(struct conn *c, uint16_t type, uint32_t request,
 		       const char *path, int mode)
 {
@@ -1279,6 +1281,30 @@ static int handle_control(struct conn *c, const struct gem_msg_hdr *hdr,
 	return conn_reply(c, ret, NULL, 0, -1);
 }
 
+/* GEM_MSG_MOUNT: where this gemd's debugfs tree is (server_set_mount). */
+static int handle_mount(struct conn *c, const struct gem_msg_hdr *hdr,
+			uint8_t *payload)
+{
+	struct gem_mount_reply r = { 0 };
+	int ret = -ENOENT;
+
+	(void)payload;
+	if (hdr->len) {
+		conn_error(c, "MOUNT with a %u-byte payload", hdr->len);
+		return -EPROTO;
+	}
+	strbuf_reset(&c->out);
+	pthread_mutex_lock(&c->srv->lock);
+	if (c->srv->mount_dir) {
+		r.dev = c->srv->mount_dev;
+		strbuf_add(&c->out, &r, sizeof(r));
+		strbuf_add(&c->out, c->srv->mount_dir, strlen(c->srv->mount_dir) + 1);
+		ret = 0;
+	}
+	pthread_mutex_unlock(&c->srv->lock);
+	return conn_reply(c, ret, c->out.buf, c->out.len, -1);
+}
+
 /*
  * Every message gemd understands, and the connection kind it is valid on:
  * OPEN and HELLO only as the first message, requests only on channels.
@@ -1308,6 +1334,7 @@ static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_DEBUGFS, "DEBUGFS", CONN_CHANNEL, handle_debugfs },
 	{ GEM_MSG_HANG_WAIT, "HANG_WAIT", CONN_CHANNEL, handle_hang_wait },
 	{ GEM_MSG_CONTROL, "CONTROL", CONN_CHANNEL, handle_control },
+	{ GEM_MSG_MOUNT, "MOUNT", CONN_CHANNEL, handle_mount },
 };
 
 static const struct msg_handler *msg_handler_find(uint16_t type)
@@ -1862,6 +1889,7 @@ int server_stop(struct server *srv)
 	pthread_cond_destroy(&srv->unhashed);
 	pthread_cond_destroy(&srv->idle);
 	pthread_mutex_destroy(&srv->lock);
+	free(srv->mount_dir);
 	free(srv);
 	return ret;
 }
@@ -1869,4 +1897,18 @@ int server_stop(struct server *srv)
 const char *server_path(const struct server *srv)
 {
 	return srv->path;
+}
+
+int server_set_mount(struct server *srv, const char *dir, uint64_t dev)
+{
+	char *copy = dir ? strdup(dir) : NULL;
+
+	if (dir && !copy)
+		return -ENOMEM;
+	pthread_mutex_lock(&srv->lock);
+	free(srv->mount_dir);
+	srv->mount_dir = copy;
+	srv->mount_dev = dev;
+	pthread_mutex_unlock(&srv->lock);
+	return 0;
 }

@@ -4,6 +4,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 struct gem_device;
@@ -46,5 +47,8 @@ int server_start(const struct server_config *cfg, struct server **out,
 int server_stop(struct server *srv);
 /* The absolute socket path being served. */
 const char *server_path(const struct server *srv);
+/* What GEM_MSG_MOUNT answers: the debugfs mount point (holding dri/0)
+ * and its st_dev; dir NULL: none.  0 or -ENOMEM. */
+int server_set_mount(struct server *srv, const char *dir, uint64_t dev);
 
 #endif

@@ -100,6 +100,8 @@ enum gem_msg_type {
 				 * no reply.  For a holder of the device fd who
 				 * can no longer connect to the socket (it
 				 * dropped privileges, as the kernel allows) */
+	GEM_MSG_MOUNT = 25,	/* channel, no file needed: where this gemd's
+				 * debugfs tree is mounted; see below */
 	/* 64-127: debugfs, events, hang notification and driver control;
 	 * valid on a channel without a file (hdr.file 0): tools that only
 	 * look at the driver need not open a drm_file. */
@@ -134,6 +136,17 @@ struct gem_debugfs_range {
 	uint64_t offset;
 	uint32_t length;	/* <= GEM_MSG_MAX_PAYLOAD */
 	uint32_t pad;
+};
+
+/*
+ * GEM_MSG_MOUNT: empty payload.  The reply is struct gem_mount_reply and
+ * the mount point's absolute path, NUL-terminated (the directory holding
+ * dri/0); -ENOENT when this gemd has no mount (--no-debugfs, no FUSE).
+ * A tool uses the tree only if the directory's st_dev is 'dev', so that
+ * it never reads another gemd's mount; else it reads over the socket.
+ */
+struct gem_mount_reply {
+	uint64_t dev;		/* st_dev of the mount, as makedev() encodes it */
 };
 
 /* gem_msg_hdr.flags */

@@ -3,6 +3,9 @@
 
   rawclient.py SOCK debugfs-read PATH   READ a debugfs file: prints the
                                         result (0 or -errno) and the length
+  rawclient.py SOCK debugfs-write PATH BYTES
+                                        WRITE BYTES to a debugfs file:
+                                        prints the result (count or -errno)
   rawclient.py SOCK pin                 OPEN a file, then I915_GEM_PIN on
                                         it: prints the result
   rawclient.py SOCK hijack NAMES        for every autobound name in the
@@ -22,7 +25,7 @@ with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "..", "..", "lib", "proto", "protocol.h")) as _h:
     VERSION = int(re.search(r"#define GEM_PROTOCOL_VERSION\s+(\d+)", _h.read()).group(1))
 MSG_OPEN, MSG_HELLO, MSG_IOCTL, MSG_DEBUGFS = 1, 2, 16, 64
-DEBUGFS_READ = 0
+DEBUGFS_READ, DEBUGFS_WRITE = 0, 1
 # DRM_IOCTL_I915_GEM_PIN: _IOWR('d', 0x40 + 0x15, struct drm_i915_gem_pin)
 I915_GEM_PIN = (3 << 30) | (24 << 16) | (ord("d") << 8) | 0x55
 
@@ -61,6 +64,11 @@ def main():
         ch, r, _ = hello(MSG_HELLO, path)
         result, data = call(ch, MSG_DEBUGFS, sys.argv[3].encode() + b"\0", DEBUGFS_READ)
         print(result, len(data))
+    elif verb == "debugfs-write":
+        ch, r, _ = hello(MSG_HELLO, path)
+        result, _ = call(ch, MSG_DEBUGFS, sys.argv[3].encode() + b"\0" +
+                         sys.argv[4].encode(), DEBUGFS_WRITE)
+        print(result)
     elif verb == "pin":
         f, r, data = hello(MSG_OPEN, path)
         token = struct.unpack("<IIQ", data)[2]
