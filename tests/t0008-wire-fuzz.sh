@@ -48,12 +48,12 @@ test_expect_success 'seed corpus: the shared ring' '
 	mkdir -p ring &&
 	python3 - ring <<-\PY
 	import struct, sys
-	def hdr(type_, len_, request=0, file_=1):
-	    return struct.pack("<IHHIIQ", 0x474d4431, type_, 0, len_, request, file_)
+	def hdr(type_, len_, request=0, file_=(1, 2)):
+	    return struct.pack("<IHHIIQQ", 0x474d4431, type_, 0, len_, request, *file_)
 	close = hdr(16, 8, 0x40086409) + struct.pack("<II", 1, 0)
 	open(sys.argv[1] + "/one", "wb").write(struct.pack("<II", len(close), 0) + close)
 	tail = (128 << 10) - 32
-	skip = hdr(4, 8, 0, 0) + bytes(8)
+	skip = hdr(4, 0, 0, (0, 0))	# the 32 bytes left: a header alone
 	open(sys.argv[1] + "/wrap", "wb").write(
 	    struct.pack("<II", tail + len(skip) + len(close), tail) + skip + close)
 	PY
