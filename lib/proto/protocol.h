@@ -112,7 +112,8 @@ enum gem_msg_type {
  * GEM_MSG_DEBUGFS: the debugfs files without FUSE.  The payload starts
  * with the file's path relative to dri/0, NUL-terminated; then
  *   READ:  nothing; the reply is the whole file (-EFBIG beyond
- *          GEM_MSG_MAX_PAYLOAD: use READ_RANGE);
+ *          GEM_MSG_MAX_PAYLOAD, before anything is buffered for a raw
+ *          file: read it with RANGE in pieces, as libgemdebugfs does);
  *   RANGE: struct gem_debugfs_range; the reply is those bytes (fewer at EOF);
  *   WRITE: the bytes to write; result = bytes taken;
  *   LIST:  empty path; the reply is one name per line.
