@@ -2,7 +2,8 @@
 # Run gemd's decoding fuzz targets briefly (built with --enable-fuzzing
 # and clang; skipped otherwise): fuzz-wire seeded with one well-formed call
 # of every ioctl after a GEM_CREATE, so that each handler is reached from
-# the start, and fuzz-shmring with two ring states.
+# the start, fuzz-shmring with two ring states, and fuzz-msgfd with every
+# message that takes a descriptor and every kind of descriptor.
 test_description='gemd message decoding and ioctl argument checks, fuzzed briefly'
 . "$(dirname "$0")/test-lib.sh"
 
@@ -60,6 +61,34 @@ test_expect_success 'seed corpus: the shared ring' '
 	test $(ls ring | wc -l) = 2
 '
 
+# fuzz-msgfd's records: u8 what, u8 how (bit 0: on the file connection;
+# bits 1-3: the descriptors), u8 token, u8 flags, u32 arg, u16 len,
+# payload (tests/fuzz/fuzz-msgfd.c).  Every message of its table with
+# every kind of descriptor, the payload of the size its handler wants.
+test_expect_success 'seed corpus: descriptors on every message that takes one' '
+	mkdir -p msgfd &&
+	python3 - msgfd <<-\PY
+	import struct, sys
+	prime = struct.pack("<IIi", 1, 0x80002, -1)	# handle 1, O_CLOEXEC|O_RDWR
+	whats = [	# (request, payload) by fuzz-msgfd.c whats[] index
+	    (0, b""), (0, b""), (0, struct.pack("<II", 0, 100)),
+	    (0, struct.pack("<II", 1, 2)), (0, prime), (0, prime),
+	    (0, struct.pack("<QII", 4096, 0, 0)), (0, struct.pack("<II", 1, 0)),
+	    (1, b""), (0, struct.pack("<QQ", 0, 4096)), (2, b""), (0, b""),
+	    (0, b""), (0, b"i915_capabilities\0")]
+	def rec(what, how, request, payload, token=0):
+	    return struct.pack("<BBBBIH", what, how, token, 0, request,
+	                       len(payload)) + payload
+	for w, (request, payload) in enumerate(whats):
+	    for kind in range(8):
+	        for conn in (0, 1):
+	            create = rec(6, 0, 0, whats[6][1])
+	            open("%s/%02d-%d-%d" % (sys.argv[1], w, kind, conn), "wb").write(
+	                create + rec(w, conn | kind << 1, request, payload))
+	PY
+	test $(ls msgfd | wc -l) = 224
+'
+
 test_expect_success "fuzz-shmring runs ${WIRE_FUZZ_SECONDS}s without a finding" '
 	"$FUZZ/fuzz-shmring" -max_total_time=$WIRE_FUZZ_SECONDS -max_len=140000 \
 		-rss_limit_mb=2048 -timeout=30 ring >fuzz-ring.log 2>&1 ||
@@ -70,6 +99,12 @@ test_expect_success "fuzz-wire runs ${WIRE_FUZZ_SECONDS}s without a finding" '
 	"$FUZZ/fuzz-wire" -max_total_time=$WIRE_FUZZ_SECONDS -max_len=65536 \
 		-rss_limit_mb=2048 -timeout=30 corpus >fuzz.log 2>&1 ||
 	{ tail -n 60 fuzz.log; false; }
+'
+
+test_expect_success "fuzz-msgfd runs ${WIRE_FUZZ_SECONDS}s without a finding" '
+	"$FUZZ/fuzz-msgfd" -max_total_time=$WIRE_FUZZ_SECONDS -max_len=4096 \
+		-rss_limit_mb=2048 -timeout=30 msgfd >fuzz-msgfd.log 2>&1 ||
+	{ tail -n 60 fuzz-msgfd.log; false; }
 '
 
 test_done
