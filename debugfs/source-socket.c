@@ -65,9 +65,11 @@ static int sock_read_range(struct gdfs *src, const char *name, uint64_t off, siz
  */
 static int sock_read(struct gdfs *src, const char *name, struct strbuf *out)
 {
-	size_t oldlen = out->len;
+	size_t oldlen = out ? out->len : 0;
 	int ret = sock_call(src, GEM_DEBUGFS_READ, name, NULL, 0, out);
 
+	if (!out)	/* only whether it can be read */
+		return ret < 0 ? ret : 0;
 	if (ret == -EFBIG && src->max_size < SIZE_MAX)
 		ret = sock_read_range(src, name, 0, src->max_size + 1, out);
 	if (ret >= 0 && out->len - oldlen > src->max_size)
