@@ -62,9 +62,10 @@ test_expect_success 'seed corpus: the shared ring' '
 '
 
 # fuzz-msgfd's records: u8 what, u8 how (bit 0: on the file connection;
-# bits 1-3: the descriptors), u8 token, u8 flags, u32 arg, u16 len,
-# payload (tests/fuzz/fuzz-msgfd.c).  Every message of its table with
-# every kind of descriptor, the payload of the size its handler wants.
+# bits 1-3: the descriptors; bit 4: on uid 65534's channel), u8 token,
+# u8 flags, u32 arg, u16 len, payload (tests/fuzz/fuzz-msgfd.c).  Every
+# message of its table with every kind of descriptor on every connection,
+# the payload of the size its handler wants.
 test_expect_success 'seed corpus: descriptors on every message that takes one' '
 	mkdir -p msgfd &&
 	python3 - msgfd <<-\PY
@@ -81,12 +82,12 @@ test_expect_success 'seed corpus: descriptors on every message that takes one' '
 	                       len(payload)) + payload
 	for w, (request, payload) in enumerate(whats):
 	    for kind in range(8):
-	        for conn in (0, 1):
+	        for conn in (0, 1, 16):
 	            create = rec(6, 0, 0, whats[6][1])
 	            open("%s/%02d-%d-%d" % (sys.argv[1], w, kind, conn), "wb").write(
 	                create + rec(w, conn | kind << 1, request, payload))
 	PY
-	test $(ls msgfd | wc -l) = 224
+	test $(ls msgfd | wc -l) = 336
 '
 
 test_expect_success "fuzz-shmring runs ${WIRE_FUZZ_SECONDS}s without a finding" '

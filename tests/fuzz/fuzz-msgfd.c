@@ -5,7 +5,9 @@
  * with descriptors of several kinds attached (fuzz-fds.h: memfd,
  * socketpair end, pipe, /dev/null, a dma-buf of gemd's own, the device
  * fd itself, two at once), on the file connection or on a channel, with
- * a token that is right, zero, right in its low half only, or made up.
+ * a token that is right, zero, right in its low half only, or made up,
+ * and (when run as root) on a channel of another user: uid 65534, whose
+ * channel a helper process connects, as a hostile local user would.
  * fuzz-wire covers the ioctl payloads; this covers who may hand gemd
  * what.  The server runs on a socket in a private directory and is
  * started afresh for every input: a finding replays alone.
@@ -13,8 +15,9 @@
  * An input is a sequence of up to MAX_MSGS records:
  *
  *	u8  what	index into whats[] (modulo its length)
- *	u8  how		bit 0: on the file connection (else the channel);
- *			bits 1-3: the descriptor(s), see attach()
+ *	u8  how		bit 0: on the file connection (else a channel);
+ *			bits 1-3: the descriptor(s), see attach();
+ *			bit 4: on the other user's channel
  *	u8  token	0 the file's, 1 none, 2 its low half, 3 arg's
  *	u8  flags	gem_msg_hdr.flags
  *	u32 arg		the request (the ioctl code for the IOCTL rows)
@@ -23,12 +26,15 @@
  */
 #include <errno.h>
 #include <fcntl.h>
+#include <grp.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/uio.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
 #include <syslog.h>
 #include <unistd.h>
 
@@ -74,13 +80,121 @@ static const struct what whats[] = {
 struct peer {
 	const char *path;
 	int file, chan;		/* -1 once gemd closed them */
+	int other;		/* uid 65534's channel, or -1 */
 	struct gem_token token;
 	int dmabuf;
 };
 
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
-static char sock_path[64];
+static char sock_dir[32], sock_path[64];
+static int helper = -1;		/* socket to the uid-65534 helper */
+
+/* One byte, and fd with it when fd >= 0. */
+static void send_byte_fd(int s, int fd)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	char byte = 0;
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
+
+	if (fd >= 0) {
+		memset(&ctl, 0, sizeof(ctl));
+		msg.msg_control = ctl.buf;
+		msg.msg_controllen = sizeof(ctl.buf);
+		ctl.hdr.cmsg_level = SOL_SOCKET;
+		ctl.hdr.cmsg_type = SCM_RIGHTS;
+		ctl.hdr.cmsg_len = CMSG_LEN(sizeof(int));
+		memcpy(CMSG_DATA(&ctl.hdr), &fd, sizeof(int));
+	}
+	(void)sendmsg(s, &msg, MSG_NOSIGNAL);
+}
+
+/*
+ * The helper: a process of uid 65534, forked before any thread, that
+ * connects a channel for each byte it reads and sends it back.  gemd
+ * judges a channel by SO_PEERCRED, which is the connecting process's.
+ */
+static void helper_main(int s)
+{
+	char byte;
+	int fd;
+
+	if (setgroups(0, NULL) || setresgid(65534, 65534, 65534) ||
+	    setresuid(65534, 65534, 65534))
+		_exit(1);
+	while (read(s, &byte, 1) == 1) {
+		fd = channel_connect(sock_path, GEM_MSG_HELLO, false, true, NULL, 0);
+		send_byte_fd(s, fd);
+		if (fd >= 0)
+			close(fd);
+	}
+	_exit(0);
+}
+
+static int other_connect(void)
+{
+	union {
+		struct cmsghdr hdr;
+		char buf[CMSG_SPACE(sizeof(int))];
+	} ctl;
+	char byte = 0;
+	struct iovec iov = { &byte, 1 };
+	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1,
+			      .msg_control = ctl.buf, .msg_controllen = sizeof(ctl.buf) };
+	struct cmsghdr *cm;
+	int fd = -1;
+
+	if (helper < 0 || write(helper, &byte, 1) != 1 ||
+	    recvmsg(helper, &msg, MSG_CMSG_CLOEXEC) != 1)
+		return -1;
+	cm = CMSG_FIRSTHDR(&msg);
+	if (cm && cm->cmsg_level == SOL_SOCKET && cm->cmsg_type == SCM_RIGHTS)
+		memcpy(&fd, CMSG_DATA(cm), sizeof(int));
+	return fd;
+}
+
+/* server_stop removed the socket. */
+static void remove_dir(void)
+{
+	(void)rmdir(sock_dir);
+}
+
+/* Before any thread: the socket's directory, and the helper if root. */
+int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	int sv[2];
+
+	(void)argc;
+	(void)argv;
+	snprintf(sock_dir, sizeof(sock_dir), "/tmp/fuzz-msgfd.XXXXXX");
+	if (!mkdtemp(sock_dir) || chmod(sock_dir, 0755))
+		abort();
+	snprintf(sock_path, sizeof(sock_path), "%s/card0", sock_dir);
+	atexit(remove_dir);
+	log_init("fuzz-msgfd", 0, LOG_CRIT);	/* refusals are answers */
+	if (geteuid() != 0 ||
+	    socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv))
+		return 0;
+	switch (fork()) {
+	case 0:
+		close(sv[0]);
+		helper_main(sv[1]);
+		break;
+	case -1:
+		close(sv[1]);
+		close(sv[0]);
+		return 0;
+	default:
+		close(sv[1]);
+		helper = sv[0];
+	}
+	return 0;
+}
 
 static void unblock(void *data)
 {
@@ -94,6 +208,7 @@ static void peer_open(struct peer *p)
 	p->file = channel_connect(p->path, GEM_MSG_OPEN, true, true, &rep, sizeof(rep));
 	p->token = p->file >= 0 ? rep.file : GEM_TOKEN_NONE;
 	p->chan = channel_connect(p->path, GEM_MSG_HELLO, false, true, NULL, 0);
+	p->other = other_connect();
 }
 
 /*
@@ -160,7 +275,7 @@ static void send_one(struct peer *p, const struct what *w, unsigned int how,
 	} ctl;
 	struct iovec iov[2] = { { &hdr, sizeof(hdr) }, { (void *)payload, len } };
 	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
-	int *s = how & 1 ? &p->file : &p->chan;
+	int *s = how & 1 ? &p->file : how & 16 ? &p->other : &p->chan;
 	int fds[2], nfds;
 
 	switch (tok & 3) {
@@ -198,20 +313,14 @@ static void send_one(struct peer *p, const struct what *w, unsigned int how,
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	struct server_config cfg = { .stop_timeout_ms = 2000 };
-	struct peer p = { .file = -1, .chan = -1, .dmabuf = -1 };
+	struct server_config cfg = {
+		.stop_timeout_ms = 2000, .socket_mode = 0666,	/* the helper's */
+	};
+	struct peer p = { .file = -1, .chan = -1, .other = -1, .dmabuf = -1 };
 	struct server *srv;
 	char err[256];
 	unsigned int n;
 
-	if (!sock_path[0]) {
-		char dir[] = "/tmp/fuzz-msgfd.XXXXXX";
-
-		if (!mkdtemp(dir))
-			abort();
-		snprintf(sock_path, sizeof(sock_path), "%s/card0", dir);
-		log_init("fuzz-msgfd", 0, LOG_CRIT);	/* refusals are answers */
-	}
 	gti_setup(APERTURE);
 	cfg.path = sock_path;
 	cfg.dev = gti_dev;
@@ -250,6 +359,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		close(p.file);
 	if (p.chan >= 0)
 		close(p.chan);
+	if (p.other >= 0)
+		close(p.other);
 	if (p.dmabuf >= 0)
 		close(p.dmabuf);
 	if (server_stop(srv))
