@@ -18,7 +18,8 @@ if ! command -v python3 >/dev/null 2>&1; then
 	exit 0
 fi
 
-# A record is u8 index, u8 how (1: as root), u32 arg, u16 len, payload
+# A record is u8 index, u8 how (1: as root; bits 3-5: the descriptor's
+# kind), u32 arg, u16 len, payload
 # (tests/fuzz/fuzz-wire.c); the struct is zero but for GEM_CREATE's size.
 test_expect_success 'seed corpus: every ioctl after a GEM_CREATE' '
 	"$FUZZ/wire-ioctls" >ioctls &&
@@ -38,8 +39,12 @@ test_expect_success 'seed corpus: every ioctl after a GEM_CREATE' '
 	    for how in (0, 1):
 	        open("%s/%s-%d" % (sys.argv[2], n, how), "wb").write(
 	            head + rec(i, bytes(body), how))
+	    if n == "PRIME_FD_TO_HANDLE":	# with each kind of descriptor
+	        for kind in range(1, 7):
+	            open("%s/%s-fd%d" % (sys.argv[2], n, kind), "wb").write(
+	                head + rec(i, bytes(body), 1 | kind << 3))
 	PY
-	test $(ls corpus | wc -l) = $((2 * $(wc -l <ioctls)))
+	test $(ls corpus | wc -l) = $((2 * $(wc -l <ioctls) + 6))
 '
 
 # fuzz-shmring's input: u32 head, u32 tail, then the ring from tail on.

@@ -16,8 +16,12 @@ int fuzz_fd_make(unsigned int kind, int dmabuf)
 
 	switch (kind % FUZZ_FD_KINDS) {
 	case FUZZ_FD_MEMFD:
-		fd = memfd_create("fuzz", MFD_CLOEXEC);
-		if (fd >= 0 && ftruncate(fd, 4096) < 0) {
+	case FUZZ_FD_MEMFD_SEALED:
+		fd = memfd_create("fuzz", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+		if (fd >= 0 && (ftruncate(fd, 4096) < 0 ||
+				(kind % FUZZ_FD_KINDS == FUZZ_FD_MEMFD_SEALED &&
+				 fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW |
+				       F_SEAL_SEAL) < 0))) {
 			close(fd);
 			fd = -1;
 		}

@@ -8,11 +8,13 @@
 
 enum fuzz_fd_kind {
 	FUZZ_FD_NONE,
-	FUZZ_FD_MEMFD,		/* 4 KiB, like an arena */
+	FUZZ_FD_MEMFD,		/* 4 KiB, unsealed */
 	FUZZ_FD_SOCKETPAIR,	/* one end; the other is closed */
 	FUZZ_FD_PIPE,		/* the read end */
 	FUZZ_FD_DEVNULL,
 	FUZZ_FD_DMABUF,		/* a dup of the dma-buf passed in */
+	FUZZ_FD_MEMFD_SEALED,	/* 4 KiB, sealed as gemd's arenas are: what
+				 * PRIME import adopts as an object */
 	FUZZ_FD_KINDS
 };
 

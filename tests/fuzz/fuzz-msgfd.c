@@ -213,7 +213,8 @@ static void peer_open(struct peer *p)
 
 /*
  * The descriptors of how's bits 1-3: 0-5 one of fuzz-fds.h's kinds, 6 a
- * dup of the device fd (the file connection), 7 a memfd and the dma-buf.
+ * dup of the device fd (the file connection), 7 a sealed memfd and the
+ * dma-buf.
  */
 static int attach(const struct peer *p, unsigned int kind, int fds[2])
 {
@@ -221,7 +222,7 @@ static int attach(const struct peer *p, unsigned int kind, int fds[2])
 	if (kind == 6) {
 		fds[0] = p->file >= 0 ? fcntl(p->file, F_DUPFD_CLOEXEC, 0) : -1;
 	} else if (kind == 7) {
-		fds[0] = fuzz_fd_make(FUZZ_FD_MEMFD, -1);
+		fds[0] = fuzz_fd_make(FUZZ_FD_MEMFD_SEALED, -1);
 		fds[1] = fuzz_fd_make(FUZZ_FD_DMABUF, p->dmabuf);
 	} else {
 		fds[0] = fuzz_fd_make(kind, p->dmabuf);

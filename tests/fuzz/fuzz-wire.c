@@ -16,7 +16,7 @@
  *			bits 3-5: for an ioctl that takes a descriptor
  *			(PRIME_FD_TO_HANDLE), its kind (fuzz-fds.h: none,
  *			memfd, socketpair end, pipe, /dev/null, a dma-buf
- *			of the device's own)
+ *			of the device's own, a memfd sealed as an arena)
  *	u32 arg
  *	u16 len		payload bytes that follow (cut to what is left)
  *	    payload
