@@ -91,26 +91,35 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 static char sock_dir[32], sock_path[64];
 static int helper = -1;		/* socket to the uid-65534 helper */
 
+union fds_ctl {
+	struct cmsghdr hdr;
+	char buf[CMSG_SPACE(sizeof(int) * 2)];
+};
+
+/* Send fds[0..n) (n <= 2) with msg, as SCM_RIGHTS in ctl. */
+static void msg_attach(struct msghdr *msg, union fds_ctl *ctl, const int *fds,
+		       unsigned int n)
+{
+	if (!n)
+		return;
+	memset(ctl, 0, sizeof(*ctl));
+	msg->msg_control = ctl->buf;
+	msg->msg_controllen = CMSG_SPACE(sizeof(int) * n);
+	ctl->hdr.cmsg_level = SOL_SOCKET;
+	ctl->hdr.cmsg_type = SCM_RIGHTS;
+	ctl->hdr.cmsg_len = CMSG_LEN(sizeof(int) * n);
+	memcpy(CMSG_DATA(&ctl->hdr), fds, sizeof(int) * n);
+}
+
 /* One byte, and fd with it when fd >= 0. */
 static void send_byte_fd(int s, int fd)
 {
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int))];
-	} ctl;
+	union fds_ctl ctl;
 	char byte = 0;
 	struct iovec iov = { &byte, 1 };
 	struct msghdr msg = { .msg_iov = &iov, .msg_iovlen = 1 };
 
-	if (fd >= 0) {
-		memset(&ctl, 0, sizeof(ctl));
-		msg.msg_control = ctl.buf;
-		msg.msg_controllen = sizeof(ctl.buf);
-		ctl.hdr.cmsg_level = SOL_SOCKET;
-		ctl.hdr.cmsg_type = SCM_RIGHTS;
-		ctl.hdr.cmsg_len = CMSG_LEN(sizeof(int));
-		memcpy(CMSG_DATA(&ctl.hdr), &fd, sizeof(int));
-	}
+	msg_attach(&msg, &ctl, &fd, fd >= 0);
 	(void)sendmsg(s, &msg, MSG_NOSIGNAL);
 }
 
@@ -214,20 +223,27 @@ static void peer_open(struct peer *p)
 /*
  * The descriptors of how's bits 1-3: 0-5 one of fuzz-fds.h's kinds, 6 a
  * dup of the device fd (the file connection), 7 a sealed memfd and the
- * dma-buf.
+ * dma-buf.  Returns how many were made, in fds[0..).
  */
-static int attach(const struct peer *p, unsigned int kind, int fds[2])
+static unsigned int attach(const struct peer *p, unsigned int kind, int fds[2])
 {
-	fds[0] = fds[1] = -1;
+	unsigned int n = 0;
+	int made[2] = { -1, -1 };
+
 	if (kind == 6) {
-		fds[0] = p->file >= 0 ? fcntl(p->file, F_DUPFD_CLOEXEC, 0) : -1;
+		made[0] = p->file >= 0 ? fcntl(p->file, F_DUPFD_CLOEXEC, 0) : -1;
 	} else if (kind == 7) {
-		fds[0] = fuzz_fd_make(FUZZ_FD_MEMFD_SEALED, -1);
-		fds[1] = fuzz_fd_make(FUZZ_FD_DMABUF, p->dmabuf);
+		made[0] = fuzz_fd_make(FUZZ_FD_MEMFD_SEALED, -1);
+		made[1] = fuzz_fd_make(FUZZ_FD_DMABUF, p->dmabuf);
 	} else {
-		fds[0] = fuzz_fd_make(kind, p->dmabuf);
+		made[0] = fuzz_fd_make(kind, p->dmabuf);
 	}
-	return (fds[0] >= 0) + (fds[1] >= 0);
+	fds[0] = fds[1] = -1;
+	if (made[0] >= 0)
+		fds[n++] = made[0];
+	if (made[1] >= 0)
+		fds[n++] = made[1];
+	return n;
 }
 
 /* What gemd sent back, descriptors included, without waiting for it. */
@@ -270,14 +286,11 @@ static void send_one(struct peer *p, const struct what *w, unsigned int how,
 		.magic = GEM_PROTOCOL_MAGIC, .type = w->type, .flags = flags,
 		.len = len, .request = w->request ? w->request : arg,
 	};
-	union {
-		struct cmsghdr hdr;
-		char buf[CMSG_SPACE(sizeof(int) * 2)];
-	} ctl;
+	union fds_ctl ctl;
 	struct iovec iov[2] = { { &hdr, sizeof(hdr) }, { (void *)payload, len } };
 	struct msghdr msg = { .msg_iov = iov, .msg_iovlen = 2 };
 	int *s = how & 1 ? &p->file : how & 16 ? &p->other : &p->chan;
-	int fds[2], nfds;
+	int fds[2];
 
 	switch (tok & 3) {
 	case 0: hdr.file = p->token; break;
@@ -287,18 +300,7 @@ static void send_one(struct peer *p, const struct what *w, unsigned int how,
 	}
 	if (*s < 0)
 		return;
-	nfds = attach(p, (how >> 1) & 7, fds);
-	if (nfds) {
-		memset(&ctl, 0, sizeof(ctl));
-		msg.msg_control = ctl.buf;
-		msg.msg_controllen = CMSG_SPACE(sizeof(int) * (size_t)nfds);
-		ctl.hdr.cmsg_level = SOL_SOCKET;
-		ctl.hdr.cmsg_type = SCM_RIGHTS;
-		ctl.hdr.cmsg_len = CMSG_LEN(sizeof(int) * (size_t)nfds);
-		memcpy(CMSG_DATA(&ctl.hdr), fds[0] >= 0 ? &fds[0] : &fds[1], sizeof(int));
-		if (nfds == 2)
-			memcpy(CMSG_DATA(&ctl.hdr) + sizeof(int), &fds[1], sizeof(int));
-	}
+	msg_attach(&msg, &ctl, fds, attach(p, (how >> 1) & 7, fds));
 	if (sendmsg(*s, &msg, MSG_DONTWAIT | MSG_NOSIGNAL) < 0 &&
 	    errno != EAGAIN) {
 		close(*s);	/* gemd closed it: a refusal, not a finding */
