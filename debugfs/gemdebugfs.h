@@ -47,7 +47,12 @@ extern "C" {
  * (gdfs_set_timeout), then fails with -ETIMEDOUT: a stopped or hung gemd
  * never hangs a tool.  gdfs_strerror() words these for a user.
  */
-#define GDFS_MAX_FILE_SIZE	(256u << 20)
+#define GDFS_MAX_FILE_MIB	256
+#define GDFS_MAX_FILE_SIZE	((size_t)GDFS_MAX_FILE_MIB << 20)
+/* A socket source reads a file larger than a message (GEM_MSG_MAX_PAYLOAD,
+ * 64 MiB), and any range, in pieces of this size: the most gemd buffers
+ * for one of its requests. */
+#define GDFS_SOCKET_CHUNK	(8u << 20)
 #define GDFS_TIMEOUT_MS		5000u
 
 struct gdfs;

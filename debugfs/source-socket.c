@@ -8,6 +8,7 @@
 #endif
 #include <errno.h>
 #include <limits.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -58,13 +59,32 @@ static int sock_call(struct gdfs *src, uint32_t op, const char *name,
 	return ret == -ENOMEM ? -ENOMEM : -ENOTCONN;
 }
 
+static int sock_read_range(struct gdfs *src, const char *name, uint64_t off, size_t len,
+			   struct strbuf *out);
+
+/*
+ * A whole file.  gemd answers a READ of a raw file larger than a message
+ * with -EFBIG before it buffers anything; such a file comes in RANGE
+ * pieces of GDFS_SOCKET_CHUNK, so gemd holds one piece at a time, until
+ * EOF or src->max_size (-EFBIG: one byte past it is asked for to tell).
+ */
 static int sock_read(struct gdfs *src, const char *name, struct strbuf *out)
 {
+	size_t oldlen = out ? out->len : 0;
 	int ret = sock_call(src, GEM_DEBUGFS_READ, name, NULL, 0, out);
 
+	if (!out)	/* only whether it can be read */
+		return ret < 0 ? ret : 0;
+	if (ret == -EFBIG && src->max_size < SIZE_MAX)
+		ret = sock_read_range(src, name, 0, src->max_size + 1, out);
+	if (ret >= 0 && out->len - oldlen > src->max_size)
+		ret = -EFBIG;
+	if (ret < 0)
+		strbuf_setlen(out, oldlen);
 	return ret < 0 ? ret : 0;
 }
 
+/* In pieces of GDFS_SOCKET_CHUNK: what gemd buffers for one request. */
 static int sock_read_range(struct gdfs *src, const char *name, uint64_t off, size_t len,
 			   struct strbuf *out)
 {
@@ -75,8 +95,8 @@ static int sock_read_range(struct gdfs *src, const char *name, uint64_t off, siz
 	while (done < len) {
 		size_t want = len - done;
 
-		if (want > GEM_MSG_MAX_PAYLOAD)
-			want = GEM_MSG_MAX_PAYLOAD;
+		if (want > GDFS_SOCKET_CHUNK)
+			want = GDFS_SOCKET_CHUNK;
 		r.offset = off + done;
 		r.length = (uint32_t)want;
 		before = out->len;

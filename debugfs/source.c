@@ -14,6 +14,9 @@
 #include "source.h"
 #include "util.h"
 
+#define GDFS_STR_(x)	#x
+#define GDFS_STR(x)	GDFS_STR_(x)
+
 uint64_t gdfs_default_timeout_ns = GDFS_TIMEOUT_MS * 1000000ull;
 
 void gdfs_set_default_timeout(uint64_t timeout_ns)
@@ -63,7 +66,7 @@ const char *gdfs_strerror(int err)
 	case -ESPIPE:
 		return "not a regular file";
 	case -EFBIG:
-		return "larger than a debugfs file may be (256 MiB)";
+		return "larger than a debugfs file may be (" GDFS_STR(GDFS_MAX_FILE_MIB) " MiB)";
 	case -ETIMEDOUT:
 		return "no answer within the timeout (is gemd stopped or hung?)";
 	default:

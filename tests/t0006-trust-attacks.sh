@@ -130,6 +130,24 @@ test_expect_success 'attack 5: binding the victim'"'"'s socket name in another n
 	! grep "EBADF" "$GEMD_LOG"
 '
 
+# Tokens are 128 bits: a client that kept (or guessed) the low 64 bits,
+# as a protocol-7 token was, names no file; nor does another uid that
+# learnt the whole token.  -9 is EBADF, the kernel's for a closed fd.
+test_expect_success 'attack 5: forged, shortened and stolen file tokens are EBADF' '
+	as_user "$VICTIM" $PY "$RAW" "$SOCK" forge >out &&
+	echo "0 -9 -9" >expect && test_cmp expect out &&
+	mkfifo hold-token &&
+	(as_user "$VICTIM" $PY "$RAW" "$SOCK" open-hold <hold-token >token.out &) &&
+	exec 8>hold-token &&
+	test_wait_for 20 test -s token.out &&
+	test "$(wc -c <token.out)" = 33 &&
+	as_user "$ATTACKER" $PY "$RAW" "$SOCK" create "$(cat token.out)" >out &&
+	echo -9 >expect && test_cmp expect out &&
+	as_user "$VICTIM" $PY "$RAW" "$SOCK" create "$(cat token.out)" >out &&
+	echo 0 >expect && test_cmp expect out &&
+	exec 8>&-
+'
+
 test_expect_success 'attack 6: a runtime directory another user made is refused' '
 	rm -rf "/tmp/gemkit-$VUID" &&	# the sessions of the victim
 	as_user "$ATTACKER" mkdir -m 0777 "/tmp/gemkit-$VUID" &&

@@ -382,7 +382,7 @@ _Static_assert(sizeof(struct gem_arena_reply) == sizeof(uint64_t) &&
 
 /* Ask gemd for a descriptor: it, and the size its reply gives. */
 static int channel_fetch_fd(struct gem_dev *dev, uint16_t type,
-			    uint32_t request, uint64_t token, int *fd,
+			    uint32_t request, struct gem_token token, int *fd,
 			    uint64_t *size)
 {
 	struct wire_call call = {
@@ -407,7 +407,7 @@ static int channel_fetch_fd(struct gem_dev *dev, uint16_t type,
 }
 
 int channel_map_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
-		   uint64_t token, int prot, void **base, uint64_t *size, int *fd)
+		   struct gem_token token, int prot, void **base, uint64_t *size, int *fd)
 {
 	void *p;
 	int ret, mfd;
@@ -427,7 +427,7 @@ int channel_map_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
 	return 0;
 }
 
-static int arena_fetch(struct gem_dev *dev, uint64_t token, uint32_t id,
+static int arena_fetch(struct gem_dev *dev, struct gem_token token, uint32_t id,
 		       struct gem_arena_ref *ref)
 {
 	struct stat st;
@@ -494,7 +494,7 @@ static struct arena_fd *arena_find(struct gem_dev *dev, uint32_t id)
  * threads fetching the same arena at once fetch it twice; the second to
  * come back drops its copy.
  */
-int libgem_arena_get(struct gem_dev *dev, uint64_t token, uint32_t id,
+int libgem_arena_get(struct gem_dev *dev, struct gem_token token, uint32_t id,
 		     struct gem_arena_ref *ref)
 {
 	struct gem_arena_ref fetched;

@@ -53,7 +53,7 @@ struct gem_arena_ref {
 
 /* Fetch (over this thread's channel, naming the file by token, which
  * gemd checks may see the arena) or find arena id: 0 or -errno. */
-int libgem_arena_get(struct gem_dev *dev, uint64_t token, uint32_t id,
+int libgem_arena_get(struct gem_dev *dev, struct gem_token token, uint32_t id,
 		     struct gem_arena_ref *ref);
 void libgem_arena_put(struct gem_dev *dev, const struct gem_arena_ref *ref);
 
@@ -84,7 +84,7 @@ struct gem_channel {
 	 */
 	struct gem_notice {
 		unsigned long request;	/* PREAD or PWRITE; 0: none owed */
-		uint64_t token;
+		struct gem_token token;
 		uint32_t handle;
 		uint64_t bytes;		/* so far, at most limit */
 		uint64_t limit;		/* the object's size */
@@ -101,7 +101,7 @@ struct gem_channel {
  * closed if fd is NULL.  0 or -errno (gemd's answer as it gave it).
  */
 int channel_map_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
-		   uint64_t token, int prot, void **base, uint64_t *size, int *fd);
+		   struct gem_token token, int prot, void **base, uint64_t *size, int *fd);
 
 /* This thread's channel to dev: 0, -ENODEV (no gemd) or -EPROTO. */
 int channel_get(struct gem_dev *dev, struct gem_channel **out);

@@ -29,6 +29,7 @@
 
 #include "channel.h"
 #include "fastpath.h"
+#include "token.h"
 #include "util.h"
 #include "wire.h"
 
@@ -36,7 +37,7 @@
 #define SEQLOCK_TRIES	4
 
 struct table {
-	uint64_t token;
+	struct gem_token token;
 	const struct gem_handle_status *tab;	/* NULL: free slot */
 	uint64_t size;
 };
@@ -70,7 +71,7 @@ static void status_init_once(void)
 }
 
 /* Map a status page of gemd read-only: 0 or -errno. */
-static int status_fetch(struct gem_dev *dev, uint64_t token, uint32_t which,
+static int status_fetch(struct gem_dev *dev, struct gem_token token, uint32_t which,
 			const void **base, uint64_t *size)
 {
 	void *p;
@@ -94,7 +95,7 @@ static const uint32_t *dev_hws(struct gem_dev *dev, struct dev_status *st)
 	pthread_once(&status_once, status_init_once);
 	pthread_mutex_lock(&status_lock);
 	if (!st->hws && !st->no_hws) {
-		if (status_fetch(dev, 0, GEM_STATUS_HWS, &p, &size) ||
+		if (status_fetch(dev, GEM_TOKEN_NONE, GEM_STATUS_HWS, &p, &size) ||
 		    size < (GEM_STATUS_SEQNO_DWORD + 1) * sizeof(uint32_t))
 			st->no_hws = true;
 		else
@@ -103,6 +104,16 @@ static const uint32_t *dev_hws(struct gem_dev *dev, struct dev_status *st)
 	hws = st->hws;
 	pthread_mutex_unlock(&status_lock);
 	return hws;
+}
+
+/* t's token, read without the lock: each half atomically; dev_table
+ * checks that the table did not change around the read. */
+static struct gem_token table_token(const struct table *t)
+{
+	return (struct gem_token){
+		.lo = __atomic_load_n(&t->token.lo, __ATOMIC_RELAXED),
+		.hi = __atomic_load_n(&t->token.hi, __ATOMIC_RELAXED),
+	};
 }
 
 static bool table_alive(const struct gem_handle_status *tab)
@@ -117,7 +128,7 @@ static bool table_alive(const struct gem_handle_status *tab)
  */
 static const struct gem_handle_status *dev_table(struct gem_dev *dev,
 						 struct dev_status *st,
-						 uint64_t token)
+						 struct gem_token token)
 {
 	const struct gem_handle_status *tab = NULL;
 	struct table *t, *slot = NULL;
@@ -128,7 +139,8 @@ static const struct gem_handle_status *dev_table(struct gem_dev *dev,
 	for (i = 0; i < MAX_TABLES; i++) {
 		t = &st->tables[i];
 		tab = __atomic_load_n(&t->tab, __ATOMIC_ACQUIRE);
-		if (tab && __atomic_load_n(&t->token, __ATOMIC_RELAXED) == token &&
+		if (tab && gem_token_equal(table_token(t), token) &&
+		    __atomic_load_n(&t->tab, __ATOMIC_ACQUIRE) == tab &&
 		    table_alive(tab))
 			return tab;
 	}
@@ -137,9 +149,11 @@ static const struct gem_handle_status *dev_table(struct gem_dev *dev,
 	tab = NULL;
 	for (i = 0; i < MAX_TABLES; i++) {
 		t = &st->tables[i];
-		if (t->tab && (t->token == token || !table_alive(t->tab))) {
+		if (t->tab && (gem_token_equal(t->token, token) ||
+			       !table_alive(t->tab))) {
 			/* Other threads may be reading it: unmap nothing. */
-			if (t->token == token && table_alive(t->tab)) {
+			if (gem_token_equal(t->token, token) &&
+			    table_alive(t->tab)) {
 				tab = t->tab;
 				goto out_unlock;
 			}
@@ -158,7 +172,8 @@ static const struct gem_handle_status *dev_table(struct gem_dev *dev,
 		goto out_unlock;
 	/* A replaced mapping is left mapped: a reader may hold it. */
 	__atomic_store_n(&slot->tab, NULL, __ATOMIC_RELEASE);
-	__atomic_store_n(&slot->token, token, __ATOMIC_RELAXED);
+	__atomic_store_n(&slot->token.lo, token.lo, __ATOMIC_RELAXED);
+	__atomic_store_n(&slot->token.hi, token.hi, __ATOMIC_RELAXED);
 	slot->size = size;
 	__atomic_store_n(&slot->tab, p, __ATOMIC_RELEASE);
 	tab = p;
@@ -207,7 +222,7 @@ struct fast_ctx {
 	struct gem_dev *dev;
 	struct gem_channel *ch;
 	struct dev_status *st;
-	uint64_t token;
+	struct gem_token token;
 	const uint32_t *hws;
 	const struct gem_handle_status *tab;
 };
@@ -252,7 +267,7 @@ static int owe(struct fast_ctx *x, unsigned long request,
 	struct gem_notice *n = &x->ch->owed;
 	int ret;
 
-	if (n->request == request && n->token == x->token &&
+	if (n->request == request && gem_token_equal(n->token, x->token) &&
 	    n->handle == args->handle && n->bytes + args->size <= limit) {
 		n->bytes += args->size;
 		return 0;
@@ -337,7 +352,7 @@ static int fast_rw(struct fast_ctx *x, unsigned long request,
 	return owe(x, request, args, e.size);
 }
 
-int libgem_fast_ioctl(struct gem_dev *dev, uint64_t token,
+int libgem_fast_ioctl(struct gem_dev *dev, struct gem_token token,
 		      struct gem_channel *ch, unsigned long request, void *arg)
 {
 	struct fast_ctx x = { .dev = dev, .ch = ch, .token = token };

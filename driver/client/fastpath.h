@@ -15,7 +15,7 @@ struct gem_channel;
  * is noted on ch, this thread's channel to dev), LIBGEM_SLOW, or -errno
  * (the channel broke while sending what was owed before).
  */
-int libgem_fast_ioctl(struct gem_dev *dev, uint64_t token,
+int libgem_fast_ioctl(struct gem_dev *dev, struct gem_token token,
 		      struct gem_channel *ch, unsigned long request, void *arg);
 
 #endif

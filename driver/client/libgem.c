@@ -44,7 +44,7 @@ struct fd_entry {
 	bool valid;
 	dev_t st_dev;
 	ino_t st_ino;
-	uint64_t token;
+	struct gem_token token;
 	struct gem_dev *dev;
 };
 
@@ -99,7 +99,7 @@ static void fd_forget(int fd)
  * Ask gemd which file fd is, sending the fd itself (GEM_MSG_TOKEN): the
  * token is gemd's secret, and holding the fd is the right to learn it.
  */
-static int fd_ask_token(struct gem_dev *dev, int fd, uint64_t *token)
+static int fd_ask_token(struct gem_dev *dev, int fd, struct gem_token *token)
 {
 	struct gem_open_reply rep;
 	struct wire_call wc = {
@@ -615,7 +615,7 @@ out_err:
 }
 
 /* GEM_MSG_MMAP: where the fake offset points, for a file holding it. */
-int libgem_mmap_locate(struct gem_dev *dev, uint64_t token, uint64_t fake,
+int libgem_mmap_locate(struct gem_dev *dev, struct gem_token token, uint64_t fake,
 		       uint64_t len, struct gem_location *loc)
 {
 	struct gem_mmap_req req = { fake, len };

@@ -40,7 +40,7 @@ struct mapping {
 	uintptr_t addr;
 	size_t len;
 	struct gem_dev *dev;
-	uint64_t token;			/* the file it was mapped through */
+	struct gem_token token;			/* the file it was mapped through */
 	uint64_t fake;			/* its fake offset, byte included */
 	uint64_t object;		/* the object's (gem_location.object) */
 	int prot, flags;		/* as the program asked (no MAP_FIXED) */
@@ -122,7 +122,7 @@ static void forget_oldest_locked(void)
 	maps_remove_at(old);
 }
 
-void libgem_maps_add(struct gem_dev *dev, uint64_t token, void *addr, size_t len,
+void libgem_maps_add(struct gem_dev *dev, struct gem_token token, void *addr, size_t len,
 		     int prot, int flags, uint64_t fake,
 		     const struct gem_location *loc,
 		     const struct gem_arena_ref *arena)

@@ -12,7 +12,7 @@ struct gem_arena_ref;
 
 /* Record a mapping libgem made of an object's fake offset fake (through
  * the file token), which gemd placed at loc in arena. */
-void libgem_maps_add(struct gem_dev *dev, uint64_t token, void *addr, size_t len,
+void libgem_maps_add(struct gem_dev *dev, struct gem_token token, void *addr, size_t len,
 		     int prot, int flags, uint64_t fake,
 		     const struct gem_location *loc,
 		     const struct gem_arena_ref *arena);
@@ -23,7 +23,7 @@ void libgem_maps_forget(void *addr, size_t len);
 void libgem_maps_remap(struct gem_dev *dev, uint64_t object);
 
 /* GEM_MSG_MMAP: where fake offset fake, len bytes, points now (libgem.c). */
-int libgem_mmap_locate(struct gem_dev *dev, uint64_t token, uint64_t fake,
+int libgem_mmap_locate(struct gem_dev *dev, struct gem_token token, uint64_t fake,
 		       uint64_t len, struct gem_location *loc);
 
 #endif

@@ -279,10 +279,14 @@ int gem_debugfs_read_range(struct gem_device *dev, const char *path, uint64_t of
 	if (!f)
 		return -ENOENT;
 	if (f->raw_read) {
+		uint64_t size = f->raw_size(dev, (const void *)(uintptr_t)arg);
 		size_t oldlen = out->len, done = 0;
 
-		if (f == &debugfs_objdata_file && !f->raw_size(dev, (const void *)(uintptr_t)arg))
+		if (f == &debugfs_objdata_file && !size)
 			return -ENOENT;
+		/* What is there to read, not what was asked: a range far
+		 * past the end buffers nothing. */
+		len = off < size ? (size_t)MIN((uint64_t)len, size - off) : 0;
 		if (strbuf_grow(out, len))
 			return -ENOMEM;
 		while (done < len) {

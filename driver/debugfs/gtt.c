@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "debugfs_priv.h"
 #include "util.h"
@@ -109,6 +110,38 @@ ssize_t debugfs_aperture_read(struct gem_device *dev, void *buf, size_t len,
 	return (ssize_t)done;
 }
 
+/*
+ * len bytes of obj's pages from off, read from its arena's memfd rather
+ * than through gemd's mapping of it: a reader of a large object then
+ * does not fault every page into gemd (its RSS would grow by the
+ * object's size for as long as the arena stays mapped), and holes read
+ * as zeros without being allocated.
+ */
+static ssize_t objdata_copy(const struct gem_object *obj, void *buf, size_t len,
+			    uint64_t off)
+{
+	const struct gem_arena *a = obj->arena;
+	size_t done = 0;
+	ssize_t n;
+
+	if (!a || obj->vaddr < a->base || obj->vaddr + obj->size > a->base + a->size) {
+		memcpy(buf, obj->vaddr + off, len);
+		return (ssize_t)len;
+	}
+	off += (uint64_t)(obj->vaddr - a->base);
+	while (done < len) {
+		n = pread(a->fd, (uint8_t *)buf + done, len - done, (off_t)(off + done));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		if (n == 0)	/* sealed against shrinking: cannot happen */
+			return -EIO;
+		done += (size_t)n;
+	}
+	return (ssize_t)len;
+}
+
 /* data carries the object id (see debugfs_lookup). */
 uint64_t debugfs_objdata_size(struct gem_device *dev, const void *data)
 {
@@ -140,8 +173,7 @@ ssize_t debugfs_objdata_read(struct gem_device *dev, void *buf, size_t len,
 	} else {
 		if (len > obj->size - off)
 			len = (size_t)(obj->size - off);
-		memcpy(buf, obj->vaddr + off, len);
-		ret = (ssize_t)len;
+		ret = objdata_copy(obj, buf, len, off);
 	}
 	gem_unlock(dev);
 	return ret;

@@ -35,6 +35,7 @@
 #include "sockpath.h"
 #include "sockpeer.h"
 #include "strbuf.h"
+#include "token.h"
 #include "util.h"
 #include "wire.h"
 
@@ -64,7 +65,7 @@ static const char *const kind_names[] = {
  */
 struct file_entry {
 	struct file_entry *hnext;
-	uint64_t token;
+	struct gem_token token;
 	struct gem_file *file;
 	unsigned int refs;	/* srv->lock */
 	bool hashed;		/* srv->lock */
@@ -97,8 +98,9 @@ struct conn {
 	int rx_fd;			/* a descriptor that came with the
 					 * bytes read, -1: none */
 	size_t rx_fd_at;		/* ... with rbuf[rx_fd_at] (conn_fill) */
-	uint64_t granted;		/* a channel born of GEM_MSG_CHANNEL:
-					 * its file's token, usable by any uid */
+	struct gem_token granted;	/* a channel born of GEM_MSG_CHANNEL:
+					 * its file's token, usable by any
+					 * uid; zero for other channels */
 };
 
 struct server {
@@ -135,9 +137,13 @@ struct server {
 
 /* --- files ------------------------------------------------------------ */
 
-static struct file_entry **file_bucket(struct server *srv, uint64_t token)
+/* The bucket is chosen by a few bits of the token: its timing tells a
+ * guesser at most those bits, and file_find_locked compares the whole
+ * token in constant time. */
+static struct file_entry **file_bucket(struct server *srv,
+				       struct gem_token token)
 {
-	return &srv->files[token % FILE_HASH_SIZE];
+	return &srv->files[token.lo % FILE_HASH_SIZE];
 }
 
 static void file_unhash_locked(struct server *srv, struct file_entry *fe)
@@ -154,12 +160,13 @@ static void file_unhash_locked(struct server *srv, struct file_entry *fe)
 	pthread_cond_broadcast(&srv->unhashed);
 }
 
-static struct file_entry *file_find_locked(struct server *srv, uint64_t token)
+static struct file_entry *file_find_locked(struct server *srv,
+					    struct gem_token token)
 {
 	struct file_entry *fe;
 
 	for (fe = *file_bucket(srv, token); fe; fe = fe->hnext)
-		if (fe->token == token)
+		if (gem_token_equal(fe->token, token))
 			return fe;
 	return NULL;
 }
@@ -180,7 +187,8 @@ static int file_hash(struct server *srv, struct file_entry *fe)
 		if (getrandom(&fe->token, sizeof(fe->token), 0) !=
 		    (ssize_t)sizeof(fe->token))
 			break;
-		if (fe->token && !file_find_locked(srv, fe->token))
+		if (!gem_token_is_none(fe->token) &&
+		    !file_find_locked(srv, fe->token))
 			goto hash;
 	}
 	pthread_mutex_unlock(&srv->lock);
@@ -196,7 +204,8 @@ hash:
 
 /*
  * Whether c may name fe.  A token only works for the user who opened the
- * file (or root): tokens are guessable, unlike kernel fds.  A channel the
+ * file (or root): a token that leaks (a log, a core dump) gives another
+ * user nothing, as a kernel fd would not.  A channel the
  * holder of the device fd asked for through it (GEM_MSG_CHANNEL) may use
  * that file whatever its user: holding the fd is the right, as with the
  * kernel's, also after the holder dropped root.
@@ -204,11 +213,12 @@ hash:
 static bool conn_may_use(const struct conn *c, const struct file_entry *fe)
 {
 	return c->uid == 0 || c->uid == fe->uid ||
-	       (c->granted && c->granted == fe->token);
+	       (!gem_token_is_none(c->granted) &&
+		gem_token_equal(c->granted, fe->token));
 }
 
 /* Look a token up for a request of c. */
-static struct file_entry *file_get(struct conn *c, uint64_t token)
+static struct file_entry *file_get(struct conn *c, struct gem_token token)
 {
 	struct server *srv = c->srv;
 	struct file_entry *fe;
@@ -622,8 +632,8 @@ static int handle_open(struct conn *c, const struct gem_msg_hdr *hdr,
 	rep.file = fe->token;
 	c->file = fe;
 	c->kind = CONN_FILE;
-	log_debug("pid %d (%s): opened file %#llx", (int)c->pid, c->comm,
-		  (unsigned long long)rep.file);
+	log_debug("pid %d (%s): opened file %04x...", (int)c->pid, c->comm,
+		  gem_token_tag(rep.file));
 	return conn_reply(c, 0, &rep, sizeof(rep), -1);
 
 out_release:
@@ -978,7 +988,8 @@ static int handle_token(struct conn *c, const struct gem_msg_hdr *hdr,
 	pthread_mutex_lock(&srv->lock);
 	/* A granted channel's user may differ from the file's: look among
 	 * all, then judge as any request. */
-	fe = file_of_client_socket_locked(srv, c->rx_fd, c->granted ? 0 : c->uid);
+	fe = file_of_client_socket_locked(srv, c->rx_fd,
+					  gem_token_is_none(c->granted) ? c->uid : 0);
 	if (fe && !conn_may_use(c, fe))
 		fe = NULL;
 	if (fe)
@@ -989,7 +1000,7 @@ static int handle_token(struct conn *c, const struct gem_msg_hdr *hdr,
 	return conn_reply(c, 0, &rep, sizeof(rep), -1);
 }
 
-static void conn_spawn(struct server *srv, int fd, uint64_t granted);
+static void conn_spawn(struct server *srv, int fd, struct gem_token granted);
 
 /*
  * GEM_MSG_CHANNEL, on a file connection: serve the socket that came with
@@ -1115,7 +1126,8 @@ static int handle_dmabuf(struct conn *c, const struct gem_msg_hdr *hdr,
 
 /* GEM_DEBUGFS_READ of GEM_DEBUGFS_FDINFO with a file: that file's
  * fdinfo block, as /proc/self/fdinfo shows it (the interposer's). */
-static int handle_fdinfo(struct conn *c, uint64_t token, const char *path)
+static int handle_fdinfo(struct conn *c, struct gem_token token,
+			 const char *path)
 {
 	struct file_entry *fe;
 	int ret;
@@ -1159,7 +1171,7 @@ static int handle_debugfs(struct conn *c, const struct gem_msg_hdr *hdr,
 		return conn_reply(c, ret, NULL, 0, -1);
 	switch (hdr->request) {
 	case GEM_DEBUGFS_READ:
-		if (hdr->file) {	/* the channel's own file: its fdinfo */
+		if (!gem_token_is_none(hdr->file)) {	/* the channel's own file: its fdinfo */
 			ret = handle_fdinfo(c, hdr->file, path);
 			break;
 		}
@@ -1367,8 +1379,8 @@ static void conn_destroy(struct conn *c)
 	pthread_mutex_unlock(&srv->lock);
 
 	if (c->file) {
-		log_debug("pid %d (%s): file %#llx closed", (int)c->pid, c->comm,
-			  (unsigned long long)c->file->token);
+		log_debug("pid %d (%s): file %04x... closed", (int)c->pid,
+			  c->comm, gem_token_tag(c->file->token));
 		file_put(srv, c->file);
 	}
 	shm_chan_destroy(c->shm);
@@ -1456,7 +1468,7 @@ static void *conn_main(void *arg)
 	return NULL;
 }
 
-static void conn_spawn(struct server *srv, int fd, uint64_t granted)
+static void conn_spawn(struct server *srv, int fd, struct gem_token granted)
 {
 	struct ucred cred = { .pid = 0, .uid = (uid_t)-1 };
 	socklen_t len = sizeof(cred);
@@ -1542,7 +1554,7 @@ static void *accept_main(void *arg)
 	for (;;) {
 		fd = accept4(srv->listen_fd, NULL, NULL, SOCK_CLOEXEC);
 		if (fd >= 0) {
-			conn_spawn(srv, fd, 0);
+			conn_spawn(srv, fd, GEM_TOKEN_NONE);
 			continue;
 		}
 		if (errno == EINTR || errno == ECONNABORTED)

@@ -62,7 +62,7 @@
 
 #include <stdint.h>
 
-#define GEM_PROTOCOL_VERSION	7
+#define GEM_PROTOCOL_VERSION	8	/* 8: 128-bit file tokens */
 #define GEM_PROTOCOL_MAGIC	0x474d4431u	/* "GMD1" */
 #define GEM_MSG_MAX_PAYLOAD	(64u << 20)	/* sanity bound on len */
 
@@ -114,7 +114,8 @@ enum gem_msg_type {
  * GEM_MSG_DEBUGFS: the debugfs files without FUSE.  The payload starts
  * with the file's path relative to dri/0, NUL-terminated; then
  *   READ:  nothing; the reply is the whole file (-EFBIG beyond
- *          GEM_MSG_MAX_PAYLOAD: use READ_RANGE);
+ *          GEM_MSG_MAX_PAYLOAD, before anything is buffered for a raw
+ *          file: read it with RANGE in pieces, as libgemdebugfs does);
  *   RANGE: struct gem_debugfs_range; the reply is those bytes (fewer at EOF);
  *   WRITE: the bytes to write; result = bytes taken;
  *   LIST:  empty path; the reply is one name per line.
@@ -149,17 +150,33 @@ struct gem_mount_reply {
 	uint64_t dev;		/* st_dev of the mount, as makedev() encodes it */
 };
 
+/*
+ * A file token: 128 bits gemd draws with getrandom(2) when it opens a
+ * drm_file, valid only for the opener's user (or a channel that the fd's
+ * holder asked for, GEM_MSG_CHANNEL).  All zero: no file.  gemd compares
+ * tokens in constant time (token.h), so that how long a refusal takes
+ * says nothing about how many bytes of a guess were right.
+ */
+struct gem_token {
+	uint64_t lo;
+	uint64_t hi;
+};
+
 /* gem_msg_hdr.flags */
 #define GEM_MSG_F_NOREPLY	(1u << 0)	/* GEM_MSG_IOCTL: send no reply */
 #define GEM_MSG_F_KNOWN		GEM_MSG_F_NOREPLY
 
+/*
+ * 32 bytes, 8-byte aligned, no padding, little-endian (as the host):
+ *   0 magic  4 type  6 flags  8 len  12 request  16 file.lo  24 file.hi
+ */
 struct gem_msg_hdr {
 	uint32_t magic;
 	uint16_t type;		/* enum gem_msg_type */
 	uint16_t flags;		/* GEM_MSG_F_* */
 	uint32_t len;		/* payload bytes following the header */
 	uint32_t request;	/* GEM_MSG_IOCTL: the ioctl code; ARENA: arena id */
-	uint64_t file;		/* file token (0 for OPEN/HELLO) */
+	struct gem_token file;	/* file token (zero for OPEN/HELLO) */
 };
 
 struct gem_reply_hdr {
@@ -177,10 +194,11 @@ struct gem_msg_hello {
 	char comm[16];
 };
 
+/* 24 bytes: 0 version  4 pad  8 file.lo  16 file.hi */
 struct gem_open_reply {
 	uint32_t version;
 	uint32_t pad;
-	uint64_t file;		/* token to put in gem_msg_hdr.file */
+	struct gem_token file;	/* token to put in gem_msg_hdr.file */
 };
 
 /*

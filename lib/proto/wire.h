@@ -162,7 +162,7 @@ struct wire_call {
 	uint16_t type;			/* enum gem_msg_type */
 	uint16_t flags;			/* GEM_MSG_F_*: NOREPLY reads nothing */
 	uint32_t request;
-	uint64_t file;			/* file token, 0 without a drm_file */
+	struct gem_token file;		/* file token, zero without a drm_file */
 	struct iovec *iov;		/* the payload's pieces, consumed */
 	int iovcnt;			/* at most WIRE_CALL_MAX_IOV */
 	const int *pass_fd;		/* a descriptor to send along, or NULL */

@@ -12,7 +12,11 @@
  *	u8  how		bit 0: the caller is root (else a plain user);
  *			bits 1-2: the request code: 0 the kernel's own,
  *			1 its size replaced by arg, 2 its direction
- *			replaced by arg, 3 arg itself (any code at all)
+ *			replaced by arg, 3 arg itself (any code at all);
+ *			bits 3-5: for an ioctl that takes a descriptor
+ *			(PRIME_FD_TO_HANDLE), its kind (fuzz-fds.h: none,
+ *			memfd, socketpair end, pipe, /dev/null, a dma-buf
+ *			of the device's own, a memfd sealed as an arena)
  *	u32 arg
  *	u16 len		payload bytes that follow (cut to what is left)
  *	    payload
@@ -30,6 +34,7 @@
 #include <drm.h>
 #include <i915_drm.h>
 
+#include "fuzz-fds.h"
 #include "gemtest-inproc.h"
 #include "strbuf.h"
 #include "util.h"
@@ -66,10 +71,12 @@ static unsigned int request_code(unsigned int kcmd, unsigned int how,
 }
 
 /* handle_ioctl's steps, on one request. */
-static void one_call(unsigned int cmd, bool admin, const uint8_t *src,
-		     size_t len, struct strbuf *mem, struct strbuf *out)
+static void one_call(unsigned int cmd, unsigned int how, int dmabuf,
+		     const uint8_t *src, size_t len, struct strbuf *mem,
+		     struct strbuf *out)
 {
 	struct wire_server_call call;
+	bool admin = how & 1;
 	struct gem_call gc = {
 		.caller_pid = GTI_PID, .caller_admin = admin,
 		.caller_uid = admin ? 0 : 1000, .fd_in = -1, .fd_out = -1,
@@ -83,7 +90,11 @@ static void one_call(unsigned int cmd, bool admin, const uint8_t *src,
 	memcpy(payload, src, len);
 	ret = wire_server_unpack(&call, cmd, payload, len, mem);
 	if (ret == 0) {
+		if (wire_ioctl_fds(cmd) & WIRE_FD_IN)
+			gc.fd_in = fuzz_fd_make((how >> 3) & 7, dmabuf);
 		ret = gem_ioctl_dispatch(gti_file, cmd, call.karg, &gc);
+		if (gc.fd_in >= 0)
+			close(gc.fd_in);
 		memset(&loc, 0, sizeof(loc));
 		strbuf_reset(out);
 		wire_server_pack(&call, ret, gc.has_loc ? &loc : NULL, out);
@@ -97,8 +108,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct strbuf mem = STRBUF_INIT, out = STRBUF_INIT;
 	unsigned int n;
+	int dmabuf;
 
 	gti_setup(APERTURE);
+	dmabuf = fuzz_dmabuf_make();
 	for (n = 0; n < MAX_CALLS && size >= REC_HEAD; n++) {
 		unsigned int kcmd = kcmds[data[0] % ARRAY_SIZE(kcmds)];
 		unsigned int how = data[1];
@@ -110,11 +123,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		data += REC_HEAD;
 		size -= REC_HEAD;
 		len = (uint16_t)MIN((size_t)len, size);
-		one_call(request_code(kcmd, how, arg), how & 1, data, len,
+		one_call(request_code(kcmd, how, arg), how, dmabuf, data, len,
 			 &mem, &out);
 		data += len;
 		size -= len;
 	}
+	if (dmabuf >= 0)
+		close(dmabuf);
 	/* Not gti_idle: a fuzzed batch may hang the GPU, which is an
 	 * answer, not a finding. */
 	gem_lock(gti_dev);

@@ -71,7 +71,7 @@ static void wait_threads(unsigned int want)
 
 struct raw {
 	int file;		/* the file connection */
-	uint64_t token;
+	struct gem_token token;
 	int sock;		/* the channel */
 	void *base;
 	struct shm_client c;

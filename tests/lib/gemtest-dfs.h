@@ -11,5 +11,7 @@
 
 /* The gemkit_counters counter key, read from src now. */
 uint64_t gt_dfs_counter(struct gdfs *src, const char *key);
+/* The id (gemkit_objects) of the object this process holds as handle. */
+uint32_t gt_dfs_object_id(struct gdfs *src, uint32_t handle);
 
 #endif

@@ -8,6 +8,15 @@
                                         prints the result (count or -errno)
   rawclient.py SOCK pin                 OPEN a file, then I915_GEM_PIN on
                                         it: prints the result
+  rawclient.py SOCK open-hold           OPEN a file: prints its token (32
+                                        hex digits, hi then lo) and holds
+                                        it until stdin ends
+  rawclient.py SOCK create TOKEN        GEM_CREATE on the file TOKEN names:
+                                        prints the result
+  rawclient.py SOCK forge               OPEN a file, then GEM_CREATE with its
+                                        token, with its low 64 bits only and
+                                        with one bit of the high half
+                                        flipped: prints the three results
   rawclient.py SOCK hijack NAMES        for every autobound name in the
                                         file NAMES (from /proc/net/unix),
                                         bind it and OPEN (attack 5: run in
@@ -17,7 +26,8 @@
 import os, re, socket, struct, sys
 
 MAGIC = 0x474d4431
-HDR = struct.Struct("<IHHIIQ")		# struct gem_msg_hdr
+HDR = struct.Struct("<IHHIIQQ")		# struct gem_msg_hdr (file: lo, hi)
+OPEN_REPLY = struct.Struct("<IIQQ")	# struct gem_open_reply
 RHDR = struct.Struct("<IiII")		# struct gem_reply_hdr
 HELLO = struct.Struct("<IIII16s")	# struct gem_msg_hello
 # The one source of the version: protocol.h.
@@ -28,6 +38,8 @@ MSG_OPEN, MSG_HELLO, MSG_IOCTL, MSG_DEBUGFS = 1, 2, 16, 64
 DEBUGFS_READ, DEBUGFS_WRITE = 0, 1
 # DRM_IOCTL_I915_GEM_PIN: _IOWR('d', 0x40 + 0x15, struct drm_i915_gem_pin)
 I915_GEM_PIN = (3 << 30) | (24 << 16) | (ord("d") << 8) | 0x55
+# DRM_IOCTL_I915_GEM_CREATE: _IOWR('d', 0x40 + 0x1b, struct drm_i915_gem_create)
+I915_GEM_CREATE = (3 << 30) | (16 << 16) | (ord("d") << 8) | 0x5b
 
 
 def recv_all(s, n):
@@ -40,8 +52,8 @@ def recv_all(s, n):
     return b
 
 
-def call(s, type_, payload=b"", request=0, file_=0):
-    s.sendall(HDR.pack(MAGIC, type_, 0, len(payload), request, file_) + payload)
+def call(s, type_, payload=b"", request=0, file_=(0, 0)):
+    s.sendall(HDR.pack(MAGIC, type_, 0, len(payload), request, *file_) + payload)
     magic, result, length, _ = RHDR.unpack(recv_all(s, RHDR.size))
     assert magic == MAGIC
     return result, recv_all(s, length)
@@ -58,6 +70,14 @@ def hello(type_, path, bind_name=None):
     return s, result, data
 
 
+def create(path, token):
+    """GEM_CREATE of 4 KiB on the file token names: the result."""
+    ch, r, _ = hello(MSG_HELLO, path)
+    result, _ = call(ch, MSG_IOCTL, struct.pack("<QII", 4096, 0, 0), I915_GEM_CREATE, token)
+    ch.close()
+    return result
+
+
 def main():
     path, verb = sys.argv[1], sys.argv[2]
     if verb == "debugfs-read":
@@ -71,10 +91,24 @@ def main():
         print(result)
     elif verb == "pin":
         f, r, data = hello(MSG_OPEN, path)
-        token = struct.unpack("<IIQ", data)[2]
+        token = OPEN_REPLY.unpack(data)[2:]
         ch, r, _ = hello(MSG_HELLO, path)
         result, _ = call(ch, MSG_IOCTL, struct.pack("<IIQQ", 1, 0, 0, 0), I915_GEM_PIN, token)
         print(result)
+    elif verb == "open-hold":
+        f, r, data = hello(MSG_OPEN, path)
+        lo, hi = OPEN_REPLY.unpack(data)[2:]
+        print("%016x%016x" % (hi, lo))
+        sys.stdout.flush()
+        sys.stdin.read()
+    elif verb == "create":
+        t = int(sys.argv[3], 16)
+        print(create(path, (t & (2**64 - 1), t >> 64)))
+    elif verb == "forge":
+        f, r, data = hello(MSG_OPEN, path)
+        lo, hi = OPEN_REPLY.unpack(data)[2:]
+        print(create(path, (lo, hi)), create(path, (lo, 0)),
+              create(path, (lo, hi ^ (1 << 63))))
     elif verb == "hijack":
         # Read before the new network namespace: it has a /proc/net/unix
         # (and an abstract namespace) of its own.

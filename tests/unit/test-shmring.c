@@ -52,7 +52,7 @@ static uint32_t post(struct pair *p, uint16_t type, uint16_t flags,
 {
 	struct gem_msg_hdr hdr = {
 		.magic = GEM_PROTOCOL_MAGIC, .type = type, .flags = flags,
-		.len = len, .request = request, .file = 7,
+		.len = len, .request = request, .file = { .lo = 7, .hi = 9 },
 	};
 	uint8_t *m;
 	int err = 0;

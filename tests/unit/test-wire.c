@@ -14,6 +14,7 @@
 
 #include "gemtest.h"
 #include "strbuf.h"
+#include "token.h"
 #include "util.h"
 #include "wire.h"
 
@@ -766,6 +767,26 @@ static void test_bad_replies(void)
 	trip_release(&t);
 }
 
+/* Equal only when all 128 bits are; zero is "no file". */
+static void test_token_equal(void)
+{
+	struct gem_token a = { .lo = 0x0123456789abcdefull, .hi = 0xfedcba9876543210ull };
+	struct gem_token b = a;
+
+	gt_assert(gem_token_equal(a, b));
+	b.hi ^= 1ull << 63;		/* the low 64 bits alone are not enough */
+	gt_assert(!gem_token_equal(a, b));
+	b = a;
+	b.lo ^= 1;
+	gt_assert(!gem_token_equal(a, b));
+	b = (struct gem_token){ .lo = a.lo };
+	gt_assert(!gem_token_equal(a, b));
+	gt_assert(!gem_token_is_none(a));
+	gt_assert(!gem_token_is_none(b));
+	gt_assert(gem_token_is_none(GEM_TOKEN_NONE));
+	gt_assert(!gem_token_is_none((struct gem_token){ .hi = 1 }));
+}
+
 static void test_token(void)
 {
 	struct sockaddr_un sa = { .sun_family = AF_UNIX };
@@ -878,7 +899,8 @@ static int call8(int sock, struct strbuf *sb, size_t min, size_t max,
 	struct iovec iov = { &word, sizeof(word) };
 
 	*out = (struct wire_call){
-		.type = GEM_MSG_DEBUGFS, .request = 7, .file = 0x42,
+		.type = GEM_MSG_DEBUGFS, .request = 7,
+		.file = { .lo = 0x42, .hi = 0x8877665544332211ull },
 		.iov = &iov, .iovcnt = 1, .reply = sb,
 		.min_len = min, .max_len = max,
 	};
@@ -909,7 +931,12 @@ static void test_call_reply(void)
 	gt_assert_eq(hdr.flags, 0);
 	gt_assert_eq(hdr.len, 8);
 	gt_assert_eq(hdr.request, 7);
-	gt_assert_eq_u64(hdr.file, 0x42);
+	gt_assert_eq_u64(hdr.file.lo, 0x42);
+	gt_assert_eq_u64(hdr.file.hi, 0x8877665544332211ull);
+	/* where protocol.h says: lo at byte 16, hi at byte 24 */
+	gt_assert_eq(((const uint8_t *)&hdr)[16], 0x42);
+	gt_assert_eq(((const uint8_t *)&hdr)[24], 0x11);
+	gt_assert_eq(((const uint8_t *)&hdr)[31], 0x88);
 	gt_assert_eq(read_full(sv[1], &word, sizeof(word)), 8);
 	gt_assert_eq_u64(word, 0x1122334455667788ull);
 
@@ -1163,6 +1190,8 @@ int main(int argc, char **argv)
 		test_bad_replies();
 	gemtest_subtest("file-token")
 		test_token();
+	gemtest_subtest("file-token-equal")
+		test_token_equal();
 	gemtest_subtest("fuzz-unpack")
 		test_fuzz();
 	gemtest_subtest("call-reply")
