@@ -317,6 +317,7 @@ void gpu_sample(struct gpu *gpu, struct gpu_progress *p)
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 	p->run_ns += (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	p->work = atomic_load_explicit(&gpu->work, memory_order_relaxed);
+	p->commands = atomic_load_explicit(&gpu->st_commands, memory_order_relaxed);
 	p->acthd = reg_get(gpu, ACTHD);
 	p->instdone = reg_get(gpu, INSTDONE);
 }

@@ -123,11 +123,14 @@ void gpu_reset(struct gpu *gpu);
  * work counts what the GPU got done: every command executed except
  * MI_BATCH_BUFFER_START inside a batch (a jump: a batch jumping to itself
  * does nothing) and MI_WAIT_FOR_EVENT, every blit row, every 3D span.  ACTHD and INSTDONE are the
- * registers the kernel's hangcheck compared.
+ * registers the kernel's hangcheck compared.  commands counts every
+ * command finished, jumps included: work that moved while it did not was
+ * done inside one command (a long blit's rows).
  */
 struct gpu_progress {
 	uint64_t run_ns;
 	uint64_t work;
+	uint64_t commands;
 	uint32_t acthd;
 	uint32_t instdone;
 };
