@@ -13,7 +13,9 @@
  *   its second;
  * - a blit that takes many hangcheck periods of GPU time (the speed model
  *   makes it slow on any machine) makes progress all along and is not
- *   hung; a batch going round a loop still is, kind "runaway".
+ *   hung; a batch going round a loop still is, kind "runaway";
+ * - a fenced blit that runs past its object inside the object's
+ *   fence-sized node writes the scratch page, as on a 945G: no fault.
  *
  * The timer is turned off (enable_hangcheck=0) wherever a hang must come
  * from the test alone, so nothing here depends on how fast the machine is.
@@ -326,6 +328,51 @@ static void test_long_blit(void)
 	gem_close(fd);
 }
 
+/*
+ * gem_gtt_hog's tiled objects: 257 rows of 4 KiB, X-tiled, so the last
+ * row sits in a tile row the object only partly covers.  A fenced blit
+ * of every row (gen3: tiling from the fence, no tiled bit) touches that
+ * whole tile row, past the object but inside its fence-sized node, where
+ * the kernel's PTEs point at the scratch page: no fault, no hang.
+ */
+static void test_fenced_blit_past_object(void)
+{
+	const uint32_t rows = 257, size = rows * 4096;
+	int fd = gt_open();
+	struct drm_i915_gem_set_tiling st = {
+		.tiling_mode = I915_TILING_X, .stride = 4096,
+	};
+	struct gen3_surf dst = { .pitch = 4096, .cpp = 4,
+				 .tiling = I915_TILING_X, .size = size };
+	struct gen3_rect r = { 0, 0, 1024, (int)rows };
+	uint64_t hangs = counter("hangs"), flags = EXEC_OBJECT_NEEDS_FENCE;
+	uint32_t v[4];
+	struct gen3_batch b;
+
+	dst.handle = st.handle = gt_create(fd, size);
+	gt_assert_eq(gt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_SET_TILING, &st), 0);
+	gen3_batch_reset(&b);
+	gen3_emit_color_blt_cmd(&b, XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB, &dst,
+				&r, 0xcafe0001);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, gt_create(fd, 4096), &dst.handle, &flags,
+				1, 0, NULL), 0);
+	gt_sync(fd, dst.handle);
+	gt_assert_eq(counter("hangs"), hangs);
+	/* Rows 0-255 fill the first 32 tile rows; row 256 is the first 512
+	 * bytes of the last page (tile 0, its row 0); rows 257-263 of that
+	 * tile were not blitted. */
+	gt_read(fd, dst.handle, 0, &v[0], 4);
+	gt_read(fd, dst.handle, (1u << 20) - 4, &v[1], 4);
+	gt_read(fd, dst.handle, 1u << 20, &v[2], 4);
+	gt_read(fd, dst.handle, (1u << 20) + 512, &v[3], 4);
+	gt_assert_eq(v[0], 0xcafe0001);
+	gt_assert_eq(v[1], 0xcafe0001);
+	gt_assert_eq(v[2], 0xcafe0001);
+	gt_assert_eq(v[3], 0);
+	gem_close(fd);
+}
+
 /* MI_NOOPs jumping back to their start: ACTHD moves, gets nowhere. */
 static void test_loop_runaway(void)
 {
@@ -374,6 +421,8 @@ int main(int argc, char **argv)
 		test_ban_unrecoverable();
 	gemtest_subtest("long-blit-not-hung")
 		test_long_blit();
+	gemtest_subtest("fenced-blit-past-object")
+		test_fenced_blit_past_object();
 	gemtest_subtest("loop-runaway")
 		test_loop_runaway();
 
