@@ -27,7 +27,8 @@
  * furthest ACTHD the request had reached (max_acthd) is progress, and
  * costs nothing however long the request runs; one that moved without
  * getting further is HANGCHECK_ACTIVE_LOOP, and those add up.  Here a
- * sample is progress when ACTHD passed the request's furthest point, or
+ * sample is progress when ACTHD passed the request's furthest point (in
+ * its batch or in the ring, which lie anywhere in the GTT), or
  * when work was done inside one command (a long blit's rows: work moved
  * while no command finished); any other movement is a loop, and its GPU
  * time is charged to the request.  Loop time of budget periods (default
@@ -109,7 +110,8 @@ struct gem_hang {
 	uint64_t stuck_ns;		/* the GPU time they held */
 	bool kicked;
 	uint32_t budget_seqno;		/* the request being judged ... */
-	uint32_t max_acthd;		/* ... the furthest it got ... */
+	uint32_t max_acthd[2];		/* ... the furthest it got in its
+					 * batch and in the ring ... */
 	uint64_t loop_ns;		/* ... and its GPU time in loops */
 
 	/* The captures.  Set under dev->lock and error_lock, read and
@@ -376,14 +378,28 @@ static void sample_restart(struct gem_hang *h, const struct gpu_progress *p)
 }
 
 /*
+ * The furthest ACTHD of the request in the space acthd is in: the ring
+ * and the batch lie anywhere in the GTT, so going from one to the other
+ * says nothing about getting further.
+ */
+static uint32_t *furthest(struct gem_hang *h, uint32_t acthd)
+{
+	uint32_t ring = (uint32_t)gem_object_gtt_offset(h->dev->ring);
+
+	return &h->max_acthd[acthd - ring < GEM_RING_SIZE];
+}
+
+/*
  * Did the GPU get further since the last sample (head_stuck's
  * HANGCHECK_ACTIVE), rather than round a loop (HANGCHECK_ACTIVE_LOOP)?
  * Only called when something moved.
  */
 static bool moved_forward(struct gem_hang *h, const struct gpu_progress *p)
 {
-	if (p->acthd > h->max_acthd) {
-		h->max_acthd = p->acthd;
+	uint32_t *max = furthest(h, p->acthd);
+
+	if (p->acthd > *max) {
+		*max = p->acthd;
 		return true;
 	}
 	/* Rows of one blit, spans of one primitive: the same command. */
@@ -410,7 +426,8 @@ static void sample(struct gem_hang *h)
 	if (!h->sampled || rq->seqno != h->budget_seqno) {
 		/* A new request: nothing of its own reached, no loop yet. */
 		h->budget_seqno = rq->seqno;
-		h->max_acthd = p.acthd;
+		h->max_acthd[0] = h->max_acthd[1] = 0;
+		*furthest(h, p.acthd) = p.acthd;
 		h->loop_ns = 0;
 	}
 	if (!h->sampled) {
