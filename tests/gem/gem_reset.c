@@ -31,6 +31,7 @@
 #include "gemdebugfs.h"
 #include "gemtest.h"
 #include "gemtest-batch.h"
+#include "gemtest-dfs.h"
 #include "libgem.h"
 #include "strbuf.h"
 
@@ -50,31 +51,12 @@ static struct gdfs *dfs;
 
 static uint64_t counter(const char *key)
 {
-	struct strbuf sb = STRBUF_INIT;
-	struct gdfs_counters c;
-	uint64_t v;
-
-	gt_assert_eq(gdfs_read(dfs, "gemkit_counters", &sb), 0);
-	gt_assert_eq(gdfs_parse_counters(sb.buf, sb.len, &c, NULL), 0);
-	gt_assert_f(gdfs_counter(&c, key, &v), "no counter %s", key);
-	gdfs_counters_release(&c);
-	strbuf_release(&sb);
-	return v;
+	return gt_dfs_counter(dfs, key);
 }
 
 static void write_file(const char *name, const char *text)
 {
 	gt_assert_eq(gdfs_write(dfs, name, text, strlen(text)), strlen(text));
-}
-
-static void expect_file(const char *name, const char *text)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	gt_assert_eq(gdfs_read(dfs, name, &sb), 0);
-	gt_assert_f(!strcmp(sb.buf, text), "%s reads '%s', expected '%s'",
-		    name, sb.buf, text);
-	strbuf_release(&sb);
 }
 
 /* The hang after hang number `after`, as gemd announced it. */
@@ -119,12 +101,24 @@ static uint32_t read_dword(int fd, uint32_t handle)
 	return v;
 }
 
+/* A batch jumping to itself, ended by a watchdog should the test fail. */
+static void submit_spin(int fd, uint32_t spin)
+{
+	struct gen3_batch b;
+
+	gt_assert_eq(gt_spin_watchdog(fd, spin, 120000), 0);
+	gen3_batch_reset(&b);
+	gen3_emit_spin(&b, spin);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, spin, NULL, NULL, 0, 0, NULL), 0);
+}
+
 /* IGT's wedge_gpu: resets off, then error handling wedges the device. */
 static void wedge(void)
 {
 	write_file("i915_params/reset", "0");
 	write_file("i915_wedged", "18446744073709551615");	/* "%llu", -1ull */
-	expect_file("i915_wedged", "wedged :  1\n");
+	gt_dfs_expect(dfs, "i915_wedged", "wedged :  1\n");
 }
 
 /* IGT's trigger_reset: resets on, and error handling unwedges. */
@@ -132,7 +126,7 @@ static void unwedge(void)
 {
 	write_file("i915_params/reset", "1");
 	write_file("i915_wedged", "18446744073709551615");
-	expect_file("i915_wedged", "wedged :  0\n");
+	gt_dfs_expect(dfs, "i915_wedged", "wedged :  0\n");
 }
 
 static void test_wedge_idle(void)
@@ -170,14 +164,9 @@ static void test_wedge_cancels_in_flight(void)
 {
 	int fd = gt_open(), other = gt_open();
 	uint32_t spin = gt_create(fd, 4096), target = gt_create(other, 4096);
-	struct gen3_batch b;
 
 	write_file("i915_params/enable_hangcheck", "0");
-	gt_assert_eq(gt_spin_watchdog(fd, spin, 120000), 0);
-	gen3_batch_reset(&b);
-	gen3_emit_spin(&b, spin);
-	gen3_batch_end(&b);
-	gt_assert_eq(gt_execbuf(fd, &b, spin, NULL, NULL, 0, 0, NULL), 0);
+	submit_spin(fd, spin);
 	gt_assert_eq(store(other, target, 0xbad), 0);
 	gt_assert(gt_busy(other, target));
 
@@ -220,17 +209,12 @@ static void test_reset_stats(void)
 	struct drm_i915_reset_stats rs;
 	uint64_t hangs = counter("hangs"), resets = counter("resets");
 	struct gdfs_hang ev;
-	struct gen3_batch b;
 	pid_t pid;
 	int status;
 
 	/* The guilty one spins; the good file's work queues behind it. */
 	write_file("i915_params/enable_hangcheck", "0");
-	gt_assert_eq(gt_spin_watchdog(bad, spin, 120000), 0);
-	gen3_batch_reset(&b);
-	gen3_emit_spin(&b, spin);
-	gen3_batch_end(&b);
-	gt_assert_eq(gt_execbuf(bad, &b, spin, NULL, NULL, 0, 0, NULL), 0);
+	submit_spin(bad, spin);
 	gt_assert_eq(store(good, target, 0x1234), 0);
 	write_file("i915_wedged", "1");
 	hang_wait(hangs, &ev);

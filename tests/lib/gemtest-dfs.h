@@ -11,5 +11,7 @@
 
 /* The gemkit_counters counter key, read from src now. */
 uint64_t gt_dfs_counter(struct gdfs *src, const char *key);
+/* File name of src reads exactly text. */
+void gt_dfs_expect(struct gdfs *src, const char *name, const char *text);
 
 #endif
