@@ -48,9 +48,9 @@ test_expect_success 'a failing program: its status, and where the log is' '
 test_expect_success 'a shared gemd: the line points at it' '
 	start_gemd --no-debugfs --hangcheck 200ms &&
 	"$GEMCTL" run -D "$GEMD_SOCK" sh -c \
-		"\"$GEMCTL\" -q -c \"hang --kind badop; wait-hang --timeout 10s; hang --kind badop; wait-hang --timeout 10s\"" \
+		"\"$GEMCTL\" -q -c \"hang --kind badop; wait-hang --timeout 10s; hang --kind badop; wait-hang --timeout 10s; hang --kind badop; wait-hang --timeout 10s\"" \
 		>out 2>err &&
-	grep "^gemctl run: 2 GPU hangs, 1 client banned during the run (gemd at $GEMD_SOCK: see its log, and gemdump hang)$" err &&
+	grep "^gemctl run: 3 GPU hangs, 1 client banned during the run (gemd at $GEMD_SOCK: see its log, and gemdump hang)$" err &&
 	gemctl --json info | json_check "d[\"counters\"][\"bans\"] == 1 and d[\"counters\"][\"wedged\"] == 0" &&
 	stop_gemd
 '

@@ -195,8 +195,9 @@ test_expect_success 'resume: work runs again, every object kept its contents' '
 	test_cmp expect last
 '
 
-test_expect_success 'a file that hangs the GPU twice is banned: EIO is exit 4' '
+test_expect_success 'a file that hangs the GPU three times is banned: EIO is exit 4' '
 	test_expect_code 4 gemctl -c "hang --kind badop; wait-hang; hang --kind badop; wait-hang
+		hang --kind badop; wait-hang
 		h = create 4096; fill \$h 0 0 1 1 1" >out 2>err &&
 	stderr_has "gemctl fill: DRM_IOCTL_I915_GEM_EXECBUFFER2 2 object(s): Input/output error"
 '

@@ -3,10 +3,12 @@
  * i915_gem_drop_caches (the two writable ones), and gemkit_counters.
  *
  * i915_wedged: reading prints the 3.2 line; writing a number (strtoul
- * base 0, as simple_strtoul) forces error handling as 3.x did: an error
- * capture (kind "wedged"), then a ring reset that blames the running
- * request (driver/gem/hangcheck.c).  Only if the reset fails does the
- * device stay wedged: execbuffer and throttle fail with -EIO.  A GPU
+ * base 0, as simple_strtoul) forces error handling: an error capture
+ * (kind "wedged"), then a ring reset that blames the running request
+ * (driver/gem/hangcheck.c) and unwedges a wedged device, as
+ * intel_gt_handle_error does.  With i915.reset=0, or if the reset fails,
+ * the device is wedged: execbuffer and throttle fail with -EIO until a
+ * later write with resets allowed.  The write succeeds either way.  A GPU
  * stopped on an error reads as wedged until it is recovered.
  *
  * i915_gem_drop_caches: reading gives the mask of supported bits
@@ -124,7 +126,10 @@ DEBUGFS_WRITE(debugfs_write_wedged)
 	/* As 3.x: i915_handle_error(dev, val): capture, then reset the ring
 	 * (hangcheck.c); the device stays wedged only if that fails. */
 	log_notice("debugfs: manually setting wedged to %llu", val);
-	return gem_handle_error_forced(dev);
+	/* The outcome is read back from i915_wedged: the write itself
+	 * succeeds, as i915_wedged_set's did. */
+	gem_handle_error_forced(dev);
+	return 0;
 }
 
 DEBUGFS_SHOW(debugfs_show_drop_caches)

@@ -285,7 +285,7 @@ struct gem_file {
 	/* GPU hangs (GET_RESET_STATS, the ban rule): hangcheck.c */
 	uint32_t batch_active;		/* its batches that hung the GPU */
 	uint32_t batch_pending;		/* innocent ones in flight at a reset */
-	uint64_t guilty_ns;		/* its last hang, 0: none */
+	uint64_t hang_ns[2];		/* its last two hangs, 0: none (hangcheck.c) */
 	bool banned;			/* execbuffer: -EIO */
 	/* the handle table its client maps (status.c), once asked for */
 	struct gem_handle_state *status;

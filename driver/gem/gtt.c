@@ -173,11 +173,18 @@ static int gem_object_bind(struct gem_object *obj, const struct gem_pin_args *ar
 	if (ret)
 		return ret;
 
-	/* Only the object's own pages are mapped; the rest of a fence-sized
-	 * or padded node stays invalid, so a GPU access past the object
-	 * faults. */
+	/* The object's own pages, then the scratch page for the rest of a
+	 * fence-sized or padded node, as the kernel's PTEs: a fenced blit
+	 * of a tiled object whose rows end inside a tile row touches the
+	 * whole tile row (gem_gtt_hog), which a 945G does without a fault.
+	 * GTT space outside every node stays invalid: an access there
+	 * faults, which gemd reports where the chip would scribble. */
 	gpu_gtt_bind(dev->gpu, (uint32_t)obj->gtt_node.start, obj->vaddr,
 		     (uint32_t)obj->size);
+	if (obj->gtt_node.size > obj->size)
+		gpu_gtt_bind_scratch(dev->gpu,
+				     (uint32_t)(obj->gtt_node.start + obj->size),
+				     (uint32_t)(obj->gtt_node.size - obj->size));
 	obj->bind_count++;
 	dev->stats.binds++;
 	gem_event(dev, GEM_EV_BIND, obj->id, obj->gtt_node.start, obj->gtt_node.size, 0);

@@ -20,23 +20,41 @@
  * command streamer latches itself (PGTBL_ER, a bad command) raise the
  * error interrupt, which wakes this thread at once, timer or not.
  *
- * A budget for every batch.  A batch can keep ACTHD moving for ever (a
- * loop of MI_NOOPs jumping back to its start) while everyone else's work
- * waits behind it.  As later kernels judged progress by seqnos, a request
- * that keeps the ring busy for budget periods of GPU time (default 4,
- * gemd --batch-budget) without completing is declared hung, kind
- * "runaway", progress or not.  --hangcheck 0 turns both off.
+ * A budget for loops.  A batch can keep ACTHD moving for ever (a loop of
+ * MI_NOOPs jumping back to its start, IGT's spinner) while everyone
+ * else's work waits behind it.  The 3.14-4.x kernels told such a loop
+ * from work by where ACTHD went (head_stuck): a sample beyond the
+ * furthest ACTHD the request had reached (max_acthd) is progress, and
+ * costs nothing however long the request runs; one that moved without
+ * getting further is HANGCHECK_ACTIVE_LOOP, and those add up.  Here a
+ * sample is progress when ACTHD passed the request's furthest point (in
+ * its batch or in the ring, which lie anywhere in the GTT), or
+ * when work was done inside one command (a long blit's rows: work moved
+ * while no command finished); any other movement is a loop, and its GPU
+ * time is charged to the request.  Loop time of budget periods (default
+ * 4, gemd --batch-budget) declares the request hung, kind "runaway": a
+ * blit, or a long batch of them, is never cut short; a batch jumping
+ * back over its own commands is.  --hangcheck 0 turns both off.
  *
- * Recovery, with the per-drm_file semantics of later kernels (gen3 has no
+ * Recovery, with the per-drm_file semantics of Linux 6.1 (gen3 has no
  * hardware contexts, so a file's default context stands for one): the
  * ring is reset, the guilty request (the oldest one not completed) is
  * completed with an error: its seqno is written to the status page, so
  * waits on its objects return, and its commands are skipped; the requests
  * queued behind it are replayed by restarting the ring right after it.
- * Memory is untouched.  The guilty file's batch_active and every other
- * file's batch_pending count for GET_RESET_STATS; a file that hangs the
- * GPU again within 8 periods of its last hang (i915_context_is_banned) is
- * banned: its execbuffers fail with -EIO.
+ * Memory is untouched.  The guilty file's batch_active counts for
+ * GET_RESET_STATS (guilty_count); the requests replayed behind it are not
+ * charged to anyone (batch_pending, active_count, counts only an innocent
+ * request the reset interrupted, and a hang here always blames the one
+ * running).  A file is banned (its execbuffers fail with -EIO) as
+ * mark_guilty bans a context: on its third hang within 120 s, on its first
+ * if it is not recoverable, never if it is not bannable.
+ *
+ * Wedging, as intel_gt_set_wedged: with i915.reset=0, or when a reset
+ * fails, everything in flight is cancelled (each request completes with
+ * -EIO without running, so waits return) and execbuffer and throttle fail
+ * with -EIO.  The next error handling with resets allowed (a write to
+ * i915_wedged) unwedges the device first, as intel_gt_reset does.
  *
  * Records.  Every hang is captured (error.c).  The first since the last
  * clear stays in i915_error_state, as the kernel kept it; the last
@@ -62,8 +80,7 @@ const char *const gem_hang_kind_names[GEM_HANG_KIND_COUNT] = {
 
 #define SAMPLES_PER_PERIOD	4
 #define STUCK_SAMPLES		3	/* unchanged samples: hangcheck_count++ > 1 */
-#define BAN_PERIODS		8	/* DRM_I915_CTX_BAN_PERIOD */
-#define BAN_DEFAULT_NS		(12ull * 1000 * 1000 * 1000)
+#define FAST_HANG_NS		(120ull * 1000 * 1000 * 1000)	/* CONTEXT_FAST_HANG_JIFFIES */
 #define HANG_EVENTS		16	/* kept for GEM_MSG_HANG_WAIT */
 
 /* Locks as in gem_priv.h's LOCKING section. */
@@ -92,8 +109,10 @@ struct gem_hang {
 	unsigned int count;		/* samples in a row without progress */
 	uint64_t stuck_ns;		/* the GPU time they held */
 	bool kicked;
-	uint32_t budget_seqno;		/* the request being timed ... */
-	uint64_t budget_start;		/* ... since this GPU time */
+	uint32_t budget_seqno;		/* the request being judged ... */
+	uint32_t max_acthd[2];		/* ... the furthest it got in its
+					 * batch and in the ring ... */
+	uint64_t loop_ns;		/* ... and its GPU time in loops */
 
 	/* The captures.  Set under dev->lock and error_lock, read and
 	 * cleared under error_lock alone: formatting one (hundreds of KiB of
@@ -123,39 +142,63 @@ static struct gem_request *first_outstanding(struct gem_device *dev)
 	return NULL;
 }
 
-static void charge_files(struct gem_hang *h, struct gem_request *guilty,
-			 uint64_t now)
+/*
+ * Charge the guilty request's file (mark_guilty, client_mark_guilty of
+ * Linux 6.1): batch_active, and a ban on its third hang within 120 s.
+ */
+static void charge_guilty(struct gem_hang *h, struct gem_request *guilty,
+			  uint64_t now)
 {
-	uint64_t ban_ns = h->period_ns ? BAN_PERIODS * h->period_ns : BAN_DEFAULT_NS;
-	uint32_t hw = gem_hw_seqno(h->dev);
+	struct gem_file *file = guilty ? guilty->file : NULL;
+	uint64_t prev;
+
+	if (!file)
+		return;
+	file->batch_active++;
+	if (file->unbannable || file->banned)
+		return;
+	prev = file->hang_ns[0];
+	file->hang_ns[0] = file->hang_ns[1];
+	file->hang_ns[1] = now;
+	if (!file->unrecoverable && !(prev && now - prev < FAST_HANG_NS))
+		return;
+	file->banned = true;
+	h->dev->stats.bans++;
+	log_err("pid %d (%s): GPU hanging too fast, banning file %u: "
+		"its execbuffers now fail with EIO",
+		(int)file->pid, file->comm, file->id);
+}
+
+/*
+ * Cancel everything in flight and wedge (intel_gt_set_wedged): the
+ * command streamer stays stopped, every request outstanding completes
+ * with -EIO without running, so that waits return.
+ */
+static void wedge(struct gem_hang *h)
+{
+	struct gem_device *dev = h->dev;
+	uint32_t hw = gem_hw_seqno(dev), last = hw;
 	struct gem_request *rq;
 
-	list_for_each_entry(rq, &h->dev->requests, link) {
-		struct gem_file *file = rq->file;
-
-		if (!file || seqno_passed(hw, rq->seqno))
+	gpu_reset(dev->gpu);
+	list_for_each_entry(rq, &dev->requests, link) {
+		if (seqno_passed(hw, rq->seqno))
 			continue;
-		if (rq != guilty) {
-			file->batch_pending++;
-			continue;
-		}
-		file->batch_active++;
-		if (file->guilty_ns && now - file->guilty_ns <= ban_ns && !file->banned &&
-		    !file->unbannable) {
-			file->banned = true;
-			h->dev->stats.bans++;
-			log_err("pid %d (%s): GPU hanging too fast, banning file %u: "
-				"its execbuffers now fail with EIO",
-				(int)file->pid, file->comm, file->id);
-		}
-		file->guilty_ns = now;
+		gem_request_set_error(dev, rq->seqno, -EIO);
+		last = rq->seqno;
 	}
+	__atomic_store_n(&gpu_hws(dev->gpu)[I915_GEM_HWS_INDEX], last,
+			 __ATOMIC_RELEASE);
+	__atomic_store_n(&dev->wedged, true, __ATOMIC_RELEASE);
+	gem_syncfiles_wedged(dev);
+	gem_retire_requests(dev);
 }
 
 /*
  * Reset the ring and restart it after the guilty request (or where it
- * stands, with none).  Returns 0, or -EIO when the ring would not come
- * back: then the device is wedged for good.
+ * stands, with none; a wedged device has nothing in flight).  Returns 0,
+ * or -EIO when the ring would not come back: then the device is wedged
+ * until the next reset tries again.
  */
 static int recover(struct gem_hang *h, struct gem_request *guilty, uint64_t now)
 {
@@ -165,7 +208,7 @@ static int recover(struct gem_hang *h, struct gem_request *guilty, uint64_t now)
 
 	gpu_reset(gpu);
 	dev->stats.resets++;
-	charge_files(h, guilty, now);
+	charge_guilty(h, guilty, now);
 	if (guilty)
 		__atomic_store_n(&gpu_hws(gpu)[I915_GEM_HWS_INDEX], guilty->seqno,
 				 __ATOMIC_RELEASE);
@@ -181,13 +224,16 @@ static int recover(struct gem_hang *h, struct gem_request *guilty, uint64_t now)
 	    (gpu_write(gpu, PRB0_CTL, ((GEM_RING_SIZE - 4096) & RING_NR_PAGES) |
 				     RING_VALID),
 	     !(gpu_read(gpu, PRB0_CTL) & RING_VALID))) {
-		__atomic_store_n(&dev->wedged, true, __ATOMIC_RELEASE);
 		log_err("GPU reset failed: the render ring did not restart "
 			"(CTL 0x%08x HEAD 0x%08x); device wedged, execbuffer "
-			"returns EIO until gemd restarts",
+			"returns EIO until a reset succeeds",
 			gpu_read(gpu, PRB0_CTL), gpu_read(gpu, PRB0_HEAD));
+		wedge(h);
 		return -EIO;
 	}
+	if (dev->wedged)
+		log_notice("GPU reset: device unwedged");
+	__atomic_store_n(&dev->wedged, false, __ATOMIC_RELEASE);
 	gem_retire_requests(dev);
 	return 0;
 }
@@ -257,7 +303,8 @@ static int handle_error(struct gem_hang *h, const char *kind)
 {
 	struct gem_device *dev = h->dev;
 	struct gpu *gpu = dev->gpu;
-	struct gem_request *guilty = first_outstanding(dev);
+	/* A wedged device has nothing in flight (wedge()). */
+	struct gem_request *guilty = dev->wedged ? NULL : first_outstanding(dev);
 	struct gem_error_state *e;
 	struct gem_hang_info ev;
 	struct timespec rt;
@@ -304,13 +351,13 @@ static int handle_error(struct gem_hang *h, const char *kind)
 		ret = recover(h, guilty, now);
 	} else {
 		/* i915.reset=0: no reset allowed, the GPU stays wedged
-		 * (intel_gt_handle_error without intel_has_gpu_reset). */
-		__atomic_store_n(&dev->wedged, true, __ATOMIC_RELEASE);
+		 * (intel_gt_reset without intel_has_gpu_reset), and the
+		 * guilty file is charged as the kernel's reset would. */
+		charge_guilty(h, guilty, now);
+		wedge(h);
 		log_err("GPU hang with i915.reset=0: device wedged");
 		ret = -EIO;
 	}
-	if (ret)
-		gem_syncfiles_wedged(dev);
 	ev.recovered = ret == 0;
 	if (!ret)
 		log_notice("render ring reset; %s",
@@ -331,6 +378,35 @@ static void sample_restart(struct gem_hang *h, const struct gpu_progress *p)
 }
 
 /*
+ * The furthest ACTHD of the request in the space acthd is in: the ring
+ * and the batch lie anywhere in the GTT, so going from one to the other
+ * says nothing about getting further.
+ */
+static uint32_t *furthest(struct gem_hang *h, uint32_t acthd)
+{
+	uint32_t ring = (uint32_t)gem_object_gtt_offset(h->dev->ring);
+
+	return &h->max_acthd[acthd - ring < GEM_RING_SIZE];
+}
+
+/*
+ * Did the GPU get further since the last sample (head_stuck's
+ * HANGCHECK_ACTIVE), rather than round a loop (HANGCHECK_ACTIVE_LOOP)?
+ * Only called when something moved.
+ */
+static bool moved_forward(struct gem_hang *h, const struct gpu_progress *p)
+{
+	uint32_t *max = furthest(h, p->acthd);
+
+	if (p->acthd > *max) {
+		*max = p->acthd;
+		return true;
+	}
+	/* Rows of one blit, spans of one primitive: the same command. */
+	return p->acthd == h->last.acthd && p->commands == h->last.commands;
+}
+
+/*
  * One hangcheck sample (i915_hangcheck_elapsed, in GPU time), dev->lock
  * held.  See the top of the file.
  */
@@ -348,12 +424,11 @@ static void sample(struct gem_hang *h)
 	}
 	gpu_sample(gpu, &p);
 	if (!h->sampled || rq->seqno != h->budget_seqno) {
-		/* Timed from here, not from the last sample: the request may
-		 * have been submitted after it, and GPU time from before its
-		 * submission is not its own.  It may run up to one period
-		 * more than the budget; it is never cut short. */
+		/* A new request: nothing of its own reached, no loop yet. */
 		h->budget_seqno = rq->seqno;
-		h->budget_start = p.run_ns;
+		h->max_acthd[0] = h->max_acthd[1] = 0;
+		*furthest(h, p.acthd) = p.acthd;
+		h->loop_ns = 0;
 	}
 	if (!h->sampled) {
 		h->sampled = true;
@@ -361,18 +436,19 @@ static void sample(struct gem_hang *h)
 		return;
 	}
 	ran = p.run_ns - h->last.run_ns;
-	if (h->budget_ns && p.run_ns - h->budget_start >= h->budget_ns) {
-		log_err("seqno %u from pid %d (%s) kept the GPU busy for %llu ms "
-			"of GPU time without completing (budget %llu ms)",
-			rq->seqno, (int)rq->pid, rq->comm,
-			(unsigned long long)((p.run_ns - h->budget_start) / 1000000),
-			(unsigned long long)(h->budget_ns / 1000000));
-		handle_error(h, "runaway");
-		return;
-	}
 	if (p.acthd != h->last.acthd || p.instdone != h->last.instdone ||
 	    p.work != h->last.work) {
+		if (!moved_forward(h, &p))
+			h->loop_ns += ran;
 		sample_restart(h, &p);
+		if (!h->budget_ns || h->loop_ns < h->budget_ns)
+			return;
+		log_err("seqno %u from pid %d (%s) went round a loop for %llu ms "
+			"of GPU time without getting further (budget %llu ms)",
+			rq->seqno, (int)rq->pid, rq->comm,
+			(unsigned long long)(h->loop_ns / 1000000),
+			(unsigned long long)(h->budget_ns / 1000000));
+		handle_error(h, "runaway");
 		return;
 	}
 	h->last = p;
@@ -451,8 +527,10 @@ int gem_handle_error_forced(struct gem_device *dev)
 {
 	int ret;
 
+	/* As intel_gt_handle_error: a wedged device is unwedged by the
+	 * reset, if resets are allowed. */
 	gem_lock(dev);
-	ret = dev->wedged ? -EIO : handle_error(dev->hang, "wedged");
+	ret = handle_error(dev->hang, "wedged");
 	gem_unlock(dev);
 	return ret;
 }

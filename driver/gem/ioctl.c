@@ -304,9 +304,9 @@ int gem_get_reset_stats_ioctl(struct gem_file *file, void *data,
 	if (args->ctx_id != 0)
 		return -ENOENT;
 	/* gen3 has no contexts: the file's default one stands for it
-	 * (driver/gem/hangcheck.c).  gemd has no privileged clients, so
-	 * everyone sees the reset count, as CAP_SYS_ADMIN did. */
-	args->reset_count = (uint32_t)file->dev->stats.resets;
+	 * (driver/gem/hangcheck.c).  The reset count is for CAP_SYS_ADMIN
+	 * alone; everyone else reads 0 (i915_gem_context_reset_stats_ioctl). */
+	args->reset_count = call->caller_admin ? (uint32_t)file->dev->stats.resets : 0;
 	args->batch_active = file->batch_active;
 	args->batch_pending = file->batch_pending;
 	return 0;

@@ -67,7 +67,9 @@ static int ring_wait_for_space(struct gem_device *dev, uint32_t bytes)
 		}
 		gem_lock(dev);
 	}
-	return 0;
+	/* Nothing new goes into the ring of a wedged device (hangcheck.c):
+	 * its requests would never complete. */
+	return dev->wedged ? -EIO : 0;
 }
 
 /* Reserve room for dwords (intel_ring_begin); pads to the ring's end

@@ -175,13 +175,15 @@ static void check_gtt(struct verify *v, struct gem_object *obj)
 		       n->mm == &dev->gtt ? "in" : "not in");
 		return;
 	}
-	/* The page table maps the object's pages and nothing after them. */
+	/* The page table maps the object's pages, then the scratch page for
+	 * the rest of the node (gtt.c). */
 	first = gpu_gtt_host(dev->gpu, (uint32_t)n->start);
 	last = gpu_gtt_host(dev->gpu, (uint32_t)(n->start + obj->size - GTT_PAGE_SIZE));
 	if (first != obj->vaddr ||
 	    last != obj->vaddr + obj->size - GTT_PAGE_SIZE ||
 	    (n->size > obj->size &&
-	     gpu_gtt_host(dev->gpu, (uint32_t)(n->start + obj->size))))
+	     gpu_gtt_host(dev->gpu, (uint32_t)(n->start + obj->size)) !=
+	     gpu_scratch_page(dev->gpu)))
 		broken(v, GEM_VERIFY_GTT_PTE, obj,
 		       "PTEs at 0x%llx do not map the object's pages",
 		       (unsigned long long)n->start);

@@ -155,6 +155,21 @@ void gpu_gtt_clear(struct gpu *gpu, uint32_t gtt_offset, uint32_t size)
 		gpu_gtt_set_page(gpu, first + i, NULL);
 }
 
+void gpu_gtt_bind_scratch(struct gpu *gpu, uint32_t gtt_offset, uint32_t size)
+{
+	uint32_t first = gtt_offset >> GTT_PAGE_SHIFT;
+	uint32_t n = (size + GTT_PAGE_SIZE - 1) >> GTT_PAGE_SHIFT;
+	uint32_t i;
+
+	for (i = 0; i < n && first + i < gpu->npages; i++)
+		gpu_gtt_set_page(gpu, first + i, gpu->scratch_page);
+}
+
+const void *gpu_scratch_page(const struct gpu *gpu)
+{
+	return gpu->scratch_page;
+}
+
 void *gpu_gtt_host(struct gpu *gpu, uint32_t gtt_offset)
 {
 	return gtt_ptr(gpu, gtt_offset);
@@ -317,6 +332,7 @@ void gpu_sample(struct gpu *gpu, struct gpu_progress *p)
 		clock_gettime(CLOCK_MONOTONIC, &ts);
 	p->run_ns += (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	p->work = atomic_load_explicit(&gpu->work, memory_order_relaxed);
+	p->commands = atomic_load_explicit(&gpu->st_commands, memory_order_relaxed);
 	p->acthd = reg_get(gpu, ACTHD);
 	p->instdone = reg_get(gpu, INSTDONE);
 }
@@ -349,6 +365,7 @@ static void gpu_free(struct gpu *gpu)
 {
 	r3d_destroy(gpu->r3d);
 	free(gpu->scratch);
+	free(gpu->scratch_page);
 	if (!gpu->cfg.hws)
 		free(gpu->hws);
 	free(gpu->pte);
@@ -399,10 +416,13 @@ struct gpu *gpu_create(const struct gpu_config *cfg, const struct gpu_ops *ops,
 	gpu->hws = gpu->cfg.hws ? gpu->cfg.hws :
 		   aligned_alloc(GTT_PAGE_SIZE, GTT_PAGE_SIZE);
 	gpu->scratch = malloc(BLIT_SCRATCH_SIZE);
+	gpu->scratch_page = aligned_alloc(GTT_PAGE_SIZE, GTT_PAGE_SIZE);
 	gpu->r3d = r3d_create(gpu);
-	if (!gpu->pte || !gpu->hws || !gpu->scratch || !gpu->r3d)
+	if (!gpu->pte || !gpu->hws || !gpu->scratch || !gpu->scratch_page ||
+	    !gpu->r3d)
 		goto out_free;
 	memset(gpu->hws, 0, GTT_PAGE_SIZE);
+	memset(gpu->scratch_page, 0, GTT_PAGE_SIZE);
 
 	reg_set(gpu, INSTDONE, INSTDONE_IDLE);
 	atomic_store(&gpu->partial_tail, GPU_NO_TAIL);

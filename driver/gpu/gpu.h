@@ -94,6 +94,12 @@ void gpu_gtt_set_page(struct gpu *gpu, uint32_t page, void *host);
 /* Bind size bytes (page multiple) of host memory at gtt_offset / clear. */
 void gpu_gtt_bind(struct gpu *gpu, uint32_t gtt_offset, void *host, uint32_t size);
 void gpu_gtt_clear(struct gpu *gpu, uint32_t gtt_offset, uint32_t size);
+/* Point size bytes at gtt_offset at the scratch page, as the kernel's
+ * PTEs for the rest of a node larger than its object are (the GPU's
+ * writes there go nowhere, its reads return what was written there). */
+void gpu_gtt_bind_scratch(struct gpu *gpu, uint32_t gtt_offset, uint32_t size);
+/* The scratch page's host address (for gem_verify_state). */
+const void *gpu_scratch_page(const struct gpu *gpu);
 /* CPU view through the GTT for the driver's own use (ring writes, debug):
  * returns the host address of gtt_offset or NULL when unbound. */
 void *gpu_gtt_host(struct gpu *gpu, uint32_t gtt_offset);
@@ -123,11 +129,14 @@ void gpu_reset(struct gpu *gpu);
  * work counts what the GPU got done: every command executed except
  * MI_BATCH_BUFFER_START inside a batch (a jump: a batch jumping to itself
  * does nothing) and MI_WAIT_FOR_EVENT, every blit row, every 3D span.  ACTHD and INSTDONE are the
- * registers the kernel's hangcheck compared.
+ * registers the kernel's hangcheck compared.  commands counts every
+ * command finished, jumps included: work that moved while it did not was
+ * done inside one command (a long blit's rows).
  */
 struct gpu_progress {
 	uint64_t run_ns;
 	uint64_t work;
+	uint64_t commands;
 	uint32_t acthd;
 	uint32_t instdone;
 };

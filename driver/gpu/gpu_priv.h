@@ -79,6 +79,7 @@ struct gpu {
 	_Atomic uintptr_t *pte;		/* host page per GTT page, 0 = invalid */
 	uint32_t *hws;			/* 4 KiB hardware status page */
 	uint8_t *scratch;		/* BLIT_SCRATCH_SIZE, CS thread only */
+	uint8_t *scratch_page;		/* GTT_PAGE_SIZE: gpu_gtt_bind_scratch */
 	_Atomic uint32_t regs[GPU_MMIO_SIZE / 4];
 
 	pthread_t thread;

@@ -94,7 +94,7 @@ static const struct gemd_option gemd_options[] = {
 	  "declare the GPU hung after DUR without progress (default 1.5s, 0: off)" },
 	{ "batch-budget", required_argument, OPT_BATCH_BUDGET, "N",
 	  "declare a batch runaway after N hangcheck periods of GPU time "
-	  "(default 4, 0: never)" },
+	  "in loops (default 4, 0: never)" },
 	{ "error-states", required_argument, OPT_ERROR_STATES, "N",
 	  "keep the last N hang captures in gemkit_errors/ (default 4)" },
 	{ "group", required_argument, OPT_GROUP, "GROUP",

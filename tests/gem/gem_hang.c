@@ -380,9 +380,10 @@ static void run_hang(struct hang *h)
 	gt_assert_eq(rs.batch_active, 1);
 	gt_assert_eq(rs.batch_pending, 0);
 	gt_assert_eq(rs.reset_count, resets + 1);
+	/* Replayed, not interrupted: nothing charged (Linux 6.1). */
 	reset_stats(v.fd, &vrs);
 	gt_assert_eq(vrs.batch_active, 0);
-	gt_assert_eq(vrs.batch_pending, vrs0.batch_pending + 1);
+	gt_assert_eq(vrs.batch_pending, vrs0.batch_pending);
 
 	/* The guilty file is not banned after one hang: it still works. */
 	gen3_batch_reset(&h->b);
@@ -601,7 +602,7 @@ static void test_evict(void)
 	munmap((void *)stop, 4096);
 }
 
-/* A file that hangs the GPU twice within 8 periods is banned. */
+/* A file that hangs the GPU three times within 120 s is banned. */
 static void test_ban(void)
 {
 	int fd = gt_open(), other = gt_open();
@@ -611,7 +612,8 @@ static void test_ban(void)
 	struct gen3_batch b;
 	int i;
 
-	for (i = 0; i < 2; i++) {
+	/* Banned on the third hang within 120 s (mark_guilty), not before. */
+	for (i = 0; i < 3; i++) {
 		uint64_t hangs = counter("hangs");
 
 		gen3_batch_reset(&b);
@@ -622,7 +624,7 @@ static void test_ban(void)
 		gt_assert_eq(hang_wait(hangs, 30000, &ev), 0);
 	}
 	reset_stats(fd, &rs);
-	gt_assert_eq(rs.batch_active, 2);
+	gt_assert_eq(rs.batch_active, 3);
 	gen3_batch_reset(&b);
 	gen3_batch_end(&b);
 	gt_assert_eq(gt_execbuf(fd, &b, gt_create(fd, 4096), NULL, NULL, 0, 0, NULL),

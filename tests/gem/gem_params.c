@@ -15,6 +15,7 @@
 #include "gemdebugfs.h"
 #include "gemtest.h"
 #include "gemtest-batch.h"
+#include "gemtest-dfs.h"
 #include "libgem.h"
 #include "strbuf.h"
 
@@ -24,12 +25,7 @@ static struct gdfs *dfs;
 
 static void expect_file(const char *name, const char *text)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	gt_assert_eq(gdfs_read(dfs, name, &sb), 0);
-	gt_assert_f(!strcmp(sb.buf, text), "%s reads '%s', expected '%s'",
-		    name, sb.buf, text);
-	strbuf_release(&sb);
+	gt_dfs_expect(dfs, name, text);
 }
 
 /* Until gemd has declared the device wedged (gemkit_counters), 60 s. */

@@ -1,4 +1,5 @@
 /* The debugfs reads the driver tests share (gemtest-dfs.h). */
+#include <string.h>
 #include <unistd.h>
 
 #include "gemtest.h"
@@ -37,4 +38,14 @@ uint32_t gt_dfs_object_id(struct gdfs *src, uint32_t handle)
 	gdfs_objects_release(&objs);
 	strbuf_release(&sb);
 	return id;
+}
+
+void gt_dfs_expect(struct gdfs *src, const char *name, const char *text)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	gt_assert_eq(gdfs_read(src, name, &sb), 0);
+	gt_assert_f(!strcmp(sb.buf, text), "%s reads '%s', expected '%s'",
+		    name, sb.buf, text);
+	strbuf_release(&sb);
 }
