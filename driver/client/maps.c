@@ -248,3 +248,37 @@ void libgem_maps_remap(struct gem_dev *dev, uint64_t object)
 	}
 	pthread_mutex_unlock(&maps_lock);
 }
+
+/*
+ * How much of an access through the process's own memory file
+ * (/proc/self/mem) at [addr, addr + len) the kernel would serve: see
+ * preload-procmem.c.  mem_rw() hands access_remote_vm() chunks of at most
+ * a page; i915's mappings have no struct pages, so the first address of
+ * a chunk that falls in one goes to its vm_access(), which refuses the
+ * whole rest of the chunk if it runs past the object (range_overflows),
+ * and the read stops there.  We know the object's end as the mapping's.
+ */
+size_t libgem_maps_access_limit(uintptr_t addr, size_t len)
+{
+	uintptr_t pos = addr, end = addr + len;
+	size_t i;
+
+	if (!__atomic_load_n(&nmaps, __ATOMIC_RELAXED))
+		return len;
+	pthread_mutex_lock(&maps_lock);
+	while (pos < end) {
+		uintptr_t chunk_end = pos + (end - pos < 4096 ? end - pos : 4096);
+
+		i = maps_lower(pos);
+		if (i > 0 && maps[i - 1].addr + maps[i - 1].len > pos)
+			i--;
+		if (i < nmaps && maps[i].addr < chunk_end &&
+		    chunk_end > maps[i].addr + maps[i].len) {
+			pos = maps[i].addr > pos ? maps[i].addr : pos;
+			break;
+		}
+		pos = chunk_end;
+	}
+	pthread_mutex_unlock(&maps_lock);
+	return pos < end ? pos - addr : len;
+}

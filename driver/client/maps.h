@@ -22,6 +22,10 @@ void libgem_maps_forget(void *addr, size_t len);
  * recorded mapping of it whose place changed. */
 void libgem_maps_remap(struct gem_dev *dev, uint64_t object);
 
+/* The bytes from addr the kernel's vm_access() would let a read or
+ * write of len bytes through /proc/self/mem reach (len: all). */
+size_t libgem_maps_access_limit(uintptr_t addr, size_t len);
+
 /* GEM_MSG_MMAP: where fake offset fake, len bytes, points now (libgem.c). */
 int libgem_mmap_locate(struct gem_dev *dev, uint64_t token, uint64_t fake,
 		       uint64_t len, struct gem_location *loc);

@@ -81,7 +81,7 @@ static bool device_present(void)
 static int do_open(int dirfd, const char *path, int flags, mode_t mode)
 {
 	char buf[PATH_MAX];
-	int n;
+	int n, fd;
 
 	switch (classify(dirfd, path, buf, &n)) {
 	case PRELOAD_PATH_DEVICE:
@@ -93,8 +93,12 @@ static int do_open(int dirfd, const char *path, int flags, mode_t mode)
 	case PRELOAD_PATH_SHADOW:
 		return preload_real.openat(dirfd, buf, flags, mode);
 	default:
-		return preload_real.openat(dirfd, path, flags, mode);
+		break;
 	}
+	fd = preload_real.openat(dirfd, path, flags, mode);
+	if (fd >= 0 && !preload_busy && preload_is_self_mem_path(path))
+		preload_procmem_set(fd, true);
+	return fd;
 }
 
 static bool needs_mode(int flags)

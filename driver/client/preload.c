@@ -368,6 +368,7 @@ EXPORT int close(int fd)
 
 	if (!preload_real.close)
 		preload_init();
+	preload_procmem_set(fd, false);
 	if (preload_busy || fd < 0 || fd >= FD_TABLE_SIZE ||
 	    !__atomic_load_n(&fd_table[fd], __ATOMIC_RELAXED))
 		return preload_real.close(fd);
