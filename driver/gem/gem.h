@@ -35,6 +35,10 @@ struct gem_backing_loc {
  * the client maps again what it mapped of it (only object is set;
  * SET_TILING, FLINK, PRIME_HANDLE_TO_FD). */
 #define GEM_LOC_REMAP		(1u << 1)
+/* GEM_MSG_MMAP of a purged object: it has no pages, and a mapping of it
+ * faults on every access (SIGBUS), as the kernel's fault handler answers
+ * when it cannot get a purged object's pages. */
+#define GEM_LOC_PURGED		(1u << 2)
 
 /* One GPU hang as hangcheck.c reports it (gem_hang_wait). */
 struct gem_hang_info {

@@ -341,6 +341,21 @@ int gem_open_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	return 0;
 }
 
+void gem_object_purge(struct gem_object *obj)
+{
+	gem_backing_discard(obj);
+	obj->madv = GEM_MADV_PURGED;
+	obj->dev->stats.purges++;
+	gem_event(obj->dev, GEM_EV_PURGE, obj->id, obj->size, 0, 0);
+}
+
+/*
+ * As i915_gem_madvise_ioctl: an object marked DONTNEED that has no pages
+ * is truncated at once (retained 0).  Its mappings must fault from now
+ * on, as the kernel's fault handler refuses to get a purged object's
+ * pages (SIGBUS): the client maps again what it mapped of it
+ * (GEM_LOC_REMAP), and gem_mmap_lookup answers GEM_LOC_PURGED.
+ */
 int gem_madvise_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_gem_madvise *args = data;
@@ -363,6 +378,17 @@ int gem_madvise_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	}
 	if (obj->madv != GEM_MADV_PURGED)
 		obj->madv = args->madv;
+	if (obj->madv == I915_MADV_DONTNEED && !gem_object_bound(obj) &&
+	    !obj->active && !gem_backing_has_pages(obj)) {
+		gem_object_purge(obj);
+		if (obj->client_mapped) {
+			call->loc = (struct gem_backing_loc){
+				.flags = GEM_LOC_REMAP,
+				.object = (uint64_t)obj->id << GEM_FAKE_OFFSET_SHIFT,
+			};
+			call->has_loc = true;
+		}
+	}
 	args->retained = obj->madv != GEM_MADV_PURGED;
 	gem_status_object_changed(obj);
 out_put:

@@ -692,7 +692,8 @@ static int handle_sync(struct conn *c, const struct gem_msg_hdr *hdr,
 /* The gem core's answers in the wire's structs (the core has its own). */
 static void loc_to_wire(const struct gem_backing_loc *in, struct gem_location *out)
 {
-	_Static_assert(GEM_LOC_SYNC_AFTER == (1u << 0) && GEM_LOC_REMAP == (1u << 1),
+	_Static_assert(GEM_LOC_SYNC_AFTER == (1u << 0) && GEM_LOC_REMAP == (1u << 1) &&
+		       GEM_LOC_PURGED == (1u << 2),
 		       "the core's location flags are the wire's");
 	*out = (struct gem_location){
 		.arena = in->arena, .flags = in->flags, .offset = in->offset,

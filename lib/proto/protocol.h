@@ -185,6 +185,7 @@ struct gem_location {
 };
 #define GEM_LOC_SYNC_AFTER	(1u << 0)	/* after the copy: SW_FINISH */
 #define GEM_LOC_REMAP		(1u << 1)	/* map the object again */
+#define GEM_LOC_PURGED		(1u << 2)	/* no pages: map what SIGBUSes */
 
 struct gem_arena_reply {
 	uint64_t size;		/* bytes to map */
