@@ -223,6 +223,18 @@ static int create_ext_regions(struct gem_device *dev, uint64_t ptr,
 	return 0;
 }
 
+/*
+ * I915_GEM_CREATE_EXT_PROTECTED_CONTENT (ext_set_protected of Linux 6.1):
+ * a 945G has no PXP, so a well-formed request is -ENODEV.
+ */
+static int create_ext_protected(uint64_t ptr)
+{
+	const struct drm_i915_gem_create_ext_protected_content *ext =
+		(const void *)(uintptr_t)ptr;
+
+	return ext->flags ? -EINVAL : -ENODEV;
+}
+
 int gem_create_ext_ioctl(struct gem_file *file, void *data,
 			 struct gem_call *call)
 {
@@ -247,6 +259,8 @@ int gem_create_ext_ioctl(struct gem_file *file, void *data,
 			if (ret)
 				return ret;
 			break;
+		case I915_GEM_CREATE_EXT_PROTECTED_CONTENT:
+			return create_ext_protected(next);
 		default:
 			return -EINVAL;
 		}
