@@ -123,6 +123,14 @@ struct gem_call {
  */
 int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
 		       struct gem_call *call);
+
+/*
+ * How this thread's waits learn that the client of the request it serves
+ * was interrupted by a signal (signal.c): fn(arg) answers, NULL clears.
+ * Interruptible waits then end with -EINTR, as the kernel's do.
+ */
+void gem_signal_source(bool (*fn)(void *arg), void *arg);
+bool gem_signal_pending(void);
 /* The kernel-side struct size for cmd's _IOC_NR, or -EINVAL if unknown;
  * its name ("I915_GEM_CREATE"), or NULL (lib/proto/ioctls.def). */
 int gem_ioctl_size(unsigned int cmd);

@@ -100,6 +100,13 @@ enum gem_msg_type {
 				 * no reply.  For a holder of the device fd who
 				 * can no longer connect to the socket (it
 				 * dropped privileges, as the kernel allows) */
+	GEM_MSG_INTERRUPT = 27,	/* channel, NOREPLY, request and file those of
+				 * the IOCTL awaiting its reply: a signal
+				 * broke the client's wait, so an
+				 * interruptible wait in gemd ends with
+				 * -EINTR (the kernel's -ERESTARTSYS).  A
+				 * channel with shared memory says it in
+				 * gem_shm_ctl.interrupt instead */
 	/* 64-127: debugfs, events, hang notification and driver control;
 	 * valid on a channel without a file (hdr.file 0): tools that only
 	 * look at the driver need not open a drm_file. */
