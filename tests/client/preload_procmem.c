@@ -17,24 +17,11 @@
 #include "gemtest.h"
 #include "preload-test.h"
 
-static int ioctl_errno(int fd, unsigned long req, void *arg)
-{
-	return ioctl(fd, req, arg) ? -errno : 0;
-}
-
-static uint32_t create(int fd, uint64_t size)
-{
-	struct drm_i915_gem_create c = { .size = size };
-
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_CREATE, &c), 0);
-	return c.handle;
-}
-
 static void close_object(int fd, uint32_t handle)
 {
 	struct drm_gem_close c = { .handle = handle };
 
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_GEM_CLOSE, &c), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_GEM_CLOSE, &c), 0);
 }
 
 /* Map handle's 4096 bytes of type at addr (NULL: anywhere). */
@@ -44,7 +31,7 @@ static unsigned char *map_object(int fd, uint32_t handle, unsigned int type,
 	struct drm_i915_gem_mmap_offset mo = { .handle = handle, .flags = type };
 	void *p;
 
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo), 0);
 	p = mmap(addr, 4096, PROT_READ | PROT_WRITE,
 		 MAP_SHARED | (addr ? MAP_FIXED : 0), fd, (off_t)mo.offset);
 	gt_assert_f(p != MAP_FAILED, "mmap: %s", strerror(errno));
@@ -67,7 +54,7 @@ static void test_past_end_eio(int fd, int memfd)
 	size_t t;
 
 	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
-		uint32_t h = create(fd, 4096);
+		uint32_t h = pt_create(fd, 4096);
 		unsigned char *p = map_object(fd, h, types[t], NULL);
 
 		memset(p, 0xa5, 4096);
@@ -103,7 +90,7 @@ static void test_partial_from_before(int fd, int memfd)
 	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
 		unsigned char *anon = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
 					   MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-		uint32_t h = create(fd, 4096);
+		uint32_t h = pt_create(fd, 4096);
 		unsigned char *p;
 
 		gt_assert(anon != MAP_FAILED);

@@ -29,11 +29,6 @@ static void on_fault(int sig)
 	siglongjmp(jump, sig);
 }
 
-static int ioctl_errno(int fd, unsigned long req, void *arg)
-{
-	return ioctl(fd, req, arg) ? -errno : 0;
-}
-
 static int open_card(void)
 {
 	int fd = open("/dev/dri/card0", O_RDWR);
@@ -42,20 +37,12 @@ static int open_card(void)
 	return fd;
 }
 
-static uint32_t create(int fd)
-{
-	struct drm_i915_gem_create c = { .size = SIZE };
-
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_CREATE, &c), 0);
-	return c.handle;
-}
-
 /* MADVISE: the retained answer. */
 static int dontneed(int fd, uint32_t handle)
 {
 	struct drm_i915_gem_madvise m = { .handle = handle, .madv = I915_MADV_DONTNEED };
 
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_MADVISE, &m), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_MADVISE, &m), 0);
 	return (int)m.retained;
 }
 
@@ -64,7 +51,7 @@ static unsigned char *map(int fd, uint32_t handle, unsigned int type)
 	struct drm_i915_gem_mmap_offset mo = { .handle = handle, .flags = type };
 	void *p;
 
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_MMAP_OFFSET, &mo), 0);
 	p = mmap(NULL, SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, (off_t)mo.offset);
 	gt_assert_f(p != MAP_FAILED, "mmap: %s", strerror(errno));
 	return p;
@@ -94,7 +81,7 @@ static void test_before_mmap(void)
 
 	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
 		int fd = open_card();
-		uint32_t h = create(fd);
+		uint32_t h = pt_create(fd, SIZE);
 		unsigned char *p;
 
 		gt_assert_eq(dontneed(fd, h), 0);
@@ -112,7 +99,7 @@ static void test_after_mmap(void)
 
 	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
 		int fd = open_card();
-		uint32_t h = create(fd);
+		uint32_t h = pt_create(fd, SIZE);
 		unsigned char *p = map(fd, h, types[t]);
 
 		gt_assert_eq(dontneed(fd, h), 0);
@@ -129,7 +116,7 @@ static void test_touched_is_retained(void)
 
 	for (t = 0; t < sizeof(types) / sizeof(types[0]); t++) {
 		int fd = open_card();
-		uint32_t h = create(fd);
+		uint32_t h = pt_create(fd, SIZE);
 		unsigned char *p = map(fd, h, types[t]);
 
 		gt_assert_eq(touch(p + 4096), 0);

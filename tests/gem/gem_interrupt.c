@@ -93,6 +93,18 @@ static void nop_execbuf(int fd, uint32_t nop, struct drm_i915_gem_exec_object2 *
 	gt_write(fd, nop, 0, b.dw, gen3_batch_bytes(&b));
 }
 
+/* End the spin, wait for the nops behind it, and free everything. */
+static void spin_finish(int fd, uint32_t spin, uint32_t *map, uint32_t nop)
+{
+	int64_t forever = -1;
+
+	__atomic_store_n(&map[0], MI_BATCH_BUFFER_END, __ATOMIC_RELEASE);
+	gt_assert_eq(__gt_wait(fd, nop, &forever), 0);
+	munmap(map, 4096);
+	gt_close(fd, spin);
+	gt_close(fd, nop);
+}
+
 static pthread_t signals_start(int flags)
 {
 	struct sigaction sa = { .sa_handler = on_signal, .sa_flags = flags };
@@ -135,7 +147,6 @@ static void test_eintr(int fd)
 	struct drm_i915_gem_execbuffer2 eb;
 	uint32_t nop = gt_create(fd, 4096), spin, *map;
 	pthread_t t;
-	int64_t forever = -1;
 
 	nop_execbuf(fd, nop, obj, &eb);
 	spin = spin_start(fd, &map);
@@ -144,13 +155,10 @@ static void test_eintr(int fd)
 	/* Still full, still interruptible. */
 	gt_assert_eq(submit_until_error(fd, &eb), -EINTR);
 	signals_stop(t);
+	/* The interrupted calls left the ring usable. */
 	__atomic_store_n(&map[0], MI_BATCH_BUFFER_END, __ATOMIC_RELEASE);
-	gt_assert_eq(__gt_wait(fd, nop, &forever), 0);
 	gt_assert_eq(gt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb), 0);
-	gt_assert_eq(__gt_wait(fd, nop, &forever), 0);
-	munmap(map, 4096);
-	gt_close(fd, spin);
-	gt_close(fd, nop);
+	spin_finish(fd, spin, map, nop);
 }
 
 static void test_restart(int fd)
@@ -159,7 +167,6 @@ static void test_restart(int fd)
 	struct drm_i915_gem_execbuffer2 eb;
 	uint32_t nop = gt_create(fd, 4096), spin, *map;
 	pthread_t t;
-	int64_t forever = -1;
 	int i, ret = 0;
 
 	nop_execbuf(fd, nop, obj, &eb);
@@ -177,11 +184,7 @@ static void test_restart(int fd)
 	spin_map = NULL;
 	gt_assert_eq(ret, 0);
 	gt_assert(signals > 0);
-	__atomic_store_n(&map[0], MI_BATCH_BUFFER_END, __ATOMIC_RELEASE);
-	gt_assert_eq(__gt_wait(fd, nop, &forever), 0);
-	munmap(map, 4096);
-	gt_close(fd, spin);
-	gt_close(fd, nop);
+	spin_finish(fd, spin, map, nop);
 }
 
 int main(int argc, char **argv)
