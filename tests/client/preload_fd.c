@@ -113,8 +113,11 @@ static pid_t wait_bounded(pid_t pid, int *status, unsigned int limit_s)
 
 #define NOBODY	65534
 
-/* As nobody, in a child: open's errno, 0 if it opened. */
-static int open_as_nobody(void)
+#define UNREACHABLE	254
+
+/* As nobody, in a child: open's errno, 0 if it opened, UNREACHABLE if
+ * nobody cannot even reach the socket's directory dir. */
+static int open_as_nobody(const char *dir)
 {
 	int status;
 	pid_t pid = fork();
@@ -125,6 +128,8 @@ static int open_as_nobody(void)
 
 		if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
 			_exit(255);
+		if (access(dir, X_OK))
+			_exit(UNREACHABLE);
 		fd = open(CARD0, O_RDWR);
 		_exit(fd >= 0 ? 0 : errno);
 	}
@@ -145,20 +150,28 @@ static void test_node_mode(void)
 
 	if (geteuid() != 0)
 		gemtest_skip("needs root to become another user");
+	/* A longer one is reached through /proc/self/fd (sockpath.h), which
+	 * a process that dropped root may not use. */
+	if (strlen(getenv("GEM_DEVICE")) >= 108)
+		gemtest_skip("the socket path is longer than sun_path");
 	/* nobody may reach the socket's directory, not the socket */
 	snprintf(dir, sizeof(dir), "%s", getenv("GEM_DEVICE"));
 	*strrchr(dir, '/') = 0;
 	gt_assert_eq(chmod(dir, 0711), 0);
+	if (open_as_nobody(dir) == UNREACHABLE) {
+		gt_assert_eq(chmod(dir, 0700), 0);
+		gemtest_skip("nobody cannot reach $TMPDIR");
+	}
 	gt_assert_eq(stat(CARD0, &st), 0);
 	gt_assert_eq(st.st_mode, S_IFCHR | 0600);
 	gt_assert_eq(access(CARD0, R_OK | W_OK), 0);
-	gt_assert_eq(open_as_nobody(), EACCES);
+	gt_assert_eq(open_as_nobody(dir), EACCES);
 	gt_assert_eq(chmod(CARD0, 0666), 0);
 	gt_assert_eq(stat(CARD0, &st), 0);
 	gt_assert_eq(st.st_mode, S_IFCHR | 0666);
-	gt_assert_eq(open_as_nobody(), 0);
+	gt_assert_eq(open_as_nobody(dir), 0);
 	gt_assert_eq(chmod(CARD0, 0600), 0);
-	gt_assert_eq(open_as_nobody(), EACCES);
+	gt_assert_eq(open_as_nobody(dir), EACCES);
 	gt_assert_eq(chmod(dir, 0700), 0);
 }
 
