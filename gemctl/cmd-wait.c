@@ -41,10 +41,13 @@ static int wait_handle(struct gemctl *ctl, uint32_t handle, uint64_t timeout_ns)
 			.timeout_ns = (int64_t)MIN(left, WAIT_SLICE_NS),
 		};
 		ret = gemctl_ioctl(ctl, DRM_IOCTL_I915_GEM_WAIT, &arg);
-		if (ret != -ETIME)
+		/* Ctrl-C ends the wait in gemd too (EINTR), as in the kernel. */
+		if (ret != -ETIME && ret != -EINTR)
 			break;
 		if (gemctl_interrupted)
 			return gemctl_error(ctl, GEMCTL_FAILED, "interrupted");
+		if (ret == -EINTR)
+			continue;
 		if (gemctl_expired(deadline)) {
 			strbuf_addf(&what, "handle %u", handle);
 			ret = timed_out(ctl, timeout_ns, what.buf);

@@ -133,9 +133,9 @@ test_expect_success 'clients: this session appears with its handles and bytes' '
 '
 
 test_expect_success 'clients --json: the usage figures gemd measured for each file' '
-	gemctl --json -c "a = create 4096; b = create 8192; madvise \$b dontneed; clients" |
+	gemctl --json -c "a = create 4096; b = create 8192; write \$b --length 4 --fill 1; madvise \$b dontneed; clients" |
 	tail -n 1 >usage.json &&
-	json_check "[(c[\"total_bytes\"], c[\"resident_bytes\"], c[\"purgeable_bytes\"], c[\"active_bytes\"], c[\"ioctls\"], c[\"execbuffers\"], c[\"engine_render_ns\"], c[\"waits\"]) for c in d[\"clients\"]] == [(12288, 12288, 8192, 0, 3, 0, 0, 0)]" <usage.json &&
+	json_check "[(c[\"total_bytes\"], c[\"resident_bytes\"], c[\"purgeable_bytes\"], c[\"active_bytes\"], c[\"ioctls\"], c[\"execbuffers\"], c[\"engine_render_ns\"], c[\"waits\"]) for c in d[\"clients\"]] == [(12288, 12288, 8192, 0, 4, 0, 0, 0)]" <usage.json &&
 	json_check "d[\"clients\"][0][\"cpu_mm_ns\"] > 0 and d[\"clients\"][0][\"cpu_ns\"] == sum(d[\"clients\"][0][k] for k in (\"cpu_mm_ns\", \"cpu_submit_ns\", \"cpu_wait_ns\", \"cpu_other_ns\", \"cpu_gpu_ns\", \"cpu_retire_ns\"))" <usage.json
 '
 

@@ -94,6 +94,16 @@ static int call_on_socket(struct gem_channel *ch, struct wire_call *call)
 	return wire_call(ch->sock, call);
 }
 
+/* A call on the socket of a channel with a ring: its marker is the
+ * request in flight, and gemd looks for the interrupt in the ring. */
+void channel_shm_interrupt(struct wire_call *call, int sock)
+{
+	struct gem_channel *ch = call->interrupt_arg;
+
+	(void)sock;
+	shm_client_interrupt(&ch->shm);
+}
+
 /* Read the reply out of the ring, judged as wire_call judges. */
 static int take_reply(struct gem_channel *ch, struct wire_call *call)
 {
@@ -153,7 +163,9 @@ int channel_shm_call(struct gem_channel *ch, struct wire_call *call)
 	end = shm_client_commit(&ch->shm, hdr.len);
 	if (call->flags & GEM_MSG_F_NOREPLY)
 		return 0;
-	ret = shm_client_wait(&ch->shm, end, ch->sock);
+	ret = call->interrupt ?
+	      shm_client_wait_interruptible(&ch->shm, end, ch->sock) :
+	      shm_client_wait(&ch->shm, end, ch->sock);
 	if (ret)
 		return ret;
 	return take_reply(ch, call);

@@ -241,6 +241,12 @@ int channel_call(struct gem_channel *ch, struct wire_call *call)
 		return ret;
 	strbuf_reset(&ch->rbuf);
 	call->reply = &ch->rbuf;
+	/* An ioctl may wait in gemd: a signal can break that off. */
+	if (call->type == GEM_MSG_IOCTL && !(call->flags & GEM_MSG_F_NOREPLY)) {
+		call->interrupt = ch->shm_base ? channel_shm_interrupt :
+				  wire_call_interrupt_message;
+		call->interrupt_arg = ch;
+	}
 	ch->in_call = true;
 	ret = ch->shm_base ? channel_shm_call(ch, call) : wire_call(ch->sock, call);
 	ch->in_call = false;

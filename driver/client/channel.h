@@ -150,6 +150,8 @@ void channel_shm_detach(struct gem_channel *ch);
 /* One call through the ring, or announced in it and made on the socket;
  * returns as wire_call. */
 int channel_shm_call(struct gem_channel *ch, struct wire_call *call);
+/* wire_call.interrupt of a channel with a ring (interrupt_arg: ch). */
+void channel_shm_interrupt(struct wire_call *call, int sock);
 /* Wait until gemd has handled everything ch sent: 0 or -ECONNRESET. */
 int channel_shm_flush(struct gem_channel *ch);
 /* Wait until gemd has handled ch's unanswered messages (a GEM_MSG_SYNC

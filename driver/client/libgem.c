@@ -374,6 +374,17 @@ static void *map_location(const struct fd_entry *e, const struct gem_location *l
 	struct gem_arena_ref a;
 	void *p;
 
+	if (loc->flags & GEM_LOC_PURGED) {
+		struct gem_location none = *loc;
+
+		none.arena = GEM_ARENA_PURGED;
+		none.offset = 0;
+		p = libgem_map_purged(addr, len, prot, flags, &a, err);
+		if (p != MAP_FAILED)
+			libgem_maps_add(e->dev, e->token, p, len, prot, flags,
+					fake, &none, &a);
+		return p;
+	}
 	*err = libgem_arena_get(e->dev, e->token, loc->arena, &a);
 	if (*err)
 		return MAP_FAILED;

@@ -27,7 +27,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
 #include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <sys/sysmacros.h>
 
 #include "channel.h"
@@ -197,6 +200,37 @@ static bool still_mapped(const struct mapping *m)
 	return want >= end;
 }
 
+void *libgem_map_purged(void *addr, size_t len, int prot, int flags,
+			struct gem_arena_ref *a, int *err)
+{
+	int fd = memfd_create("gemkit-purged", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	struct stat st;
+	void *p = MAP_FAILED;
+
+	if (fd < 0) {
+		*err = -errno;
+		return MAP_FAILED;
+	}
+	/* Sealed at size 0: nothing can give the mapping pages. */
+	if (fcntl(fd, F_ADD_SEALS, F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) ||
+	    fstat(fd, &st)) {
+		*err = -errno;
+		goto out_close;
+	}
+	p = mmap(addr, len, prot, flags, fd, 0);
+	if (p == MAP_FAILED) {
+		*err = -errno;
+		goto out_close;
+	}
+	*a = (struct gem_arena_ref){
+		.id = GEM_ARENA_PURGED, .fd = -1,
+		.st_dev = st.st_dev, .st_ino = st.st_ino,
+	};
+out_close:
+	close(fd);
+	return p;
+}
+
 /* Map m again where gemd says its fake offset points now: 0, or -errno
  * when it cannot (the entry is then forgotten). */
 static int remap_one(struct mapping *m)
@@ -209,24 +243,35 @@ static int remap_one(struct mapping *m)
 	ret = libgem_mmap_locate(m->dev, m->token, m->fake, m->len, &loc);
 	if (ret)
 		return ret;
+	if (loc.flags & GEM_LOC_PURGED) {
+		loc.arena = GEM_ARENA_PURGED;
+		loc.offset = 0;
+	}
 	if (loc.arena == m->arena && loc.offset == m->offset)
 		return 0;
 	if (!still_mapped(m))
 		return -ENOENT;
+	if (loc.flags & GEM_LOC_PURGED) {
+		p = libgem_map_purged((void *)m->addr, m->len, m->prot,
+				      m->flags | MAP_FIXED, &a, &ret);
+		if (p == MAP_FAILED)
+			return ret;
+		goto out_record;
+	}
 	ret = libgem_arena_get(m->dev, m->token, loc.arena, &a);
 	if (ret)
 		return ret;
 	p = mmap((void *)m->addr, m->len, m->prot, m->flags | MAP_FIXED, a.fd,
 		 (off_t)loc.offset);
-	ret = p == MAP_FAILED ? -errno : 0;
-	if (!ret) {
-		m->arena = loc.arena;
-		m->offset = loc.offset;
-		m->st_dev = a.st_dev;
-		m->st_ino = a.st_ino;
-	}
 	libgem_arena_put(m->dev, &a);
-	return ret;
+	if (p == MAP_FAILED)
+		return -errno;
+out_record:
+	m->arena = loc.arena;
+	m->offset = loc.offset;
+	m->st_dev = a.st_dev;
+	m->st_ino = a.st_ino;
+	return 0;
 }
 
 void libgem_maps_remap(struct gem_dev *dev, uint64_t object)
@@ -247,4 +292,38 @@ void libgem_maps_remap(struct gem_dev *dev, uint64_t object)
 			i++;
 	}
 	pthread_mutex_unlock(&maps_lock);
+}
+
+/*
+ * How much of an access through the process's own memory file
+ * (/proc/self/mem) at [addr, addr + len) the kernel would serve: see
+ * preload-procmem.c.  mem_rw() hands access_remote_vm() chunks of at most
+ * a page; i915's mappings have no struct pages, so the first address of
+ * a chunk that falls in one goes to its vm_access(), which refuses the
+ * whole rest of the chunk if it runs past the object (range_overflows),
+ * and the read stops there.  We know the object's end as the mapping's.
+ */
+size_t libgem_maps_access_limit(uintptr_t addr, size_t len)
+{
+	uintptr_t pos = addr, end = addr + len;
+	size_t i;
+
+	if (!__atomic_load_n(&nmaps, __ATOMIC_RELAXED))
+		return len;
+	pthread_mutex_lock(&maps_lock);
+	while (pos < end) {
+		uintptr_t chunk_end = pos + (end - pos < 4096 ? end - pos : 4096);
+
+		i = maps_lower(pos);
+		if (i > 0 && maps[i - 1].addr + maps[i - 1].len > pos)
+			i--;
+		if (i < nmaps && maps[i].addr < chunk_end &&
+		    chunk_end > maps[i].addr + maps[i].len) {
+			pos = maps[i].addr > pos ? maps[i].addr : pos;
+			break;
+		}
+		pos = chunk_end;
+	}
+	pthread_mutex_unlock(&maps_lock);
+	return pos < end ? pos - addr : len;
 }

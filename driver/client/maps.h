@@ -22,6 +22,20 @@ void libgem_maps_forget(void *addr, size_t len);
  * recorded mapping of it whose place changed. */
 void libgem_maps_remap(struct gem_dev *dev, uint64_t object);
 
+/*
+ * A purged object's mapping (GEM_LOC_PURGED): len bytes at addr of a file
+ * that has no pages and never will, so every access faults with SIGBUS
+ * as under the kernel's fault handler.  *a gets the file's identity for
+ * the record (its id GEM_ARENA_PURGED); MAP_FAILED and *err on failure.
+ */
+#define GEM_ARENA_PURGED	UINT32_MAX
+void *libgem_map_purged(void *addr, size_t len, int prot, int flags,
+			struct gem_arena_ref *a, int *err);
+
+/* The bytes from addr the kernel's vm_access() would let a read or
+ * write of len bytes through /proc/self/mem reach (len: all). */
+size_t libgem_maps_access_limit(uintptr_t addr, size_t len);
+
 /* GEM_MSG_MMAP: where fake offset fake, len bytes, points now (libgem.c). */
 int libgem_mmap_locate(struct gem_dev *dev, struct gem_token token, uint64_t fake,
 		       uint64_t len, struct gem_location *loc);

@@ -81,7 +81,7 @@ static bool device_present(void)
 static int do_open(int dirfd, const char *path, int flags, mode_t mode)
 {
 	char buf[PATH_MAX];
-	int n;
+	int n, fd;
 
 	switch (classify(dirfd, path, buf, &n)) {
 	case PRELOAD_PATH_DEVICE:
@@ -93,8 +93,12 @@ static int do_open(int dirfd, const char *path, int flags, mode_t mode)
 	case PRELOAD_PATH_SHADOW:
 		return preload_real.openat(dirfd, buf, flags, mode);
 	default:
-		return preload_real.openat(dirfd, path, flags, mode);
+		break;
 	}
+	fd = preload_real.openat(dirfd, path, flags, mode);
+	if (fd >= 0 && !preload_busy && preload_is_self_mem_path(path))
+		preload_procmem_set(fd, true);
+	return fd;
 }
 
 static bool needs_mode(int flags)
@@ -438,8 +442,9 @@ static int do_access(int dirfd, const char *path, int mode, int flags)
 
 	switch (classify(dirfd, path, buf, &n)) {
 	case PRELOAD_PATH_DEVICE:
-		if (device_present())
-			return 0;
+		if (device_present())	/* the socket's permissions are the node's */
+			return preload_real.faccessat(AT_FDCWD, gem_device_path(NULL),
+						      mode, flags);
 		errno = ENOENT;
 		return -1;
 	case PRELOAD_PATH_FDLINK:
@@ -469,6 +474,40 @@ EXPORT int euidaccess(const char *path, int mode)
 EXPORT int eaccess(const char *path, int mode)
 {
 	return do_access(AT_FDCWD, path, mode, AT_EACCESS);
+}
+
+/* chmod of the node: the socket's mode, by the same rules (its owner or
+ * root may). */
+static int do_chmod(int dirfd, const char *path, mode_t mode, int flags)
+{
+	static int (*real_fchmodat)(int, const char *, mode_t, int);
+	char buf[PATH_MAX];
+	int n;
+
+	if (!real_fchmodat)
+		real_fchmodat = dlsym(RTLD_NEXT, "fchmodat");
+	switch (classify(dirfd, path, buf, &n)) {
+	case PRELOAD_PATH_DEVICE:
+		if (!device_present()) {
+			errno = ENOENT;
+			return -1;
+		}
+		return real_fchmodat(AT_FDCWD, gem_device_path(NULL), mode & 07777, 0);
+	case PRELOAD_PATH_SHADOW:
+		return real_fchmodat(dirfd, buf, mode, flags);
+	default:
+		return real_fchmodat(dirfd, path, mode, flags);
+	}
+}
+
+EXPORT int chmod(const char *path, mode_t mode)
+{
+	return do_chmod(AT_FDCWD, path, mode, 0);
+}
+
+EXPORT int fchmodat(int dirfd, const char *path, mode_t mode, int flags)
+{
+	return do_chmod(dirfd, path, mode, flags);
 }
 
 static ssize_t do_readlink(int dirfd, const char *path, char *out, size_t len)

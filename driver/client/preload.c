@@ -181,13 +181,28 @@ int preload_fd_minor_checked(int fd)
 	return -1;
 }
 
+/*
+ * The node's owner and permissions are the socket's: who may open the
+ * device is who may connect to gemd, and chmod of the node changes the
+ * socket (preload-fs.c), as chmod of /dev/dri/card0 does the node.
+ */
 void preload_fill_chr_stat(struct stat *st, int minor)
 {
+	const char *path = gem_device_path(NULL);
+	struct stat sock;
+
 	memset(st, 0, sizeof(*st));
-	/* Constant, so that stat(path) and fstat(fd) agree (IGT compares). */
+	/* The rest constant, so that stat(path) and fstat(fd) agree (IGT
+	 * compares). */
 	st->st_dev = makedev(0, 5);
 	st->st_ino = 0x67656d00u + (unsigned int)minor;
 	st->st_mode = S_IFCHR | 0666;
+	if (path && preload_real.fstatat(AT_FDCWD, path, &sock, 0) == 0 &&
+	    S_ISSOCK(sock.st_mode)) {
+		st->st_mode = S_IFCHR | (sock.st_mode & 07777);
+		st->st_uid = sock.st_uid;
+		st->st_gid = sock.st_gid;
+	}
 	st->st_nlink = 1;
 	st->st_rdev = makedev(DRM_MAJOR, minor);
 	st->st_blksize = 4096;
@@ -368,6 +383,7 @@ EXPORT int close(int fd)
 
 	if (!preload_real.close)
 		preload_init();
+	preload_procmem_set(fd, false);
 	if (preload_busy || fd < 0 || fd >= FD_TABLE_SIZE ||
 	    !__atomic_load_n(&fd_table[fd], __ATOMIC_RELAXED))
 		return preload_real.close(fd);

@@ -2,8 +2,9 @@
  * libgemkit-preload internals.  The interposer is four files:
  * preload.c (the real libc functions, the device fds, ioctl, mmap and
  * munmap), preload-fs.c (path hooks: open, stat, access, readlink,
- * opendir, fopen), preload-sysfs.c (the fake sysfs and /dev/dri tree)
- * and preload-prime.c (dma-buf fds: llseek, mmap bounds, their ioctls).
+ * opendir, fopen), preload-sysfs.c (the fake sysfs and /dev/dri tree),
+ * preload-prime.c (dma-buf fds: llseek, mmap bounds, their ioctls) and
+ * preload-procmem.c (/proc/self/mem stops at a GEM mapping's end).
  */
 #ifndef GEMKIT_PRELOAD_H
 #define GEMKIT_PRELOAD_H
@@ -83,6 +84,10 @@ int preload_open_device(int minor, int flags);
 int preload_reopen_device(int fd, int flags);
 /* The device fd's fake char-device identity. */
 void preload_fill_chr_stat(struct stat *st, int minor);
+
+/* The process's own /proc/self/mem fds (preload-procmem.c). */
+bool preload_is_self_mem_path(const char *path);
+void preload_procmem_set(int fd, bool self_mem);
 
 /* Paths (preload-sysfs.c). */
 enum preload_path_kind {

@@ -64,6 +64,10 @@
 
 #include "gem_priv.h"
 #include "log.h"
+#include "util.h"
+
+/* Objects are whole pages of 4 KiB, the CPU's page size on x86. */
+#define OBJ_PAGE	4096u
 
 /* What every arena carries before a client may see it. */
 #define ARENA_SEALS	(F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
@@ -330,6 +334,35 @@ void gem_backing_discard(struct gem_object *obj)
 {
 	gem_view_free(obj);
 	punch(obj->arena, obj->arena_node.start, obj->size);
+}
+
+/*
+ * i915_gem_object_has_pages(): the kernel gets all of an object's pages
+ * at its first use (a fault, pread/pwrite, a binding) and keeps them
+ * until the shrinker takes them.  gemd's pages come one by one as
+ * something touches the arena; an object has pages while any of its
+ * range is in memory.  mincore() on gemd's own mapping sees what a
+ * client's mapping, the GPU or a copy touched (gemd created the memfd,
+ * so it may ask).  A page swapped out counts as none: a purgeable
+ * object in that state may go, as the shrinker would have taken it.
+ */
+bool gem_backing_has_pages(const struct gem_object *obj)
+{
+	unsigned char vec[256];
+	uint64_t off, chunk = sizeof(vec) * OBJ_PAGE;
+	size_t i, n;
+
+	if (obj->view)
+		return true;
+	for (off = 0; off < obj->size; off += chunk) {
+		n = (size_t)(MIN(chunk, obj->size - off) / OBJ_PAGE);
+		if (mincore(obj->vaddr + off, n * OBJ_PAGE, vec) < 0)
+			return true;	/* cannot tell: keep it */
+		for (i = 0; i < n; i++)
+			if (vec[i] & 1)
+				return true;
+	}
+	return false;
 }
 
 void gem_backing_free(struct gem_device *dev, struct gem_object *obj)

@@ -329,7 +329,10 @@ int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
 		ret = -EINVAL;
 		goto out_unlock;
 	}
-	if (type == I915_MMAP_OFFSET_GTT && obj->tiling_mode != I915_TILING_NONE) {
+	if (obj->madv == GEM_MADV_PURGED) {
+		gem_object_location(obj, loc);
+		loc->flags |= GEM_LOC_PURGED;
+	} else if (type == I915_MMAP_OFFSET_GTT && obj->tiling_mode != I915_TILING_NONE) {
 		ret = gem_view_get(obj);
 		if (ret)
 			goto out_unlock;

@@ -19,16 +19,6 @@
 #include "log.h"
 #include "util.h"
 
-static void evict_purge(struct gem_object *obj)
-{
-	if (obj->madv == I915_MADV_DONTNEED) {
-		gem_backing_discard(obj);
-		obj->madv = GEM_MADV_PURGED;
-		obj->dev->stats.purges++;
-		gem_event(obj->dev, GEM_EV_PURGE, obj->id, obj->size, 0, 0);
-	}
-}
-
 static int evict_one(struct gem_object *obj)
 {
 	uint64_t start = obj->gtt_node.start, size = obj->gtt_node.size;
@@ -40,7 +30,8 @@ static int evict_one(struct gem_object *obj)
 	obj->evict_count++;
 	obj->dev->stats.evictions++;
 	gem_acct_evict(obj);
-	evict_purge(obj);
+	if (obj->madv == I915_MADV_DONTNEED)
+		gem_object_purge(obj);
 	return 0;
 }
 

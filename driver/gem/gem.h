@@ -35,6 +35,10 @@ struct gem_backing_loc {
  * the client maps again what it mapped of it (only object is set;
  * SET_TILING, FLINK, PRIME_HANDLE_TO_FD). */
 #define GEM_LOC_REMAP		(1u << 1)
+/* GEM_MSG_MMAP of a purged object: it has no pages, and a mapping of it
+ * faults on every access (SIGBUS), as the kernel's fault handler answers
+ * when it cannot get a purged object's pages. */
+#define GEM_LOC_PURGED		(1u << 2)
 
 /* One GPU hang as hangcheck.c reports it (gem_hang_wait). */
 struct gem_hang_info {
@@ -119,6 +123,14 @@ struct gem_call {
  */
 int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
 		       struct gem_call *call);
+
+/*
+ * How this thread's waits learn that the client of the request it serves
+ * was interrupted by a signal (signal.c): fn(arg) answers, NULL clears.
+ * Interruptible waits then end with -EINTR, as the kernel's do.
+ */
+void gem_signal_source(bool (*fn)(void *arg), void *arg);
+bool gem_signal_pending(void);
 /* The kernel-side struct size for cmd's _IOC_NR, or -EINVAL if unknown;
  * its name ("I915_GEM_CREATE"), or NULL (lib/proto/ioctls.def). */
 int gem_ioctl_size(unsigned int cmd);

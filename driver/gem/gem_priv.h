@@ -489,6 +489,9 @@ int gem_backing_alloc(struct gem_device *dev, struct gem_file *owner,
 		      struct gem_object *obj);
 void gem_backing_free(struct gem_device *dev, struct gem_object *obj);
 void gem_backing_discard(struct gem_object *obj);	/* purge: zero the pages */
+bool gem_backing_has_pages(const struct gem_object *obj);
+/* i915_gem_object_truncate: the pages go, for good (madv PURGED). */
+void gem_object_purge(struct gem_object *obj);
 void gem_backing_fini(struct gem_device *dev);
 void gem_backing_file_release(struct gem_file *file);
 /* Give obj an arena of its own (its first export), moving its pages. */

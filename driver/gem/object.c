@@ -223,6 +223,18 @@ static int create_ext_regions(struct gem_device *dev, uint64_t ptr,
 	return 0;
 }
 
+/*
+ * I915_GEM_CREATE_EXT_PROTECTED_CONTENT (ext_set_protected of Linux 6.1):
+ * a 945G has no PXP, so a well-formed request is -ENODEV.
+ */
+static int create_ext_protected(uint64_t ptr)
+{
+	const struct drm_i915_gem_create_ext_protected_content *ext =
+		(const void *)(uintptr_t)ptr;
+
+	return ext->flags ? -EINVAL : -ENODEV;
+}
+
 int gem_create_ext_ioctl(struct gem_file *file, void *data,
 			 struct gem_call *call)
 {
@@ -247,6 +259,8 @@ int gem_create_ext_ioctl(struct gem_file *file, void *data,
 			if (ret)
 				return ret;
 			break;
+		case I915_GEM_CREATE_EXT_PROTECTED_CONTENT:
+			return create_ext_protected(next);
 		default:
 			return -EINVAL;
 		}
@@ -341,6 +355,21 @@ int gem_open_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	return 0;
 }
 
+void gem_object_purge(struct gem_object *obj)
+{
+	gem_backing_discard(obj);
+	obj->madv = GEM_MADV_PURGED;
+	obj->dev->stats.purges++;
+	gem_event(obj->dev, GEM_EV_PURGE, obj->id, obj->size, 0, 0);
+}
+
+/*
+ * As i915_gem_madvise_ioctl: an object marked DONTNEED that has no pages
+ * is truncated at once (retained 0).  Its mappings must fault from now
+ * on, as the kernel's fault handler refuses to get a purged object's
+ * pages (SIGBUS): the client maps again what it mapped of it
+ * (GEM_LOC_REMAP), and gem_mmap_lookup answers GEM_LOC_PURGED.
+ */
 int gem_madvise_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 {
 	struct drm_i915_gem_madvise *args = data;
@@ -363,6 +392,17 @@ int gem_madvise_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	}
 	if (obj->madv != GEM_MADV_PURGED)
 		obj->madv = args->madv;
+	if (obj->madv == I915_MADV_DONTNEED && !gem_object_bound(obj) &&
+	    !obj->active && !gem_backing_has_pages(obj)) {
+		gem_object_purge(obj);
+		if (obj->client_mapped) {
+			call->loc = (struct gem_backing_loc){
+				.flags = GEM_LOC_REMAP,
+				.object = (uint64_t)obj->id << GEM_FAKE_OFFSET_SHIFT,
+			};
+			call->has_loc = true;
+		}
+	}
 	args->retained = obj->madv != GEM_MADV_PURGED;
 	gem_status_object_changed(obj);
 out_put:

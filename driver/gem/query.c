@@ -64,13 +64,23 @@ static int query_engine_info(struct gem_device *dev,
 	return query_answer(item, &head, sizeof(head), &info, sizeof(info));
 }
 
-/* System memory as the kernel probes it: all of RAM, and all of it shown
- * as unallocated (i915 does not track shmem use). */
+/*
+ * System memory as the kernel probes it (totalram), and all of it shown
+ * as unallocated (i915 does not track shmem use): the machine's RAM, but
+ * a 945G machine holds at most 4 GiB, which is also the largest object
+ * gemd can make (GEM_MAX_OBJECT_SIZE).  Clients size their objects by
+ * it (IGT gem_create create-clear makes objects of up to half of it).
+ */
+#define GEN3_MAX_RAM	(4ull << 30)
+
 static uint64_t system_memory(void)
 {
 	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+	uint64_t ram = pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
 
-	return pages > 0 && page > 0 ? (uint64_t)pages * (uint64_t)page : 0;
+	_Static_assert(GEN3_MAX_RAM <= GEM_MAX_OBJECT_SIZE,
+		       "any object the region could hold can be made");
+	return MIN(ram, GEN3_MAX_RAM);
 }
 
 static int query_memregion_info(struct gem_device *dev,

@@ -44,20 +44,20 @@ static uint32_t ring_space(struct gem_device *dev)
 	return (uint32_t)space;
 }
 
-/* Wait (lock dropped) for the command streamer to consume more ring. */
+/*
+ * Wait (lock dropped) for the command streamer to consume more ring: as
+ * long as it takes, as intel_ring_wait_for_space does, unless the client
+ * is interrupted by a signal (-EINTR; the ring is as it was).
+ */
 static int ring_wait_for_space(struct gem_device *dev, uint32_t bytes)
 {
-	uint64_t deadline = now_ns() + 3ull * 1000 * 1000 * 1000;
-
 	while (ring_space(dev) < bytes) {
 		/* A stopped ring is reset and replayed by hangcheck.c. */
 		if (dev->wedged)
 			return -EIO;
-		if (now_ns() > deadline) {
-			log_err("render ring: no space after 3 s (HEAD 0x%x TAIL 0x%x)",
-				ring_head(dev), dev->ring_tail);
-			return -EBUSY;
-		}
+		if (gem_signal_pending() ||
+		    __atomic_load_n(&dev->closing, __ATOMIC_ACQUIRE))
+			return -EINTR;
 		gpu_run(dev->gpu, 0);
 		gem_unlock(dev);
 		{
@@ -270,7 +270,8 @@ int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
 			ret = -EIO;
 			break;
 		}
-		if (__atomic_load_n(&dev->closing, __ATOMIC_ACQUIRE)) {
+		if (__atomic_load_n(&dev->closing, __ATOMIC_ACQUIRE) ||
+		    gem_signal_pending()) {
 			ret = -EINTR;
 			break;
 		}

@@ -467,14 +467,16 @@ static void conn_consume(struct conn *c, size_t n)
 	}
 }
 
-/* Only ioctls may go unanswered. */
+/* Only ioctls (and interrupts, which are never answered) may go
+ * unanswered. */
 static int conn_check_flags(struct conn *c, const struct gem_msg_hdr *hdr)
 {
 	if (hdr->flags & ~GEM_MSG_F_KNOWN) {
 		conn_error(c, "unknown flags 0x%x", hdr->flags);
 		return -EPROTO;
 	}
-	if ((hdr->flags & GEM_MSG_F_NOREPLY) && hdr->type != GEM_MSG_IOCTL) {
+	if ((hdr->flags & GEM_MSG_F_NOREPLY) && hdr->type != GEM_MSG_IOCTL &&
+	    hdr->type != GEM_MSG_INTERRUPT) {
 		conn_error(c, "NOREPLY on a message of type %u", hdr->type);
 		return -EPROTO;
 	}
@@ -704,7 +706,8 @@ static int handle_sync(struct conn *c, const struct gem_msg_hdr *hdr,
 /* The gem core's answers in the wire's structs (the core has its own). */
 static void loc_to_wire(const struct gem_backing_loc *in, struct gem_location *out)
 {
-	_Static_assert(GEM_LOC_SYNC_AFTER == (1u << 0) && GEM_LOC_REMAP == (1u << 1),
+	_Static_assert(GEM_LOC_SYNC_AFTER == (1u << 0) && GEM_LOC_REMAP == (1u << 1) &&
+		       GEM_LOC_PURGED == (1u << 2),
 		       "the core's location flags are the wire's");
 	*out = (struct gem_location){
 		.arena = in->arena, .flags = in->flags, .offset = in->offset,
@@ -721,6 +724,38 @@ static void hang_to_wire(const struct gem_hang_info *in, struct gem_hang_event *
 	};
 	_Static_assert(sizeof(out->kind) == sizeof(in->kind), "kind");
 	memcpy(out->kind, in->kind, sizeof(out->kind));
+}
+
+/*
+ * gem_signal_source's question for the request c is handling: did a
+ * signal break the client's wait for it?  A channel with a ring says so
+ * in it; one on the socket alone sends GEM_MSG_INTERRUPT, the only thing
+ * it may send while it waits.  A client that is gone counts as killed.
+ */
+static bool conn_signal_pending(void *arg)
+{
+	struct conn *c = arg;
+	struct gem_msg_hdr next;
+	ssize_t n;
+
+	if (c->shm)
+		return shm_chan_interrupted(c->shm);
+	n = recv(c->fd, &next, sizeof(next), MSG_PEEK | MSG_DONTWAIT);
+	return n == 0 || (n == (ssize_t)sizeof(next) &&
+			  next.magic == GEM_PROTOCOL_MAGIC &&
+			  next.type == GEM_MSG_INTERRUPT);
+}
+
+/* Read by conn_signal_pending, after the request it was about. */
+static int handle_interrupt(struct conn *c, const struct gem_msg_hdr *hdr,
+			    uint8_t *payload)
+{
+	(void)payload;
+	if (hdr->len || !(hdr->flags & GEM_MSG_F_NOREPLY)) {
+		conn_error(c, "INTERRUPT with a payload or wanting a reply");
+		return -EPROTO;
+	}
+	return 0;
 }
 
 static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
@@ -751,7 +786,9 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 	}
 	if (wire_ioctl_fds(hdr->request) & WIRE_FD_IN)
 		gc.fd_in = conn_take_fd(c, hdr);
+	gem_signal_source(conn_signal_pending, c);
 	ret = gem_ioctl_dispatch(fe->file, hdr->request, call.karg, &gc);
+	gem_signal_source(NULL, NULL);
 	if (gc.fd_in >= 0)
 		close(gc.fd_in);
 	if (gc.has_loc)
@@ -1343,6 +1380,7 @@ static const struct msg_handler msg_handlers[] = {
 	{ GEM_MSG_DMABUF, "DMABUF", CONN_CHANNEL, handle_dmabuf },
 	{ GEM_MSG_TOKEN, "TOKEN", CONN_CHANNEL, handle_token },
 	{ GEM_MSG_CHANNEL, "CHANNEL", CONN_FILE, handle_channel },
+	{ GEM_MSG_INTERRUPT, "INTERRUPT", CONN_CHANNEL, handle_interrupt },
 	{ GEM_MSG_DEBUGFS, "DEBUGFS", CONN_CHANNEL, handle_debugfs },
 	{ GEM_MSG_HANG_WAIT, "HANG_WAIT", CONN_CHANNEL, handle_hang_wait },
 	{ GEM_MSG_CONTROL, "CONTROL", CONN_CHANNEL, handle_control },

@@ -263,6 +263,12 @@ void shm_chan_on_socket(struct shm_chan *ch)
 	shm_server_on_socket(&ch->ring);
 }
 
+bool shm_chan_interrupted(struct shm_chan *ch)
+{
+	return atomic_load_explicit(&ch->dead, memory_order_acquire) ||
+	       shm_server_interrupted(&ch->ring);
+}
+
 void shm_chan_done(struct shm_chan *ch)
 {
 	shm_server_done(&ch->ring);

@@ -7,6 +7,7 @@
 #ifndef GEMKIT_SERVER_SHM_H
 #define GEMKIT_SERVER_SHM_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -43,5 +44,8 @@ int shm_chan_reply(struct shm_chan *ch, int32_t result, const void *data,
 void shm_chan_on_socket(struct shm_chan *ch);
 /* The last message is finished: the client may read its reply. */
 void shm_chan_done(struct shm_chan *ch);
+/* The client was interrupted while it waited for the message being
+ * handled (gem_shm_ctl.interrupt), or died. */
+bool shm_chan_interrupted(struct shm_chan *ch);
 
 #endif

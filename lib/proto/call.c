@@ -114,7 +114,7 @@ static int wait_readable(int sock, const struct wire_call *c)
 }
 
 /* One recvmsg, catching any descriptors: bytes read, 0 at EOF, -errno. */
-static ssize_t recv_some(int sock, const struct wire_call *c, struct iovec *iov,
+static ssize_t recv_some(int sock, struct wire_call *c, struct iovec *iov,
 			 int iovcnt, struct fd_catch *fc)
 {
 	union {
@@ -132,9 +132,17 @@ static ssize_t recv_some(int sock, const struct wire_call *c, struct iovec *iov,
 	ret = wait_readable(sock, c);
 	if (ret)
 		return ret;
-	do
+	for (;;) {
 		n = recvmsg(sock, &msg, MSG_CMSG_CLOEXEC);
-	while (n < 0 && errno == EINTR);
+		if (n >= 0 || errno != EINTR)
+			break;
+		if (c->interrupt) {
+			void (*tell)(struct wire_call *, int) = c->interrupt;
+
+			c->interrupt = NULL;
+			tell(c, sock);
+		}
+	}
 	if (n < 0)
 		return -errno;
 	if (msg.msg_flags & MSG_CTRUNC)
@@ -226,6 +234,23 @@ static int recv_reply(int sock, struct wire_call *c, struct gem_reply_hdr *rh,
 		have += (size_t)n;
 	}
 	return 0;
+}
+
+void wire_call_interrupt_message(struct wire_call *c, int sock)
+{
+	struct gem_msg_hdr hdr = {
+		.magic = GEM_PROTOCOL_MAGIC,
+		.type = GEM_MSG_INTERRUPT,
+		.flags = GEM_MSG_F_NOREPLY,
+		.request = c->request,
+		.file = c->file,
+	};
+	struct iovec iov = { &hdr, sizeof(hdr) };
+	int err = errno;
+
+	/* Lost with the connection, which the wait then sees. */
+	(void)wire_send(sock, &iov, 1, -1);
+	errno = err;
 }
 
 int wire_call_send(int sock, struct wire_call *c)

@@ -102,6 +102,13 @@ enum gem_msg_type {
 				 * dropped privileges, as the kernel allows) */
 	GEM_MSG_MOUNT = 25,	/* channel, no file needed: where this gemd's
 				 * debugfs tree is mounted; see below */
+	GEM_MSG_INTERRUPT = 26,	/* channel, NOREPLY, request and file those of
+				 * the IOCTL awaiting its reply: a signal
+				 * broke the client's wait, so an
+				 * interruptible wait in gemd ends with
+				 * -EINTR (the kernel's -ERESTARTSYS).  A
+				 * channel with shared memory says it in
+				 * gem_shm_ctl.interrupt instead */
 	/* 64-127: debugfs, events, hang notification and driver control;
 	 * valid on a channel without a file (hdr.file 0): tools that only
 	 * look at the driver need not open a drm_file. */
@@ -216,6 +223,7 @@ struct gem_location {
 };
 #define GEM_LOC_SYNC_AFTER	(1u << 0)	/* after the copy: SW_FINISH */
 #define GEM_LOC_REMAP		(1u << 1)	/* map the object again */
+#define GEM_LOC_PURGED		(1u << 2)	/* no pages: map what SIGBUSes */
 
 struct gem_arena_reply {
 	uint64_t size;		/* bytes to map */

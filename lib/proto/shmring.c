@@ -6,6 +6,7 @@
 #include <limits.h>
 #include <linux/futex.h>
 #include <sched.h>
+#include <signal.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/syscall.h>
@@ -99,7 +100,31 @@ static bool peer_gone(int sock)
 	return recv(sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
 }
 
-int shm_client_wait(struct shm_client *c, uint32_t pos, int sock)
+/* Some caught signal is handled without SA_RESTART. */
+static bool handler_breaks_calls(void)
+{
+	struct sigaction sa;
+	int sig;
+
+	for (sig = 1; sig < NSIG; sig++) {
+		if (sigaction(sig, NULL, &sa))
+			continue;
+		if (!(sa.sa_flags & SA_SIGINFO) &&
+		    (sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN))
+			continue;
+		if (!(sa.sa_flags & SA_RESTART))
+			return true;
+	}
+	return false;
+}
+
+void shm_client_interrupt(struct shm_client *c)
+{
+	store_fenced(&c->ctl->interrupt, c->head);
+}
+
+static int client_wait(struct shm_client *c, uint32_t pos, int sock,
+		       bool interruptible)
 {
 	struct gem_shm_ctl *ctl = c->ctl;
 	struct timespec slice = {
@@ -127,14 +152,29 @@ int shm_client_wait(struct shm_client *c, uint32_t pos, int sock)
 		done = __atomic_load_n(&ctl->done, __ATOMIC_SEQ_CST);
 		if (reached(done, pos))
 			break;
-		if (futex_wait(&ctl->done, done, &slice) < 0 &&
-		    errno == ETIMEDOUT && peer_gone(sock)) {
+		if (futex_wait(&ctl->done, done, &slice) == 0)
+			continue;
+		if (errno == ETIMEDOUT && peer_gone(sock)) {
 			store(&ctl->client_state, GEM_SHM_RUNNING);
 			return -ECONNRESET;
+		}
+		if (errno == EINTR && interruptible && handler_breaks_calls()) {
+			shm_client_interrupt(c);
+			interruptible = false;
 		}
 	}
 	store(&ctl->client_state, GEM_SHM_RUNNING);
 	return 0;
+}
+
+int shm_client_wait(struct shm_client *c, uint32_t pos, int sock)
+{
+	return client_wait(c, pos, sock, false);
+}
+
+int shm_client_wait_interruptible(struct shm_client *c, uint32_t pos, int sock)
+{
+	return client_wait(c, pos, sock, true);
 }
 
 void *shm_client_reserve(struct shm_client *c, uint32_t len, int sock, int *err)
@@ -251,6 +291,11 @@ int shm_server_reply(struct shm_server *s, int32_t result, const void *data,
 	if (len)
 		memcpy(s->reply + sizeof(rh), data, len);
 	return 0;
+}
+
+bool shm_server_interrupted(const struct shm_server *s)
+{
+	return load(&s->ctl->interrupt) == s->tail;
 }
 
 void shm_server_on_socket(struct shm_server *s)

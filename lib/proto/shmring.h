@@ -65,7 +65,9 @@ struct gem_shm_ctl {
 	uint32_t client_state;	/* enum gem_shm_state */
 	uint32_t bell;		/* += 1 and FUTEX_WAKE to wake gemd */
 	uint32_t client_cpu;	/* where the client last ran */
-	uint8_t pad0[48];
+	uint32_t interrupt;	/* end of the request a signal broke the
+				 * client's wait for (GEM_MSG_INTERRUPT) */
+	uint8_t pad0[44];
 	/* gemd's line */
 	uint32_t done;		/* bytes gemd finished with (the client's futex) */
 	uint32_t server_state;
@@ -108,6 +110,16 @@ uint32_t shm_client_commit(struct shm_client *c, uint32_t len);
  * socket) every 100 ms for gemd's death.  0 or -ECONNRESET.
  */
 int shm_client_wait(struct shm_client *c, uint32_t pos, int sock);
+/*
+ * The same for the reply to a request gemd may wait in (an ioctl): when
+ * a signal handler without SA_RESTART breaks the sleep, tell gemd once
+ * (shm_client_interrupt) and keep waiting for its answer.  The futex
+ * sleep is broken by every handler; the kernel restarts an ioctl for
+ * those with SA_RESTART, so gemd is told only if some handler lacks it.
+ */
+int shm_client_wait_interruptible(struct shm_client *c, uint32_t pos, int sock);
+/* A signal broke the wait for the request in flight (the last committed). */
+void shm_client_interrupt(struct shm_client *c);
 /* Everything sent so far is done (no NOREPLY message is pending). */
 bool shm_client_idle(const struct shm_client *c);
 
@@ -131,6 +143,8 @@ void shm_server_init(struct shm_server *s, void *base);
  * the client's head or a header it wrote cannot be (the channel must go).
  */
 int shm_server_next(struct shm_server *s, struct gem_msg_hdr *hdr, void *buf);
+/* The client said a signal broke its wait for the message being handled. */
+bool shm_server_interrupted(const struct shm_server *s);
 /* Write the reply to the last message into the reply area: 0, or -E2BIG
  * when it does not fit (send it on the socket; shm_server_on_socket). */
 int shm_server_reply(struct shm_server *s, int32_t result, const void *data,

@@ -570,7 +570,8 @@ out_eio:
 
 /*
  * Each link travels as its whole struct when gemd knows the extension
- * name (MEMORY_REGIONS, followed by its regions array) and as the base
+ * name (MEMORY_REGIONS, followed by its regions array; PROTECTED_CONTENT,
+ * for its flags) and as the base
  * i915_user_extension otherwise: the driver rejects unknown names, so
  * their bodies are never read.  A non-zero next_extension only says that
  * another link follows; gemd relinks the copies itself, so a client
@@ -583,6 +584,8 @@ static size_t ext_size(uint32_t name)
 {
 	if (name == I915_GEM_CREATE_EXT_MEMORY_REGIONS)
 		return sizeof(struct drm_i915_gem_create_ext_memory_regions);
+	if (name == I915_GEM_CREATE_EXT_PROTECTED_CONTENT)
+		return sizeof(struct drm_i915_gem_create_ext_protected_content);
 	return sizeof(struct i915_user_extension);
 }
 

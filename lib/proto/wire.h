@@ -175,6 +175,14 @@ struct wire_call {
 	/* waiting for it */
 	uint64_t deadline_ns;		/* now_ns() clock; 0: none */
 	const volatile sig_atomic_t *stop;	/* set (by a signal): give up */
+	/*
+	 * A signal handler without SA_RESTART broke the wait (the kernel
+	 * restarts recvmsg for the others, as it would the ioctl): called
+	 * once, to tell gemd (GEM_MSG_INTERRUPT), and the wait goes on for
+	 * gemd's answer.  NULL: the wait just goes on.
+	 */
+	void (*interrupt)(struct wire_call *c, int sock);
+	void *interrupt_arg;
 	/* the answer */
 	int32_t result;			/* gemd's: >= 0, or -errno as the kernel */
 	int fd;				/* with want_fd, the descriptor (the
@@ -210,6 +218,9 @@ int wire_call(int sock, struct wire_call *c);
  * another way (the shared ring) and has gemd answer on the socket.
  */
 int wire_call_send(int sock, struct wire_call *c);
+/* A wire_call.interrupt for a channel on the socket alone: send
+ * GEM_MSG_INTERRUPT naming c's request. */
+void wire_call_interrupt_message(struct wire_call *c, int sock);
 int wire_call_recv(int sock, struct wire_call *c);
 /* The largest reply payload c accepts (0 without c->reply). */
 size_t wire_call_reply_max(const struct wire_call *c);

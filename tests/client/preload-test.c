@@ -4,8 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
+
+#include <drm.h>
+#include <i915_drm.h>
 
 #include "gemtest.h"
 #include "preload-test.h"
@@ -46,4 +50,17 @@ void preload_test_init(int argc, char **argv)
 		;
 	gemtest_stop_gemd();
 	exit(WIFEXITED(status) ? WEXITSTATUS(status) : 1);
+}
+
+int pt_ioctl_errno(int fd, unsigned long req, void *arg)
+{
+	return ioctl(fd, req, arg) ? -errno : 0;
+}
+
+uint32_t pt_create(int fd, uint64_t size)
+{
+	struct drm_i915_gem_create c = { .size = size };
+
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_CREATE, &c), 0);
+	return c.handle;
 }

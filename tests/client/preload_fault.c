@@ -33,26 +33,13 @@ static int open_card(void)
 	return fd;
 }
 
-static int ioctl_errno(int fd, unsigned long req, void *arg)
-{
-	return ioctl(fd, req, arg) ? -errno : 0;
-}
-
-static uint32_t create(int fd, uint64_t size)
-{
-	struct drm_i915_gem_create c = { .size = size };
-
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_CREATE, &c), 0);
-	return c.handle;
-}
-
 static void pwrite_obj(int fd, uint32_t h, uint64_t off, const void *data, uint64_t len)
 {
 	struct drm_i915_gem_pwrite pw = {
 		.handle = h, .offset = off, .size = len, .data_ptr = (uintptr_t)data,
 	};
 
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_PWRITE, &pw), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_PWRITE, &pw), 0);
 }
 
 static uint32_t read_dword(int fd, uint32_t h, uint64_t off)
@@ -62,7 +49,7 @@ static uint32_t read_dword(int fd, uint32_t h, uint64_t off)
 		.handle = h, .offset = off, .size = 4, .data_ptr = (uintptr_t)&v,
 	};
 
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_PREAD, &pr), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_PREAD, &pr), 0);
 	return v;
 }
 
@@ -75,7 +62,7 @@ static void check_alive(int fd)
 		.param = I915_PARAM_CHIPSET_ID, .value = &value,
 	};
 
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GETPARAM, &gp), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GETPARAM, &gp), 0);
 	gt_assert_eq(value, 0x2772);
 }
 
@@ -92,11 +79,11 @@ static void test_bad_struct(int fd)
 {
 	struct drm_i915_gem_create *ro = page(PROT_READ | PROT_WRITE);
 
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_CREATE, BAD_PTR), -EFAULT);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_CREATE, BAD_PTR), -EFAULT);
 	check_alive(fd);
 	ro->size = 4096;
 	mprotect(ro, 4096, PROT_READ);
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_CREATE, ro), -EFAULT);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_CREATE, ro), -EFAULT);
 	check_alive(fd);
 	munmap(ro, 4096);
 }
@@ -104,7 +91,7 @@ static void test_bad_struct(int fd)
 /* Memory the struct points to. */
 static void test_bad_pointers(int fd)
 {
-	uint32_t h = create(fd, 4096);
+	uint32_t h = pt_create(fd, 4096);
 	void *ro = page(PROT_READ), *none = page(PROT_NONE);
 	struct drm_i915_gem_pwrite pw = { .handle = h, .size = 64 };
 	struct drm_i915_gem_pread pr = { .handle = h, .size = 64 };
@@ -114,21 +101,21 @@ static void test_bad_pointers(int fd)
 	struct drm_i915_gem_execbuffer2 eb = { .buffer_count = 1 };
 
 	pw.data_ptr = (uintptr_t)none;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_PWRITE, &pw), -EFAULT);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_PWRITE, &pw), -EFAULT);
 	pw.data_ptr = (uintptr_t)BAD_PTR;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_PWRITE, &pw), -EFAULT);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_PWRITE, &pw), -EFAULT);
 	pr.data_ptr = (uintptr_t)ro;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_PREAD, &pr), -EFAULT);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_PREAD, &pr), -EFAULT);
 	gp.value = ro;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GETPARAM, &gp), -EFAULT);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GETPARAM, &gp), -EFAULT);
 	v.name = ro;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_VERSION, &v), -EFAULT);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_VERSION, &v), -EFAULT);
 	eb.buffers_ptr = (uintptr_t)none;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb), -EFAULT);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb), -EFAULT);
 	obj.relocation_count = 1;
 	obj.relocs_ptr = (uintptr_t)BAD_PTR;
 	eb.buffers_ptr = (uintptr_t)&obj;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb), -EFAULT);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb), -EFAULT);
 	check_alive(fd);
 	munmap(ro, 4096);
 	munmap(none, 4096);
@@ -141,7 +128,7 @@ static void test_bad_pointers(int fd)
  */
 static void test_readonly_relocs(int fd)
 {
-	uint32_t target = create(fd, 4096), batch = create(fd, 4096);
+	uint32_t target = pt_create(fd, 4096), batch = pt_create(fd, 4096);
 	uint32_t dw[4] = { MI_NOOP, 0, MI_BATCH_BUFFER_END, 0 };
 	struct drm_i915_gem_relocation_entry *reloc = page(PROT_READ | PROT_WRITE);
 	struct drm_i915_gem_exec_object2 *objs = page(PROT_READ | PROT_WRITE);
@@ -164,13 +151,13 @@ static void test_readonly_relocs(int fd)
 	mprotect(reloc, 4096, PROT_READ);
 	mprotect(objs, 4096, PROT_READ);
 	eb.buffers_ptr = (uintptr_t)objs;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb), 0);
 	gt_assert_eq_u64(reloc->presumed_offset, ~0ull);	/* not written */
 	gt_assert_eq_u64(objs[0].offset, ~0ull);
 	/* Where the target is (nothing moved it since), and that the batch
 	 * was relocated to it. */
 	eb.buffers_ptr = (uintptr_t)again;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb), 0);
 	gt_assert_eq(read_dword(fd, batch, 4), again[0].offset + 0x20);
 	check_alive(fd);
 	munmap(reloc, 4096);
@@ -184,7 +171,7 @@ static void test_readonly_relocs(int fd)
  */
 static void test_write_only_memory(int fd)
 {
-	uint32_t batch = create(fd, 4096), bbe[2] = { MI_BATCH_BUFFER_END, 0 };
+	uint32_t batch = pt_create(fd, 4096), bbe[2] = { MI_BATCH_BUFFER_END, 0 };
 	struct drm_i915_gem_execbuffer2 *eb = page(PROT_WRITE);
 	struct drm_i915_gem_exec_object2 *obj = (void *)(eb + 1);
 
@@ -192,7 +179,7 @@ static void test_write_only_memory(int fd)
 	obj->handle = batch;
 	eb->buffers_ptr = (uintptr_t)obj;
 	eb->buffer_count = 1;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, eb), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, eb), 0);
 	munmap(eb, 4096);
 }
 
@@ -214,7 +201,7 @@ static void alarm_jump(int sig)
  */
 static void test_longjmp_out_of_wait(int fd)
 {
-	uint32_t bb = create(fd, 4096);
+	uint32_t bb = pt_create(fd, 4096);
 	struct drm_i915_gem_exec_object2 obj = { .handle = bb };
 	struct drm_i915_gem_execbuffer2 eb = {
 		.buffers_ptr = (uintptr_t)&obj, .buffer_count = 1,
@@ -233,9 +220,9 @@ static void test_longjmp_out_of_wait(int fd)
 	pwrite_obj(fd, bb, 0, spin, sizeof(spin));
 	obj.relocation_count = 1;
 	obj.relocs_ptr = (uintptr_t)&reloc;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_MMAP, &mm), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_MMAP, &mm), 0);
 	map = (uint32_t *)(uintptr_t)mm.addr_ptr;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_EXECBUFFER2_WR, &eb), 0);
 
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGALRM, &sa, NULL);
@@ -252,7 +239,7 @@ static void test_longjmp_out_of_wait(int fd)
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
 	check_alive(fd);
 	wait.timeout_ns = -1;
-	gt_assert_eq(ioctl_errno(fd, DRM_IOCTL_I915_GEM_WAIT, &wait), 0);
+	gt_assert_eq(pt_ioctl_errno(fd, DRM_IOCTL_I915_GEM_WAIT, &wait), 0);
 	check_alive(fd);
 	gt_assert_f(jumped, "the wait ended without the alarm");
 	munmap((void *)(uintptr_t)mm.addr_ptr, 4096);

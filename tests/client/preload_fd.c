@@ -7,6 +7,8 @@
  */
 #include <dirent.h>
 #include <fcntl.h>
+#include <grp.h>
+#include <limits.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/ioctl.h>
@@ -107,6 +109,70 @@ static pid_t wait_bounded(pid_t pid, int *status, unsigned int limit_s)
 	kill(pid, SIGKILL);
 	waitpid(pid, status, 0);
 	return 0;
+}
+
+#define NOBODY	65534
+
+#define UNREACHABLE	254
+
+/* As nobody, in a child: open's errno, 0 if it opened, UNREACHABLE if
+ * nobody cannot even reach the socket's directory dir. */
+static int open_as_nobody(const char *dir)
+{
+	int status;
+	pid_t pid = fork();
+
+	gt_assert(pid >= 0);
+	if (pid == 0) {
+		int fd;
+
+		if (setgroups(0, NULL) || setgid(NOBODY) || setuid(NOBODY))
+			_exit(255);
+		if (access(dir, X_OK))
+			_exit(UNREACHABLE);
+		fd = open(CARD0, O_RDWR);
+		_exit(fd >= 0 ? 0 : errno);
+	}
+	gt_assert_eq(waitpid(pid, &status, 0), pid);
+	gt_assert(WIFEXITED(status));
+	return WEXITSTATUS(status);
+}
+
+/*
+ * The node's mode is the socket's, and root's chmod of the node is the
+ * socket's: IGT core_setmaster master-drop-set-user makes the node o+rw
+ * and opens it as another user.
+ */
+static void test_node_mode(void)
+{
+	char dir[PATH_MAX];
+	struct stat st;
+
+	if (geteuid() != 0)
+		gemtest_skip("needs root to become another user");
+	/* A longer one is reached through /proc/self/fd (sockpath.h), which
+	 * a process that dropped root may not use. */
+	if (strlen(getenv("GEM_DEVICE")) >= 108)
+		gemtest_skip("the socket path is longer than sun_path");
+	/* nobody may reach the socket's directory, not the socket */
+	snprintf(dir, sizeof(dir), "%s", getenv("GEM_DEVICE"));
+	*strrchr(dir, '/') = 0;
+	gt_assert_eq(chmod(dir, 0711), 0);
+	if (open_as_nobody(dir) == UNREACHABLE) {
+		gt_assert_eq(chmod(dir, 0700), 0);
+		gemtest_skip("nobody cannot reach $TMPDIR");
+	}
+	gt_assert_eq(stat(CARD0, &st), 0);
+	gt_assert_eq(st.st_mode, S_IFCHR | 0600);
+	gt_assert_eq(access(CARD0, R_OK | W_OK), 0);
+	gt_assert_eq(open_as_nobody(dir), EACCES);
+	gt_assert_eq(chmod(CARD0, 0666), 0);
+	gt_assert_eq(stat(CARD0, &st), 0);
+	gt_assert_eq(st.st_mode, S_IFCHR | 0666);
+	gt_assert_eq(open_as_nobody(dir), 0);
+	gt_assert_eq(chmod(CARD0, 0600), 0);
+	gt_assert_eq(open_as_nobody(dir), EACCES);
+	gt_assert_eq(chmod(dir, 0700), 0);
 }
 
 int main(int argc, char **argv)
@@ -398,6 +464,8 @@ int main(int argc, char **argv)
 		close(p[1]);
 	}
 
+	gemtest_subtest("node-mode-is-the-socket-mode")
+		test_node_mode();
 	gemtest_subtest("sysfs-describes-a-945g") {
 		char buf[256] = "", link[256] = "";
 		FILE *f = fopen("/sys/dev/char/226:0/device/device", "r");

@@ -75,8 +75,16 @@ int main(int argc, char **argv)
 	gemtest_subtest("fdinfo-has-the-vfs-lines-then-the-drm-keys") {
 		struct drm_i915_gem_madvise m = { .madv = I915_MADV_DONTNEED };
 
+		uint32_t v = 1;
+		struct drm_i915_gem_pwrite pw = {
+			.size = sizeof(v), .data_ptr = (uintptr_t)&v,
+		};
+
 		create(a, 4096);
 		m.handle = create(a, 8192);
+		/* pages, or DONTNEED purges the object at once */
+		pw.handle = m.handle;
+		gt_assert_eq(ioctl(a, DRM_IOCTL_I915_GEM_PWRITE, &pw), 0);
 		gt_assert_eq(ioctl(a, DRM_IOCTL_I915_GEM_MADVISE, &m), 0);
 		snprintf(path, sizeof(path), "/proc/self/fdinfo/%d", a);
 		slurp(path, &sb);

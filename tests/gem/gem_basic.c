@@ -248,6 +248,26 @@ static void test_create_ext_device(int fd)
 			EINVAL);
 }
 
+/* No PXP on a 945G: a protected object is -ENODEV (ext_set_protected of
+ * Linux 6.1; IGT gem_pxp hw-rejects-pxp-buffer), a bad flag -EINVAL. */
+static void test_create_ext_protected(int fd)
+{
+	struct drm_i915_gem_create_ext_protected_content ext = {
+		.base = { .name = I915_GEM_CREATE_EXT_PROTECTED_CONTENT },
+	};
+	struct drm_i915_gem_create_ext arg = {
+		.size = 4096, .extensions = (uintptr_t)&ext,
+	};
+
+	gt_assert_errno(gem_ioctl(fd, DRM_IOCTL_I915_GEM_CREATE_EXT, &arg), ENODEV);
+	gt_assert_eq(arg.handle, 0);
+	ext.flags = 1;
+	gt_assert_errno(gem_ioctl(fd, DRM_IOCTL_I915_GEM_CREATE_EXT, &arg), EINVAL);
+	ext.base.name = 2;	/* no such extension */
+	ext.flags = 0;
+	gt_assert_errno(gem_ioctl(fd, DRM_IOCTL_I915_GEM_CREATE_EXT, &arg), EINVAL);
+}
+
 static void test_context_create(int fd)
 {
 	struct drm_i915_gem_context_create arg = { .ctx_id = 0x1234 };
@@ -403,6 +423,8 @@ int main(int argc, char **argv)
 		test_aperture(fd);
 	gemtest_subtest("create-ext-system")
 		test_create_ext(fd);
+	gemtest_subtest("create-ext-protected-enodev")
+		test_create_ext_protected(fd);
 	gemtest_subtest("create-ext-missing-region-einval")
 		test_create_ext_device(fd);
 	gemtest_subtest("context-create-enodev")

@@ -58,10 +58,13 @@ static uint32_t flink(int fd, uint32_t h)
 	return f.name;
 }
 
+/* Written first: an object without pages would be purged at once. */
 static void madvise_dontneed(int fd, uint32_t h)
 {
 	struct drm_i915_gem_madvise m = { .handle = h, .madv = I915_MADV_DONTNEED };
+	uint32_t v = 1;
 
+	gt_write(fd, h, 0, &v, sizeof(v));
 	gt_assert_eq(gem_ioctl(fd, DRM_IOCTL_I915_GEM_MADVISE, &m), 0);
 }
 

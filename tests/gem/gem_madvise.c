@@ -101,6 +101,7 @@ static void test_exec_dontneed(int fd)
 {
 	uint32_t h = gt_create(fd, 4096), v = 0;
 
+	gt_write(fd, h, 0, &v, 4);	/* pages, so that DONTNEED keeps them */
 	gt_assert_eq(madv_ok(fd, h, I915_MADV_DONTNEED), 1);
 	gt_assert_errno(store(fd, h, 0, 1), EFAULT);
 	gt_assert_errno(__gt_write(fd, h, 0, &v, 4), EFAULT);
@@ -149,6 +150,23 @@ static void test_purge(int fd)
 	gt_close(fd, keep);
 }
 
+/*
+ * i915_gem_madvise_ioctl truncates a DONTNEED object that has no pages
+ * at once: retained is 0 from the first answer, and the object stays
+ * purged (IGT gem_madvise dontneed-*-mmap rely on it).  A pread has no
+ * pages to copy.
+ */
+static void test_no_pages_purged_at_once(int fd)
+{
+	uint32_t h = gt_create(fd, 64 << 10), v = 0;
+
+	gt_assert_eq(madv_ok(fd, h, I915_MADV_DONTNEED), 0);
+	gt_assert_eq(madv_ok(fd, h, I915_MADV_WILLNEED), 0);
+	gt_assert_errno(__gt_read(fd, h, 0, &v, 4), EFAULT);
+	gt_assert_errno(store(fd, h, 0, 1), EFAULT);
+	gt_close(fd, h);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const args[] = { "--aperture", "16M", NULL };
@@ -164,6 +182,8 @@ int main(int argc, char **argv)
 		test_exec_dontneed(fd);
 	gemtest_subtest("purged-under-pressure")
 		test_purge(fd);
+	gemtest_subtest("no-pages-purged-at-once")
+		test_no_pages_purged_at_once(fd);
 
 	gem_close(fd);
 	return gemtest_exit();
