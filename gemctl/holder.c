@@ -161,12 +161,6 @@ static int listen_addr(const char *path)
 
 static volatile sig_atomic_t holder_quit;
 
-static void holder_on_sigint(int sig)
-{
-	(void)sig;
-	gemctl_interrupted = 1;
-}
-
 static void holder_on_term(int sig)
 {
 	(void)sig;
@@ -357,10 +351,9 @@ holder_main(struct gemctl *ctl, int lfd, const char *path, uint64_t idle_ns)
 		if (i != lfd && i != devnull)
 			close(i);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	gemctl_catch_sigint(NULL);	/* the caller's Ctrl-C, forwarded */
 	memset(&act, 0, sizeof(act));
 	sigemptyset(&act.sa_mask);
-	act.sa_handler = holder_on_sigint;	/* the caller's Ctrl-C, forwarded */
-	sigaction(SIGINT, &act, NULL);
 	act.sa_handler = holder_on_term;
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGHUP, SIG_IGN);

@@ -96,17 +96,10 @@ static int run_in_session(struct gemctl *ctl, const char *name, uint64_t idle_ns
 	return gemctl_holder_run(ctl, name, &req);
 }
 
-static void on_sigint(int sig)
-{
-	(void)sig;
-	gemctl_interrupted = 1;
-}
-
 int main(int argc, char **argv)
 {
 	const char *command = NULL, *file = NULL, *session = NULL;
 	uint64_t idle_ns = GEMCTL_HOLDER_IDLE_NS;
-	struct sigaction sa;
 	struct gemctl ctl;
 	struct tool_opt_parser p;
 	bool complete = false;
@@ -192,11 +185,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	/* SIGINT interrupts a blocking verb; blocking loops poll the flag.
-	 * A single verb outside the shell keeps the default (die). */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
+	/* SIGINT interrupts a blocking verb in the shell; blocking loops
+	 * poll the flag.  Outside it, SIGINT kills, but for verbs that
+	 * report what they did (workload catches it while it runs). */
 	signal(SIGPIPE, SIG_IGN);
 
 	/* A script that runs on its own stops at the first failure (a rig
@@ -220,7 +211,7 @@ int main(int argc, char **argv)
 	} else if (!isatty(STDIN_FILENO)) {
 		ret = gemctl_run_stdin(&ctl);
 	} else {
-		sigaction(SIGINT, &sa, NULL);
+		gemctl_catch_sigint(NULL);
 		ctl.interactive = true;
 		ret = gemctl_shell(&ctl);
 	}

@@ -78,6 +78,10 @@ struct gemctl {
 
 /* Set by SIGINT while a verb runs; blocking loops poll it. */
 extern volatile sig_atomic_t gemctl_interrupted;
+/* SIGINT sets gemctl_interrupted rather than killing; old (may be NULL)
+ * gets what was there, for a verb that catches it only while it runs. */
+struct sigaction;
+void gemctl_catch_sigint(struct sigaction *old);
 
 void gemctl_init(struct gemctl *ctl);
 void gemctl_release(struct gemctl *ctl);

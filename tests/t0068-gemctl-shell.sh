@@ -69,7 +69,7 @@ test_expect_success 'verbs, variables, errors and help in the shell' '
 	grep "^gemctl> handles $" t &&
 	grep "^1$" t &&
 	grep "^gemctl> hang --kind badop --help$" t &&
-	grep "^usage: gemctl hang \[--kind loop|runaway|wait|badop|fault\]$" t &&
+	grep "^usage: gemctl hang \[--kind loop|runaway|wait|badop|fault\] \[--at ADDR\]$" t &&
 	grep "^{\"schema_version\":1,.*\"verb\":\"busy\".*\"busy\":false" t &&
 	grep "^gemctl close: no object with handle 99 (DRM_IOCTL_GEM_CLOSE: Invalid argument)$" t &&
 	grep "^usage: gemctl close H$" t
