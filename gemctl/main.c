@@ -53,13 +53,16 @@ static void usage(FILE *f)
 
 	fputs("usage: gemctl [OPTIONS] VERB [ARGS]...\n"
 	      "       gemctl [OPTIONS] -c 'VERB ARGS; ...' | -f SCRIPT | < SCRIPT\n"
-	      "       gemctl [OPTIONS]          (a shell, when stdin is a terminal)\n"
+	      "       gemctl [OPTIONS] [shell]  (a shell, when stdin is a terminal)\n"
+	      "       gemctl -S NAME [shell]    (the shell on session NAME's handles)\n"
 	      "\n"
 	      "options:\n", f);
 	tool_opt_print_help(f, gemctl_global_opts, 22);
 	fputs("\n"
 	      "verbs:\n", f);
 	gemctl_print_help(f);
+	/* Not a verb of the table: the shell does not run inside itself. */
+	fputs("  shell        the interactive shell (with -S NAME: on the session's handles)\n", f);
 	gem_exit_describe(&sb);
 	fprintf(f, "\n%s", sb.buf);
 	fputs("In a script, the status of the last command (with -e, of the\n"
@@ -77,6 +80,8 @@ static int run_in_session(struct gemctl *ctl, const char *name, uint64_t idle_ns
 
 	if (argc == 1 && !strcmp(argv[0], "exit")) {
 		req.kind = GEMCTL_HOLD_EXIT;
+	} else if (argc == 1 && !strcmp(argv[0], "shell")) {
+		req.kind = GEMCTL_HOLD_SHELL;
 	} else if (argc) {
 		req.kind = GEMCTL_HOLD_ARGV;
 		req.argc = argc;
@@ -89,9 +94,7 @@ static int run_in_session(struct gemctl *ctl, const char *name, uint64_t idle_ns
 	} else if (file || !isatty(STDIN_FILENO)) {
 		req.kind = GEMCTL_HOLD_STDIN;
 	} else {
-		fprintf(stderr, "gemctl: a session runs a verb, -c, -f or a script on "
-			"stdin; the interactive shell keeps its own handles\n");
-		return GEMCTL_USAGE;
+		req.kind = GEMCTL_HOLD_SHELL;	/* a terminal: the shell */
 	}
 	return gemctl_holder_run(ctl, name, &req);
 }
@@ -201,6 +204,11 @@ int main(int argc, char **argv)
 	} else if (session) {
 		ret = run_in_session(&ctl, session, idle_ns, command, file,
 				     argc - optind, argv + optind);
+	} else if (argc - optind == 1 && !strcmp(argv[optind], "shell")) {
+		/* As -S NAME shell does in a session. */
+		gemctl_catch_sigint(NULL);
+		ctl.interactive = true;
+		ret = gemctl_shell(&ctl);
 	} else if (optind < argc) {
 		ret = gemctl_run_argv(&ctl, argc - optind, argv + optind);
 	} else if (command) {
