@@ -48,15 +48,8 @@ test_expect_success 'workload: no progress with -q, --json or --interval 0' '
 # marked interrupted, and status 130.  The signal goes after the first
 # progress line, so the workload is known to be running.
 test_expect_success 'workload: SIGINT prints the partial summary and exits 130' '
-	{ "$GEMCTL" -D "$GEMD_SOCK" workload gears --duration 600s --interval 100ms \
-		>int.out 2>int.err & } &&
-	pid=$! &&
-	test_register_pid $pid &&
-	test_wait_for 60 grep -q "^running gears" int.err &&
-	kill -INT $pid &&
-	{ wait $pid; echo $? >status; } &&
-	echo 130 >expect &&
-	test_cmp expect status &&
+	bg_workload int.out int.err &&
+	interrupt_status $bg_pid &&
 	grep "^gears: 1 client(s), [0-9.]* s: [0-9]* ops ([0-9.]*/s), [0-9]* bytes ([0-9.]* MiB/s); interrupted$" int.out &&
 	test $(wc -l <int.out) -eq 1 &&
 	first=$(sed -n "1s/.* s: \([0-9]*\) ops .*/\1/p" int.err) &&

@@ -89,19 +89,21 @@ test_expect_success 'sessions are separate' '
 # (its first progress line says it runs); a second command waits its turn
 # and says so, and Ctrl-C on it cancels it alone.
 busy_session () {
-	{ "$GEMCTL" -D "$GEMD_SOCK" -S rig workload gears --duration 600s \
-		--interval 100ms >w.out 2>w.err & } &&
-	wpid=$! &&
-	test_register_pid $wpid &&
-	test_wait_for 60 grep -q "^running gears" w.err
+	bg_workload w.out w.err -S rig &&
+	wpid=$bg_pid
 }
 
 end_workload () {
-	kill -INT $wpid &&
-	{ wait $wpid; echo $? >wst; } &&
-	echo 130 >expect &&
-	test_cmp expect wst &&
+	interrupt_status $wpid &&
 	grep -q "; interrupted\$" w.out
+}
+
+# A create in the background, until it says it waits its turn.
+queued_create () {
+	{ "$GEMCTL" -D "$GEMD_SOCK" -S rig -q create 4096 >c.out 2>c.err & } &&
+	cpid=$! &&
+	test_register_pid $cpid &&
+	test_wait_for 30 grep -qFx "$waits_turn" c.err
 }
 
 # The workload goes on: more progress lines than n.
@@ -113,14 +115,8 @@ waits_turn="gemctl: session 'rig' runs another command; this one waits its turn 
 
 test_expect_success 'Ctrl-C on a command waiting its turn cancels it alone' '
 	busy_session &&
-	{ "$GEMCTL" -D "$GEMD_SOCK" -S rig -q create 4096 >c.out 2>c.err & } &&
-	cpid=$! &&
-	test_register_pid $cpid &&
-	test_wait_for 30 grep -qFx "$waits_turn" c.err &&
-	kill -INT $cpid &&
-	{ wait $cpid; echo $? >cst; } &&
-	echo 130 >expect &&
-	test_cmp expect cst &&
+	queued_create &&
+	interrupt_status $cpid &&
 	test_must_be_empty c.out &&
 	grep -qFx "gemctl: session '\''rig'\'': cancelled while it waited for the command before it" c.err &&
 	n=$(grep -c "^running" w.err) &&
@@ -133,10 +129,7 @@ test_expect_success 'Ctrl-C on a command waiting its turn cancels it alone' '
 
 test_expect_success 'two commands at once: the second waits its turn, then runs' '
 	busy_session &&
-	{ "$GEMCTL" -D "$GEMD_SOCK" -S rig -q create 4096 >c.out 2>c.err & } &&
-	cpid=$! &&
-	test_register_pid $cpid &&
-	test_wait_for 30 grep -qFx "$waits_turn" c.err &&
+	queued_create &&
 	test_must_be_empty c.out &&
 	end_workload &&
 	{ wait $cpid; echo $? >cst; } &&

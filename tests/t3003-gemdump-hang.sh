@@ -156,11 +156,15 @@ if test -x "$POPULATE"; then
 		grep -q "^  guilty    pid [0-9]* (gemctl)" core2.out &&
 		grep -q "^> .*MI_STORE_DATA_IMM.*<- ACTHD" core2.out
 	'
-	test_expect_success 'live: a fault names the faulting address, not ACTHD' '
+	# fresh_fault [ARGS]: a new gemd, and one gemctl hang --kind fault ARGS.
+	fresh_fault () {
 		stop_gemd &&
 		start_gemd &&
-		"$GEMCTL" -D "$GEMD_SOCK" -q -c "hang --kind fault; wait-hang --timeout 10s" \
-			>gemctl.out &&
+		"$GEMCTL" -D "$GEMD_SOCK" -q -c "hang --kind fault $*; wait-hang --timeout 10s" \
+			>gemctl.out
+	}
+	test_expect_success 'live: a fault names the faulting address, not ACTHD' '
+		fresh_fault &&
 		"$GEMDUMP" -D "$GEMD_SOCK" hang >fault.out &&
 		echo "  fault     0xfffff000: outside the aperture [0, 0x10000000), in no object" >expect &&
 		grep "^  fault " fault.out >actual &&
@@ -174,10 +178,7 @@ if test -x "$POPULATE"; then
 		test_cmp expect actual
 	'
 	test_expect_success 'live: hang --kind fault --at ADDR faults there' '
-		stop_gemd &&
-		start_gemd &&
-		"$GEMCTL" -D "$GEMD_SOCK" -q -c "hang --kind fault --at 0x00900010; wait-hang --timeout 10s" \
-			>gemctl.out &&
+		fresh_fault --at 0x00900010 &&
 		"$GEMDUMP" -D "$GEMD_SOCK" hang >at.out &&
 		grep "^  fault " at.out >actual &&
 		echo "  fault     0x00900010 >= obj 1 [0x00020000, 0x00021000): 0x8df010 bytes past its end, in no object" >expect &&
