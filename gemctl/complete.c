@@ -255,8 +255,6 @@ unsigned int gemctl_complete(struct gemctl *ctl, int n, char **words, bool in_sh
 		if (in_shell) {
 			offer(&e, "exit");
 			offer(&e, "quit");
-		} else {
-			offer(&e, "shell");	/* main.c's, not a verb */
 		}
 		return 0;
 	}

@@ -268,16 +268,8 @@ static int run_request(struct gemctl *ctl, const struct hold_req *r, char **args
 		return r->argc == 1 ? gemctl_run_file(ctl, args[0]) : GEMCTL_USAGE;
 	case GEMCTL_HOLD_STDIN:
 		return gemctl_run_stdin(ctl);
-	case GEMCTL_HOLD_SHELL: {
-		int ret;
-
-		/* A script read earlier may have left stdin at EOF. */
-		clearerr(stdin);
-		ctl->interactive = true;
-		ret = gemctl_shell(ctl);
-		ctl->interactive = false;
-		return ret;
-	}
+	case GEMCTL_HOLD_SHELL:
+		return gemctl_run_shell(ctl);
 	default:
 		return GEMCTL_USAGE;
 	}

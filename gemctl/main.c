@@ -61,8 +61,6 @@ static void usage(FILE *f)
 	fputs("\n"
 	      "verbs:\n", f);
 	gemctl_print_help(f);
-	/* Not a verb of the table: the shell does not run inside itself. */
-	fputs("  shell        the interactive shell (with -S NAME: on the session's handles)\n", f);
 	gem_exit_describe(&sb);
 	fprintf(f, "\n%s", sb.buf);
 	fputs("In a script, the status of the last command (with -e, of the\n"
@@ -204,11 +202,6 @@ int main(int argc, char **argv)
 	} else if (session) {
 		ret = run_in_session(&ctl, session, idle_ns, command, file,
 				     argc - optind, argv + optind);
-	} else if (argc - optind == 1 && !strcmp(argv[optind], "shell")) {
-		/* As -S NAME shell does in a session. */
-		gemctl_catch_sigint(NULL);
-		ctl.interactive = true;
-		ret = gemctl_shell(&ctl);
 	} else if (optind < argc) {
 		ret = gemctl_run_argv(&ctl, argc - optind, argv + optind);
 	} else if (command) {

@@ -172,6 +172,8 @@ int gemctl_run_stdin(struct gemctl *ctl);
 
 /* The readline shell (shell.c). */
 int gemctl_shell(struct gemctl *ctl);
+/* The shell as a verb runs it (cmd-shell.c): refused inside the shell. */
+int gemctl_run_shell(struct gemctl *ctl);
 
 /* Print the verb table for --help, or one verb's usage. */
 void gemctl_print_help(FILE *f);

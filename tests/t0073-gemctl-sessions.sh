@@ -146,9 +146,10 @@ test_expect_success 'two commands at once: the second waits its turn, then runs'
 if test "$GEMCTL_TTY" = yes; then
 feed_session () {
 	wait_prompts 1
-	printf "handles\n"; wait_prompts 2
-	printf "big4 = create 8192\n"; wait_prompts 3
-	printf "echo \$big4\n"; wait_prompts 4
+	printf "shell\n"; wait_prompts 2
+	printf "handles\n"; wait_prompts 3
+	printf "big4 = create 8192\n"; wait_prompts 4
+	printf "echo \$big4\n"; wait_prompts 5
 	printf "exit\n"
 }
 
@@ -159,6 +160,7 @@ test_expect_success 'gemctl -S rig shell: the shell on the session'"'"'s handles
 	grep -q "^gemctl> handles$" t &&
 	grep -q "^1 2 3$" t &&
 	grep -q "^4$" t &&
+	grep -q "^gemctl shell: already in the shell$" t &&
 	gemctl -S rig handles >out &&
 	echo "1 2 3 4" >expect &&
 	test_cmp expect out
