@@ -285,6 +285,7 @@ static int reg_line(struct parser *ps, struct scan s)
 		{ "ring->tail:", offsetof(struct gdfs_error_state, ring_tail) },
 		{ "EIR:", offsetof(struct gdfs_error_state, eir) },
 		{ "PGTBL_ER:", offsetof(struct gdfs_error_state, pgtbl_er) },
+		{ "FADDR:", offsetof(struct gdfs_error_state, faddr) },
 	};
 	size_t i;
 
@@ -303,6 +304,8 @@ static int reg_line(struct parser *ps, struct scan s)
 		}
 		if (i < 10)
 			ps->e->has_ring_regs = true;
+		if (regs[i].off == offsetof(struct gdfs_error_state, faddr))
+			ps->e->has_faddr = true;
 		return 0;
 	}
 	return 1;	/* not a register we keep */

@@ -405,6 +405,10 @@ struct gdfs_error_state {
 	size_t nbuffers;
 	uint32_t *dword_pool;
 	size_t ndword_pool;
+	/* "  FADDR:" (3.10+ every gen; gemd: the faulting GTT address after
+	 * a page-table error, else ACTHD at the error) */
+	uint32_t faddr;
+	bool has_faddr;
 };
 int gdfs_parse_error_state(const char *buf, size_t len, struct gdfs_error_state *out,
 			   struct strbuf *err);

@@ -9,6 +9,8 @@
  *   debugfs-bench   the debugfs cycle at 100k objects, in-process
  *   preload-bench   the interposer's cost, under `gemctl run`
  *   gemtop-bench    gemtop's CPU per refresh
+ *   metrics-bench   a metrics scrape at 1,000 and 100,000 objects vs
+ *                   gemkit_counters, in-process
  *
  * They are found in the build tree around gemctl, under pkglibexecdir
  * once installed, or in $GEMCTL_BENCH_DIR (bench_dir()).
@@ -230,44 +232,70 @@ static void run_one(struct micro_out *o, const char *prog, char *const *argv,
 	strbuf_release(&sb);
 }
 
+/* How a micro benchmark runs. */
+enum micro_how {
+	MICRO_ALONE,		/* PROG: in-process, no gemd */
+	MICRO_DEVICE_JSON,	/* PROG -D DEVICE --json (gem_bench_rows) */
+	MICRO_UNDER_RUN,	/* gemctl -D DEVICE run PROG; "not built" if absent */
+};
+
+static const struct micro_prog {
+	const char *name;
+	enum micro_how how;
+} micro_progs[] = {
+	{ "gem-bench", MICRO_DEVICE_JSON },
+	{ "debugfs-bench", MICRO_ALONE },
+	{ "preload-bench", MICRO_UNDER_RUN },
+	{ "gemtop-bench", MICRO_ALONE },
+	{ "metrics-bench", MICRO_ALONE },
+};
+
+static void run_prog(struct micro_out *o, const struct micro_prog *mp, const char *dir,
+		     char *self, const char *device)
+{
+	char path[PATH_MAX + 32];
+	char *argv[6] = { path, NULL };
+
+	snprintf(path, sizeof(path), "%s/%s", dir, mp->name);
+	switch (mp->how) {
+	case MICRO_ALONE:
+		break;
+	case MICRO_DEVICE_JSON:
+		argv[1] = (char *)"-D";
+		argv[2] = (char *)device;
+		argv[3] = (char *)"--json";
+		break;
+	case MICRO_UNDER_RUN:
+		if (access(path, X_OK)) {
+			row(o, mp->name, "", "not built");
+			return;
+		}
+		argv[0] = self;
+		argv[1] = (char *)"-D";
+		argv[2] = (char *)device;
+		argv[3] = (char *)"run";
+		argv[4] = path;
+		break;
+	}
+	run_one(o, mp->name, argv, mp->how == MICRO_DEVICE_JSON);
+}
+
 int bench_micro(const char *device, bool json, FILE *out)
 {
-	char dir[PATH_MAX], self[PATH_MAX], p[4][PATH_MAX + 32];
+	char dir[PATH_MAX], self[PATH_MAX];
 	struct micro_out o = { .f = out, .json = json };
+	size_t i;
 	int ret;
 
 	ret = bench_dir(dir, sizeof(dir), self, sizeof(self));
 	if (ret)
 		return ret;
-	snprintf(p[0], sizeof(p[0]), "%s/gem-bench", dir);
-	snprintf(p[1], sizeof(p[1]), "%s/debugfs-bench", dir);
-	snprintf(p[2], sizeof(p[2]), "%s/preload-bench", dir);
-	snprintf(p[3], sizeof(p[3]), "%s/gemtop-bench", dir);
 	o.rows = gj_array();
 	if (!json)
 		fprintf(out, "%-14s %-*s %s\n", "program", MICRO_FIGURE_WIDTH,
 			"figure", "goal");
-	{
-		char *argv[] = { p[0], (char *)"-D", (char *)device,
-				 (char *)"--json", NULL };
-		run_one(&o, "gem-bench", argv, true);
-	}
-	{
-		char *argv[] = { p[1], NULL };
-		run_one(&o, "debugfs-bench", argv, false);
-	}
-	{
-		char *argv[] = { self, (char *)"-D", (char *)device, (char *)"run",
-				 p[2], NULL };
-		if (access(p[2], X_OK) == 0)
-			run_one(&o, "preload-bench", argv, false);
-		else
-			row(&o, "preload-bench", "", "not built");
-	}
-	{
-		char *argv[] = { p[3], NULL };
-		run_one(&o, "gemtop-bench", argv, false);
-	}
+	for (i = 0; i < ARRAY_SIZE(micro_progs); i++)
+		run_prog(&o, &micro_progs[i], dir, self, device);
 	if (json) {
 		gj *doc = gj_doc("gemctl", GEMCTL_SCHEMA_VERSION);
 

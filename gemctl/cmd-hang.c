@@ -1,5 +1,5 @@
 /*
- * hang [--kind loop|runaway|wait|badop|fault]: submit a batch that hangs
+ * hang [--kind loop|runaway|wait|badop|fault] [--at ADDR]: submit a batch that hangs
  * the GPU that way, for rigs that test hang handling (catch it with
  * wait-hang):
  *   loop   MI_BATCH_BUFFER_START jumping to itself (hangcheck finds it);
@@ -8,7 +8,9 @@
  *   wait   MI_WAIT_FOR_EVENT for an event that never comes (no display),
  *          again after hangcheck's kick;
  *   badop  an MI opcode the 945G does not have (the CS stops at once);
- *   fault  MI_STORE_DWORD_IMM to a GTT address past the aperture.
+ *   fault  MI_STORE_DWORD_IMM to a GTT address past the aperture, or to
+ *          --at ADDR (an unbound page: a page-table error there; the
+ *          error state's FADDR and gemdump hang's "fault" line name it).
  * The batch handle is the value.
  */
 #include <stdlib.h>
@@ -50,21 +52,27 @@ static void note_hang_base(struct gemctl *ctl)
 static const struct tool_opt hang_opts[] = {
 	{ "kind", 0, 'k', TOOL_ARG_VALUE, "KIND",
 	  "loop (default), runaway, wait, badop or fault" },
+	{ "at", 0, 'a', TOOL_ARG_VALUE, "ADDR",
+	  "the GTT address a fault stores to (default 0xfffff000)" },
 	TOOL_OPT_END
 };
 
 static int cmd_hang(struct gemctl *ctl, int argc, char **argv)
 {
 	const char *kind = "loop";
+	uint64_t at = HANG_FAULT_ADDR;
 	struct gen3_batch *b;
 	uint32_t batch;
 	int opt, ret;
 	gj *doc;
 
 	while ((opt = gemctl_getopt(ctl, argc, argv)) != -1) {
-		if (opt != 'k')
+		if (opt == 'k')
+			kind = optarg;
+		else if (opt != 'a')
 			return gemctl_usage(ctl);
-		kind = optarg;
+		else if ((ret = gemctl_parse_size(ctl, "address", optarg, &at)))
+			return ret;
 	}
 	if (optind != argc)
 		return gemctl_usage(ctl);
@@ -72,6 +80,9 @@ static int cmd_hang(struct gemctl *ctl, int argc, char **argv)
 	    strcmp(kind, "badop") && strcmp(kind, "fault"))
 		return gemctl_error(ctl, GEMCTL_USAGE, "kind '%s' is not loop, "
 				    "runaway, wait, badop or fault", kind);
+	if (at > UINT32_MAX - 3 || (at & 3))
+		return gemctl_error(ctl, GEMCTL_USAGE, "address 0x%llx is not a "
+				    "dword-aligned 32-bit GTT address", (unsigned long long)at);
 	b = malloc(sizeof(*b));
 	if (!b)
 		return gemctl_error(ctl, GEMCTL_FAILED, "out of memory");
@@ -97,7 +108,7 @@ static int cmd_hang(struct gemctl *ctl, int argc, char **argv)
 	} else {
 		gen3_batch_emit(b, MI_STORE_DWORD_IMM_GTT);
 		gen3_batch_emit(b, 0);
-		gen3_batch_emit(b, HANG_FAULT_ADDR);
+		gen3_batch_emit(b, (uint32_t)at);
 		gen3_batch_emit(b, 0xdeadbeef);
 	}
 	gen3_batch_end(b);
@@ -117,7 +128,7 @@ static int cmd_hang(struct gemctl *ctl, int argc, char **argv)
 
 const struct gemctl_cmd cmd_hang_entry = {
 	.name = "hang",
-	.args = "[--kind loop|runaway|wait|badop|fault]",
+	.args = "[--kind loop|runaway|wait|badop|fault] [--at ADDR]",
 	.summary = "submit a batch that hangs the GPU that way",
 	.opts = hang_opts,
 	.fn = cmd_hang,

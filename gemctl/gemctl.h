@@ -25,6 +25,7 @@ enum gemctl_exit {
 	GEMCTL_NODEV = GEM_EXIT_NODEV,
 	GEMCTL_HUNG = GEM_EXIT_HUNG,
 	GEMCTL_TIMEOUT = GEM_EXIT_TIMEOUT,
+	GEMCTL_INTERRUPTED = GEM_EXIT_INTERRUPTED,
 };
 
 struct gemctl;				/* the session; see session.h */

@@ -8,9 +8,14 @@
  *	                  stdin, stdout, stderr and working directory, then
  *	                  hdr.len bytes: struct hold_req and NUL-terminated
  *	                  strings (the device path, then the arguments)
- *	holder -> client: int32 exit status, after the holder has let go of
- *	                  the caller's descriptors (so `$(gemctl -S s ...)`
- *	                  sees EOF when the command is done)
+ *	holder -> client: int32 HOLD_STARTED and int32 the holder's pid when
+ *	                  the command starts (the ones before it are done:
+ *	                  from then on the caller's Ctrl-C goes to that pid;
+ *	                  SO_PEERCRED would name the process that listened,
+ *	                  the first caller, not the holder it forked), then
+ *	                  int32 exit status, after
+ *	                  the holder has let go of the caller's descriptors
+ *	                  (so `$(gemctl -S s ...)` sees EOF when it is done)
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -32,6 +37,8 @@
 #define HOLD_MAGIC	0x53636d67u	/* "gmcS" */
 #define HOLD_NFDS	4		/* stdin, stdout, stderr, cwd */
 #define HOLD_MAX_REQ	(1u << 20)	/* a -c script, at most */
+#define HOLD_STARTED	0x72617453	/* "Star": not an exit status */
+#define HOLD_WAIT_NOTICE_MS 1000	/* a caller that waited this long is told why */
 
 enum {
 	HOLD_JSON = 1u << 0,
@@ -161,12 +168,6 @@ static int listen_addr(const char *path)
 
 static volatile sig_atomic_t holder_quit;
 
-static void holder_on_sigint(int sig)
-{
-	(void)sig;
-	gemctl_interrupted = 1;
-}
-
 static void holder_on_term(int sig)
 {
 	(void)sig;
@@ -267,9 +268,18 @@ static int run_request(struct gemctl *ctl, const struct hold_req *r, char **args
 		return r->argc == 1 ? gemctl_run_file(ctl, args[0]) : GEMCTL_USAGE;
 	case GEMCTL_HOLD_STDIN:
 		return gemctl_run_stdin(ctl);
+	case GEMCTL_HOLD_SHELL:
+		return gemctl_run_shell(ctl);
 	default:
 		return GEMCTL_USAGE;
 	}
+}
+
+static bool caller_gone(int cfd)
+{
+	struct pollfd pfd = { .fd = cfd, .events = POLLIN };
+
+	return poll(&pfd, 1, 0) != 0;
 }
 
 /* One connection: 1 when the holder is to exit, else 0. */
@@ -303,6 +313,16 @@ static int serve_one(struct gemctl *ctl, int cfd, int devnull)
 		status = GEMCTL_OK;
 		quit = 1;
 		goto close_fds;
+	}
+	/* The caller sends nothing after its request: readable now means it
+	 * hung up while it waited its turn (Ctrl-C): nothing to run. */
+	if (caller_gone(cfd))
+		goto close_fds;
+	{
+		int32_t started[2] = { HOLD_STARTED, (int32_t)getpid() };
+
+		if (write_full(cfd, started, sizeof(started)) < 0)
+			goto close_fds;
 	}
 	/* The caller's terminal or pipes and directory, for this command. */
 	for (i = 0; i < 3; i++)
@@ -357,10 +377,9 @@ holder_main(struct gemctl *ctl, int lfd, const char *path, uint64_t idle_ns)
 		if (i != lfd && i != devnull)
 			close(i);
 	setvbuf(stdout, NULL, _IOLBF, 0);
+	gemctl_catch_sigint(NULL);	/* the caller's Ctrl-C, forwarded */
 	memset(&act, 0, sizeof(act));
 	sigemptyset(&act.sa_mask);
-	act.sa_handler = holder_on_sigint;	/* the caller's Ctrl-C, forwarded */
-	sigaction(SIGINT, &act, NULL);
 	act.sa_handler = holder_on_term;
 	sigaction(SIGTERM, &act, NULL);
 	signal(SIGHUP, SIG_IGN);
@@ -396,12 +415,40 @@ holder_main(struct gemctl *ctl, int lfd, const char *path, uint64_t idle_ns)
 /* --- the client --------------------------------------------------------- */
 
 static volatile sig_atomic_t holder_pid;
+static volatile sig_atomic_t client_started, client_cancelled;
 
+/* Ctrl-C is for our command once it runs; while it waits its turn, it
+ * cancels it (the read it interrupts gives up). */
 static void client_on_sigint(int sig)
 {
 	(void)sig;
-	if (holder_pid > 0)
+	if (client_started && holder_pid > 0)
 		kill((pid_t)holder_pid, SIGINT);
+	else if (!client_started)
+		client_cancelled = 1;
+}
+
+/* One int32 from the holder; -EINTR when Ctrl-C cancelled a waiting
+ * command.  0 or -errno (-EPIPE: the holder went away). */
+static int client_read32(int fd, int32_t *v)
+{
+	size_t got = 0;
+	ssize_t n;
+
+	while (got < sizeof(*v)) {
+		if (client_cancelled)
+			return -EINTR;
+		n = read(fd, (char *)v + got, sizeof(*v) - got);
+		if (n < 0 && errno == EINTR) {
+			if (client_cancelled)
+				return -EINTR;
+			continue;
+		}
+		if (n <= 0)
+			return n < 0 ? -errno : -EPIPE;
+		got += (size_t)n;
+	}
+	return 0;
 }
 
 static int send_request(int fd, const struct gemctl *ctl,
@@ -513,8 +560,6 @@ int gemctl_holder_run(struct gemctl *ctl, const char *name,
 {
 	const char *device = gemctl_device(ctl);
 	struct sigaction act, old;
-	struct ucred cr;
-	socklen_t crlen = sizeof(cr);
 	int32_t status;
 	int fd, ret;
 
@@ -531,16 +576,38 @@ int gemctl_holder_run(struct gemctl *ctl, const char *name,
 				    strerror(-ret));
 	}
 	/* Ctrl-C here interrupts the command the holder runs, not the holder. */
-	if (!getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cr, &crlen))
-		holder_pid = cr.pid;
+	holder_pid = 0;
+	client_started = 0;
+	client_cancelled = 0;
 	memset(&act, 0, sizeof(act));
 	sigemptyset(&act.sa_mask);
-	act.sa_handler = client_on_sigint;
+	act.sa_handler = client_on_sigint;	/* no SA_RESTART: read sees it */
 	sigaction(SIGINT, &act, &old);
-	ret = (int)read_full(fd, &status, sizeof(status));
+	/* Not started within a second: another command holds the session.
+	 * Say so once, so nobody takes the wait for a hang. */
+	do
+		ret = poll(&(struct pollfd){ .fd = fd, .events = POLLIN }, 1,
+			   HOLD_WAIT_NOTICE_MS);
+	while (ret < 0 && errno == EINTR && !client_cancelled);
+	if (ret == 0)
+		fprintf(stderr, "gemctl: session '%s' runs another command; this one "
+			"waits its turn (Ctrl-C cancels it)\n", name);
+	ret = client_read32(fd, &status);
+	if (!ret && status == HOLD_STARTED) {
+		int32_t pid;
+
+		ret = client_read32(fd, &pid);
+		holder_pid = ret ? 0 : pid;
+		client_started = 1;
+		if (!ret)
+			ret = client_read32(fd, &status);
+	}
 	sigaction(SIGINT, &old, NULL);
 	close(fd);
-	if (ret != (int)sizeof(status))
+	if (ret == -EINTR)
+		return gemctl_error(ctl, GEMCTL_INTERRUPTED, "session '%s': cancelled "
+				    "while it waited for the command before it", name);
+	if (ret)
 		return gemctl_error(ctl, GEMCTL_FAILED,
 				    "session '%s' ended during the command", name);
 	return status;

@@ -7,6 +7,15 @@
  * 0600 socket in the user's runtime dir, and exits with the command's
  * status.  The holder exits after an idle time, or on `gemctl -S NAME exit`.
  *
+ * One holder runs one command at a time (the session's handles are one
+ * state): commands that arrive meanwhile wait their turn in arrival
+ * order, each with its own descriptors, and none fails for it.  A waiting
+ * caller's Ctrl-C cancels its own command (status 130) and leaves the
+ * running one alone; the running one's caller's Ctrl-C interrupts it.
+ * `gemctl -S NAME shell` (or no verb on a terminal) runs the interactive
+ * shell in the holder, on the caller's terminal: the session is held by
+ * it until it exits.
+ *
  *	<runtime dir>/gemctl/NAME	the socket (directory 0700, socket 0600)
  */
 #ifndef GEMKIT_GEMCTL_HOLDER_H
@@ -24,6 +33,7 @@ enum gemctl_holder_kind {
 	GEMCTL_HOLD_FILE,		/* -f: args[0] (relative to the caller's cwd) */
 	GEMCTL_HOLD_STDIN,		/* a script on standard input */
 	GEMCTL_HOLD_EXIT,		/* `gemctl -S NAME exit` */
+	GEMCTL_HOLD_SHELL,		/* `gemctl -S NAME shell` */
 };
 
 struct gemctl_holder_req {

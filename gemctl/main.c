@@ -53,7 +53,8 @@ static void usage(FILE *f)
 
 	fputs("usage: gemctl [OPTIONS] VERB [ARGS]...\n"
 	      "       gemctl [OPTIONS] -c 'VERB ARGS; ...' | -f SCRIPT | < SCRIPT\n"
-	      "       gemctl [OPTIONS]          (a shell, when stdin is a terminal)\n"
+	      "       gemctl [OPTIONS] [shell]  (a shell, when stdin is a terminal)\n"
+	      "       gemctl -S NAME [shell]    (the shell on session NAME's handles)\n"
 	      "\n"
 	      "options:\n", f);
 	tool_opt_print_help(f, gemctl_global_opts, 22);
@@ -77,6 +78,8 @@ static int run_in_session(struct gemctl *ctl, const char *name, uint64_t idle_ns
 
 	if (argc == 1 && !strcmp(argv[0], "exit")) {
 		req.kind = GEMCTL_HOLD_EXIT;
+	} else if (argc == 1 && !strcmp(argv[0], "shell")) {
+		req.kind = GEMCTL_HOLD_SHELL;
 	} else if (argc) {
 		req.kind = GEMCTL_HOLD_ARGV;
 		req.argc = argc;
@@ -89,24 +92,15 @@ static int run_in_session(struct gemctl *ctl, const char *name, uint64_t idle_ns
 	} else if (file || !isatty(STDIN_FILENO)) {
 		req.kind = GEMCTL_HOLD_STDIN;
 	} else {
-		fprintf(stderr, "gemctl: a session runs a verb, -c, -f or a script on "
-			"stdin; the interactive shell keeps its own handles\n");
-		return GEMCTL_USAGE;
+		req.kind = GEMCTL_HOLD_SHELL;	/* a terminal: the shell */
 	}
 	return gemctl_holder_run(ctl, name, &req);
-}
-
-static void on_sigint(int sig)
-{
-	(void)sig;
-	gemctl_interrupted = 1;
 }
 
 int main(int argc, char **argv)
 {
 	const char *command = NULL, *file = NULL, *session = NULL;
 	uint64_t idle_ns = GEMCTL_HOLDER_IDLE_NS;
-	struct sigaction sa;
 	struct gemctl ctl;
 	struct tool_opt_parser p;
 	bool complete = false;
@@ -192,11 +186,9 @@ int main(int argc, char **argv)
 		goto out;
 	}
 
-	/* SIGINT interrupts a blocking verb; blocking loops poll the flag.
-	 * A single verb outside the shell keeps the default (die). */
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_sigint;
-	sigemptyset(&sa.sa_mask);
+	/* SIGINT interrupts a blocking verb in the shell; blocking loops
+	 * poll the flag.  Outside it, SIGINT kills, but for verbs that
+	 * report what they did (workload catches it while it runs). */
 	signal(SIGPIPE, SIG_IGN);
 
 	/* A script that runs on its own stops at the first failure (a rig
@@ -220,7 +212,7 @@ int main(int argc, char **argv)
 	} else if (!isatty(STDIN_FILENO)) {
 		ret = gemctl_run_stdin(&ctl);
 	} else {
-		sigaction(SIGINT, &sa, NULL);
+		gemctl_catch_sigint(NULL);
 		ctl.interactive = true;
 		ret = gemctl_shell(&ctl);
 	}

@@ -1,5 +1,6 @@
 /* The gemctl session: device connection, handles, variables, messages. */
 #include <errno.h>
+#include <signal.h>
 #include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -16,6 +17,22 @@
 #include "util.h"
 
 volatile sig_atomic_t gemctl_interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	gemctl_interrupted = 1;
+}
+
+void gemctl_catch_sigint(struct sigaction *old)
+{
+	struct sigaction sa;
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, old);
+}
 
 #define GEMCTL_DEFAULT_TIMEOUT_NS (10ull * 1000000000ull)
 

@@ -78,6 +78,10 @@ struct gemctl {
 
 /* Set by SIGINT while a verb runs; blocking loops poll it. */
 extern volatile sig_atomic_t gemctl_interrupted;
+/* SIGINT sets gemctl_interrupted rather than killing; old (may be NULL)
+ * gets what was there, for a verb that catches it only while it runs. */
+struct sigaction;
+void gemctl_catch_sigint(struct sigaction *old);
 
 void gemctl_init(struct gemctl *ctl);
 void gemctl_release(struct gemctl *ctl);
@@ -168,6 +172,8 @@ int gemctl_run_stdin(struct gemctl *ctl);
 
 /* The readline shell (shell.c). */
 int gemctl_shell(struct gemctl *ctl);
+/* The shell as a verb runs it (cmd-shell.c): refused inside the shell. */
+int gemctl_run_shell(struct gemctl *ctl);
 
 /* Print the verb table for --help, or one verb's usage. */
 void gemctl_print_help(FILE *f);

@@ -179,6 +179,9 @@ int gemctl_shell(struct gemctl *ctl)
 	fd_set fds;
 
 	shell_ctl = ctl;
+	/* A session's holder runs one shell after another. */
+	shell_done = false;
+	shell_status = 0;
 	rl_readline_name = "gemctl";
 	rl_attempted_completion_function = shell_completion;
 	rl_basic_word_break_characters = " \t;";

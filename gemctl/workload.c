@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <drm.h>
 #include <i915_drm.h>
@@ -73,6 +74,10 @@ void workload_loop(struct workload_ctx *x, const struct workload *w,
 	do {
 		if (w->op_fn(x))
 			break;
+		if (x->live) {
+			atomic_store_explicit(&x->live->ops, x->ops, memory_order_relaxed);
+			atomic_store_explicit(&x->live->bytes, x->bytes, memory_order_relaxed);
+		}
 	} while (now_ns() < deadline && !(stop && *stop));
 	if (!x->bm.error)
 		w->finish(x);
@@ -100,7 +105,57 @@ struct client {
 	int fd;
 	uint64_t deadline;
 	struct workload_result res;
+	struct workload_live live;
+	struct run *run;
 };
+
+/* What workload_run's thread waits on: clients done, or the next tick. */
+struct run {
+	pthread_mutex_t lock;
+	pthread_cond_t cond;
+	unsigned int done;
+};
+
+static void client_done(struct run *run)
+{
+	pthread_mutex_lock(&run->lock);
+	run->done++;
+	pthread_cond_signal(&run->cond);
+	pthread_mutex_unlock(&run->lock);
+}
+
+/* Wait for the clients, reporting progress every interval meanwhile. */
+static void wait_clients(struct run *run, const struct workload_params *params,
+			 struct client *cl, unsigned int started, uint64_t start)
+{
+	uint64_t next = start + params->interval_ns;
+	struct workload_result sofar;
+	struct timespec ts;
+	unsigned int i;
+
+	pthread_mutex_lock(&run->lock);
+	while (run->done < started) {
+		if (!params->progress || !params->interval_ns) {
+			pthread_cond_wait(&run->cond, &run->lock);
+			continue;
+		}
+		ts.tv_sec = (time_t)(next / 1000000000ull);
+		ts.tv_nsec = (long)(next % 1000000000ull);
+		if (pthread_cond_timedwait(&run->cond, &run->lock, &ts) != ETIMEDOUT)
+			continue;
+		pthread_mutex_unlock(&run->lock);
+		memset(&sofar, 0, sizeof(sofar));
+		for (i = 0; i < started; i++) {
+			sofar.ops += atomic_load_explicit(&cl[i].live.ops, memory_order_relaxed);
+			sofar.bytes += atomic_load_explicit(&cl[i].live.bytes, memory_order_relaxed);
+		}
+		sofar.elapsed_ns = now_ns() - start;
+		params->progress(params->progress_arg, &sofar);
+		next += params->interval_ns;
+		pthread_mutex_lock(&run->lock);
+	}
+	pthread_mutex_unlock(&run->lock);
+}
 
 static void *client_main(void *arg)
 {
@@ -114,23 +169,29 @@ static void *client_main(void *arg)
 		if (!src) {
 			c->res.error = -ENOMEM;
 			c->res.failed_op = "malloc";
+			client_done(c->run);
 			return NULL;
 		}
 		memset(src, 0x5a, WORKLOAD_SRC_BYTES);
 	}
 	if (!workload_begin(&x, c->w, c->fd, &c->params->strategy, src,
-			    c->params->clients))
+			    c->params->clients)) {
+		x.live = &c->live;
 		workload_loop(&x, c->w, c->deadline, c->params->stop);
+	}
 	c->res.ops = x.ops;
 	c->res.bytes = x.bytes;
 	c->res.error = workload_end(&x, c->w, &c->res.failed_op);
 	free(src);
+	client_done(c->run);
 	return NULL;
 }
 
 int workload_run(const struct workload *w, const struct workload_params *params,
 		 struct workload_result *res)
 {
+	struct run run = { .done = 0 };
+	pthread_condattr_t ca;
 	struct client *cl;
 	pthread_t *tids;
 	uint64_t start;
@@ -152,10 +213,17 @@ int workload_run(const struct workload *w, const struct workload_params *params,
 			goto close_fds;
 		}
 	}
+	/* now_ns()'s clock, so a tick is a deadline in its time. */
+	pthread_mutex_init(&run.lock, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&run.cond, &ca);
+	pthread_condattr_destroy(&ca);
 	start = now_ns();
 	for (i = 0; i < params->clients; i++) {
 		cl[i].w = w;
 		cl[i].params = params;
+		cl[i].run = &run;
 		cl[i].deadline = start + params->duration_ns;
 		if (pthread_create(&tids[i], NULL, client_main, &cl[i])) {
 			res->error = -EAGAIN;
@@ -164,6 +232,7 @@ int workload_run(const struct workload *w, const struct workload_params *params,
 		}
 		started++;
 	}
+	wait_clients(&run, params, cl, started, start);
 	for (i = 0; i < started; i++) {
 		pthread_join(tids[i], NULL);
 		res->ops += cl[i].res.ops;
@@ -174,6 +243,9 @@ int workload_run(const struct workload *w, const struct workload_params *params,
 		}
 	}
 	res->elapsed_ns = now_ns() - start;
+	res->stopped = params->stop && *params->stop;
+	pthread_cond_destroy(&run.cond);
+	pthread_mutex_destroy(&run.lock);
 	i = params->clients;
 close_fds:
 	while (i--)

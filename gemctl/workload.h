@@ -23,6 +23,7 @@
 #define GEMKIT_GEMCTL_WORKLOAD_H
 
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdbool.h>
 #include <stdint.h>
 
@@ -40,6 +41,13 @@ struct workload_ctx {
 	unsigned int clients;		/* clients sharing the device (>= 1) */
 	uint8_t *src;			/* WORKLOAD_SRC_BYTES of source data */
 	void *priv;			/* the workload's state */
+	/* NULL, or where ops and bytes are published after every op for
+	 * another thread to read (`gemctl workload`'s progress). */
+	struct workload_live *live;
+};
+
+struct workload_live {
+	_Atomic uint64_t ops, bytes;
 };
 
 struct workload {
@@ -84,12 +92,18 @@ int workload_end(struct workload_ctx *x, const struct workload *w,
 		 const char **failed_op);
 
 /* `gemctl workload`: clients threads, each with its own drm_file. */
+struct workload_result;
 struct workload_params {
 	const char *device;		/* NULL: the device path rule */
 	uint64_t duration_ns;
 	unsigned int clients;		/* >= 1 */
 	struct workload_strategy strategy;
 	volatile sig_atomic_t *stop;	/* may be NULL: non-zero stops early */
+	/* Called by workload_run's thread every interval_ns while the
+	 * clients run (0 or NULL: never), with what they did so far. */
+	uint64_t interval_ns;
+	void (*progress)(void *arg, const struct workload_result *sofar);
+	void *progress_arg;
 };
 
 struct workload_result {
@@ -98,6 +112,7 @@ struct workload_result {
 	uint64_t elapsed_ns;
 	int error;			/* 0, or the first client's -errno */
 	const char *failed_op;		/* what failed ("DRM_IOCTL_..."), or NULL */
+	bool stopped;			/* *stop ended it before the duration */
 };
 
 /* Run w with params; the result sums every client's.  Returns 0 or the

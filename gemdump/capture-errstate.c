@@ -26,6 +26,8 @@ int gd_capture_add_error_regs(struct gd_capture *c, const struct gdfs_error_stat
 	for (i = 0; i < ARRAY_SIZE(names); i++)
 		if (!gd_capture_add_register(c, names[i], vals[i]))
 			return -ENOMEM;
+	if (es->has_faddr && !gd_capture_add_register(c, "FADDR", es->faddr))
+		return -ENOMEM;
 	snprintf(c->header.error_time, sizeof(c->header.error_time), "%s", es->time);
 	c->header.guilty_seqno = es->guilty_seqno;
 	c->header.guilty_file = es->guilty_file;
@@ -49,6 +51,10 @@ int gd_capture_add_error_regs(struct gd_capture *c, const struct gdfs_error_stat
 	r->err_tail = es->tail;
 	r->err_acthd = es->acthd;
 	r->err_seqno = es->seqno;
+	if (es->has_faddr) {
+		r->flags |= GD_RING_HAS_FADDR;
+		r->err_faddr = es->faddr;
+	}
 	if (!c->nfences) {
 		for (i = 0; i < es->nfences && i < ARRAY_SIZE(es->fences); i++) {
 			struct gd_rec_fence *f = gd_capture_add_fence(c);

@@ -341,7 +341,7 @@ static int add_events(const struct gd_ctx *ctx, struct gdfs *src, struct gd_capt
 	return ret;
 }
 
-static void add_device(struct gdfs *src, struct gd_capture *c, struct strbuf *sb)
+void gd_capture_add_live_device(struct gdfs *src, struct gd_capture *c, struct strbuf *sb)
 {
 	struct gdfs_counters cnt;
 	uint64_t v = 0;
@@ -445,7 +445,7 @@ int gd_capture_live(const struct gd_ctx *ctx, struct gd_capture *c,
 	snprintf(c->header.tool_version, sizeof(c->header.tool_version), "gemdump %s",
 		 PACKAGE_VERSION);
 	set_source(ctx, src, c);
-	add_device(src, c, &sb);
+	gd_capture_add_live_device(src, c, &sb);
 	ret = add_objects(ctx, src, c, o, &sb);
 	if (!ret)
 		ret = add_ring(ctx, src, c, &sb);

@@ -6,6 +6,7 @@
 #include "gemdump.h"
 #include "objmap.h"
 
+struct gdfs;
 struct gdfs_error_state;
 
 struct gd_live_opts {
@@ -17,6 +18,10 @@ struct gd_live_opts {
 /* Snapshot the driver -D/--debugfs names; prints its own errors. */
 int gd_capture_live(const struct gd_ctx *ctx, struct gd_capture *c,
 		    const struct gd_live_opts *o);
+
+/* The device record (PCI id, gen, fences, the aperture from
+ * gemkit_counters) of the gemd src reaches; sb is scratch. */
+void gd_capture_add_live_device(struct gdfs *src, struct gd_capture *c, struct strbuf *sb);
 
 /* A capture from error-state text (any layout gdfs_parse_error_state
  * reads, plus the ascii85 forms); err names the line. */

@@ -160,15 +160,32 @@ static void print_where(const char *what, uint64_t addr, const struct gd_capture
 
 	printf("  %-9s 0x%08" PRIx64, what, addr);
 	if (o)
-		printf(" == %s obj %u [0x%08" PRIx64 ", 0x%08" PRIx64 ") + 0x%" PRIx64 "\n",
+		printf(" == %s%sobj %u [0x%08" PRIx64 ", 0x%08" PRIx64 ") + 0x%" PRIx64 "\n",
 		       o->flags & GD_OBJ_RING ? "ring" : o->flags & GD_OBJ_BATCH ? "batch" : "",
+		       o->flags & (GD_OBJ_RING | GD_OBJ_BATCH) ? " " : "",
 		       o->id, o->gtt_offset, o->gtt_offset + o->size, addr - o->gtt_offset);
+	else if (c->device.aperture && addr >= c->device.aperture)
+		printf(": outside the aperture [0, 0x%08" PRIx64 "), in no object\n",
+		       c->device.aperture);
 	else if (b)
 		printf(" >= obj %u [0x%08" PRIx64 ", 0x%08" PRIx64 "): 0x%" PRIx64
-		       " bytes past its end\n", b->id, b->gtt_offset, b->gtt_offset + b->size,
+		       " bytes past its end, in no object\n", b->id, b->gtt_offset, b->gtt_offset + b->size,
 		       addr - b->gtt_offset - b->size);
 	else
 		printf(": in no object\n");
+}
+
+/* A page-table error: PGTBL_ER, or EIR's page table bit. */
+static bool has_fault(const struct gd_rec_ring *r)
+{
+	return (r->flags & GD_RING_HAS_ERROR_REGS) && (r->pgtbl_er || (r->eir & (1u << 4)));
+}
+
+/* The faulting address is FADDR's (gemd and 3.10+ print it); an older
+ * error state has only ACTHD, the command that faulted. */
+static uint64_t fault_addr(const struct gd_rec_ring *r)
+{
+	return r->flags & GD_RING_HAS_FADDR ? r->err_faddr : r->acthd;
 }
 
 static void print_fences(const struct gd_capture *c)
@@ -376,7 +393,7 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 	size_t i;
 
 	if (ho->json && !r) {
-		gd_json_hang(c, NULL, NULL);
+		gd_json_hang(c, NULL, NULL, false, 0, NULL);
 		return;
 	}
 	if (!ho->json) {
@@ -409,7 +426,11 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 	}
 	in = locate(c, r->acthd, &b);
 	if (ho->json) {
-		gd_json_hang(c, r, in);
+		const struct gd_rec_object *fault_in = NULL;
+
+		if (has_fault(r))
+			fault_in = locate(c, fault_addr(r), &b);
+		gd_json_hang(c, r, in, has_fault(r), fault_addr(r), fault_in);
 		return;
 	}
 	for (i = 0; i < c->nobjects; i++)
@@ -454,8 +475,8 @@ static void report(const struct gd_ctx *ctx, const struct gd_capture *c,
 		print_ipehr(r->ipehr);
 		print_instdone(r->instdone);
 		print_pgtbl(r->pgtbl_er);
-		if (r->pgtbl_er || (r->eir & (1u << 4)))
-			print_where("fault", r->acthd, c);
+		if (has_fault(r))
+			print_where("fault", fault_addr(r), c);
 	}
 	print_fences(c);
 	print_fence_regs(c);
@@ -519,11 +540,10 @@ static int load(const struct gd_ctx *ctx, const char *file, struct gd_capture *c
 {
 	struct strbuf in = STRBUF_INIT, err = STRBUF_INIT, live = STRBUF_INIT;
 	const char *what = file;
+	struct gdfs *src = NULL;
 	int ret;
 
 	if (!file) {
-		struct gdfs *src;
-
 		ret = gd_open_live(ctx, &src);
 		if (ret)
 			return ret;
@@ -531,14 +551,12 @@ static int load(const struct gd_ctx *ctx, const char *file, struct gd_capture *c
 		/* Which gemd's error state: its source line says so. */
 		strbuf_addf(&live, "i915_error_state of %s", gdfs_origin(src));
 		what = live.buf;
-		if (ret)
+		if (ret) {
 			gd_error(ctx, "reading %s/i915_error_state: %s", gdfs_describe(src),
 				 gdfs_strerror(ret));
-		else
-			count_later(src, &in, ho);
-		gdfs_close(src);
-		if (ret)
 			goto out;
+		}
+		count_later(src, &in, ho);
 	} else {
 		ret = gd_read_file(file, GD_MAX_INPUT * 4, &in);
 		if (ret) {
@@ -556,6 +574,9 @@ static int load(const struct gd_ctx *ctx, const char *file, struct gd_capture *c
 	} else {
 		ret = gd_capture_from_error_state(in.buf, in.len, what, c, &err);
 	}
+	/* Live, the aperture is known: a fault outside it is said so. */
+	if (!ret && src)
+		gd_capture_add_live_device(src, c, &err);
 	if (!ret && !has_hang(c)) {
 		gd_capture_release(c);
 		ret = -ENOENT;
@@ -565,6 +586,8 @@ static int load(const struct gd_ctx *ctx, const char *file, struct gd_capture *c
 	else if (ret)
 		gd_error(ctx, "%s: %s", what, err.len ? err.buf : strerror(-ret));
 out:
+	if (src)
+		gdfs_close(src);
 	strbuf_release(&in);
 	strbuf_release(&err);
 	strbuf_release(&live);

@@ -75,6 +75,7 @@ struct gd_rec_device {
 enum gd_ring_flags {
 	GD_RING_IDLE = 1, GD_RING_STOPPED = 2, GD_RING_WEDGED = 4,
 	GD_RING_HAS_ERROR_REGS = 8,	/* ipeir..pgtbl_er are meaningful */
+	GD_RING_HAS_FADDR = 16,		/* err_faddr is meaningful */
 };
 
 struct gd_rec_ring {
@@ -87,6 +88,8 @@ struct gd_rec_ring {
 	uint32_t ipeir, ipehr, instdone, instpm, eir, pgtbl_er;
 	/* the ring registers when the error was captured (HAS_ERROR_REGS) */
 	uint32_t err_head, err_tail, err_acthd, err_seqno;
+	/* the error state's FADDR (HAS_FADDR): the address that faulted */
+	uint32_t err_faddr, pad0;
 };
 
 struct gd_rec_request {

@@ -196,8 +196,25 @@ static gj *fence_json(uint32_t index, uint64_t f)
 	return j;
 }
 
+/* Where addr lies: the object and the offset in it, or null in it. */
+static gj *where_json(uint64_t addr, const struct gd_rec_object *in)
+{
+	gj *j = gj_object();
+
+	gj_uint(j, "address", addr);
+	if (in) {
+		gj_uint(j, "object", in->id);
+		gj_uint(j, "offset", addr - in->gtt_offset);
+	} else {
+		gj_null(j, "object");
+		gj_null(j, "offset");
+	}
+	return j;
+}
+
 int gd_json_hang(const struct gd_capture *c, const struct gd_rec_ring *r,
-		 const struct gd_rec_object *acthd_in)
+		 const struct gd_rec_object *acthd_in, bool fault, uint64_t fault_addr,
+		 const struct gd_rec_object *fault_in)
 {
 	gj *d = doc("hang"), *fences = gj_array(), *ring, *at;
 	size_t i;
@@ -212,6 +229,8 @@ int gd_json_hang(const struct gd_capture *c, const struct gd_rec_ring *r,
 		gj_uint(ring, "ipehr", r->ipehr);
 		gj_uint(ring, "instdone", r->instdone);
 		gj_uint(ring, "pgtbl_er", r->pgtbl_er);
+		if (r->flags & GD_RING_HAS_FADDR)
+			gj_uint(ring, "faddr", r->err_faddr);
 		gj_set(d, "ring", ring);
 	} else {
 		gj_null(d, "ring");
@@ -226,6 +245,10 @@ int gd_json_hang(const struct gd_capture *c, const struct gd_rec_ring *r,
 	} else {
 		gj_null(d, "acthd_in");
 	}
+	if (fault)
+		gj_set(d, "fault", where_json(fault_addr, fault_in));
+	else
+		gj_null(d, "fault");
 	for (i = 0; i < c->nfences; i++)
 		gj_push(fences, fence_json(c->fences[i].index, c->fences[i].value));
 	gj_set(d, "fence_registers", fences);

@@ -6,8 +6,10 @@
 
 int gd_json_list(const struct gd_capture *c);
 int gd_json_info(const struct gd_capture *c);
-/* r: the ring as the error left it; acthd_in: the object ACTHD is in. */
+/* r: the ring as the error left it; acthd_in: the object ACTHD is in;
+ * fault: a page-table error at fault_addr, in fault_in (NULL: none). */
 int gd_json_hang(const struct gd_capture *c, const struct gd_rec_ring *r,
-		 const struct gd_rec_object *acthd_in);
+		 const struct gd_rec_object *acthd_in, bool fault, uint64_t fault_addr,
+		 const struct gd_rec_object *fault_in);
 
 #endif

@@ -327,6 +327,28 @@ static void note_hang(struct gt_sampler *s, uint64_t count)
 	events_push(&s->events, &ev);
 }
 
+/*
+ * A hang before gemtop started (or reconnected) that nobody acknowledged:
+ * its error state is still there (i915_error_state, kept until a write
+ * clears it).  It gets the banner as a hang seen live would; gemtop's a
+ * only takes the banner down, so the next gemtop shows it again until
+ * the error state is cleared (gemctl clear-error).  count: hangs so far.
+ */
+static void note_recorded_hang(struct gt_sampler *s, uint64_t count)
+{
+	struct gdfs_error_state es;
+	uint64_t seq = 0;
+
+	if (!count || read_file(s, "i915_error_state") < 0 ||
+	    gdfs_parse_error_state(s->buf.buf, s->buf.len, &es, NULL))
+		return;
+	if (es.present)
+		seq = es.hang_seq ? es.hang_seq : count;
+	gdfs_error_state_release(&es);
+	if (seq)
+		note_hang(s, seq);
+}
+
 /* Hangs since the first sample: the counter is gemd's, from its start. */
 static void check_hangs(struct gt_sampler *s)
 {
@@ -338,6 +360,7 @@ static void check_hangs(struct gt_sampler *s)
 	if (!s->hangs_base_set || n < s->hangs_base) {
 		s->hangs_base = n;	/* a new gemd counts from 0 again */
 		s->hangs_base_set = true;
+		note_recorded_hang(s, n);
 		return;
 	}
 	/* One row each, the latest with the error state's details. */

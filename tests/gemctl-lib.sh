@@ -47,3 +47,24 @@ stderr_has () {
 		return 1
 	}
 }
+
+# bg_workload OUT ERR [GEMCTL OPTIONS]: `gemctl OPTIONS workload gears`
+# for up to 600 s in the background (its pid in $bg_pid), progress every
+# 100 ms; returns once the first progress line says it runs.
+bg_workload () {
+	bg_out=$1 bg_err=$2
+	shift 2
+	{ "$GEMCTL" -D "$GEMD_SOCK" "$@" workload gears --duration 600s --interval 100ms \
+		>"$bg_out" 2>"$bg_err" & } &&
+	bg_pid=$! &&
+	test_register_pid $bg_pid &&
+	test_wait_for 60 grep -q "^running gears" "$bg_err"
+}
+
+# interrupt_status PID: SIGINT it and check that it exits 130.
+interrupt_status () {
+	kill -INT $1 &&
+	{ wait $1; echo $? >status; } &&
+	echo 130 >expect &&
+	test_cmp expect status
+}

@@ -210,7 +210,12 @@ test_expect_success 'micro gathers the micro benchmarks'"'"' lines' '
 	echo "1000       0.25        0.02%          0.37%        0.20%     1% ok     "
 	echo "100000    70.74        7.07%         12.04%        2.77%    10% OVER"
 	EOF
-	chmod +x fake/gem-bench fake/debugfs-bench fake/gemtop-bench &&
+	cat >fake/metrics-bench <<-\EOF &&
+	#!/bin/sh
+	echo "  under lock  snapshot for gemkit_counters   0.14 us   for the metrics   0.68 us   ratio  4.70   goal <= 2.00  MISSED"
+	echo "growth: the OpenMetrics scrape at 100000 objects is 1.00x the one at 1000 (6164 bytes both times)   goal <= 1.50  met"
+	EOF
+	chmod +x fake/gem-bench fake/debugfs-bench fake/gemtop-bench fake/metrics-bench &&
 	GEMCTL_BENCH_DIR=$PWD/fake gemctl bench micro >micro 2>err &&
 	grep "^gem-bench  *ioctl (GETPARAM): 1000 ns, 1.10x socket round trip (goal <= 1.25x) *PASS$" micro &&
 	grep "^debugfs-bench  *generation (gemkit_objects) .* met *PASS$" micro &&
@@ -218,6 +223,8 @@ test_expect_success 'micro gathers the micro benchmarks'"'"' lines' '
 	grep "^preload-bench  *not built" micro &&
 	grep "^gemtop-bench  *1000 .* 1% ok *PASS$" micro &&
 	grep "^gemtop-bench  *100000 .* 10% OVER *MISS$" micro &&
+	grep "^metrics-bench  *under lock .* ratio  4.70   goal <= 2.00  MISSED *MISS$" micro &&
+	grep "^metrics-bench  *growth: .* goal <= 1.50  met *PASS$" micro &&
 	rm fake/gemtop-bench &&
 	GEMCTL_BENCH_DIR=$PWD/fake gemctl bench micro >micro 2>err &&
 	grep "^gemtop-bench  *not run: .*gemtop-bench: No such file or directory" micro &&
@@ -229,7 +236,7 @@ test_expect_success 'micro gathers the micro benchmarks'"'"' lines' '
 	grep -Fx "gemtop-bench   not run: $long/gemtop-bench: No such file or directory" micro &&
 	grep -Fx "debugfs-bench  not run: $long/debugfs-bench: No such file or directory" micro &&
 	GEMCTL_BENCH_DIR=$PWD/fake gemctl bench micro --json >micro.json 2>err &&
-	json_check "len(d[\"micro\"]) == 5 and d[\"micro\"][0][\"status\"] == \"PASS\"" <micro.json
+	json_check "len(d[\"micro\"]) == 7 and d[\"micro\"][0][\"status\"] == \"PASS\" and d[\"micro\"][-1][\"program\"] == \"metrics-bench\"" <micro.json
 '
 
 test_expect_success 'gl runs gl-bench on gemd and on llvmpipe, and compares' '

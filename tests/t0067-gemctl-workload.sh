@@ -23,6 +23,57 @@ test_expect_success 'workload: the text report and -q' '
 	grep "^[1-9][0-9]*$" out
 '
 
+progress_re='^running gears: 1 client(s), [0-9.]* s: [0-9]* ops ([0-9.]*/s), [0-9]* bytes ([0-9.]* MiB/s)$'
+
+test_expect_success 'workload: progress on stderr, a line per interval in a pipe' '
+	gemctl workload gears --duration 1s --interval 100ms >out 2>err &&
+	grep "^gears: 1 client(s), " out &&
+	test $(wc -l <out) -eq 1 &&
+	grep -c "$progress_re" err >n &&
+	test $(cat n) -ge 1 &&
+	test $(cat n) -eq $(wc -l <err) &&
+	! grep -q "$(printf "\033")" err
+'
+
+test_expect_success 'workload: no progress with -q, --json or --interval 0' '
+	gemctl -q workload gears --duration 300ms --interval 10ms >out 2>err &&
+	test_must_be_empty err &&
+	gemctl --json workload gears --duration 300ms --interval 10ms >out 2>err &&
+	test_must_be_empty err &&
+	gemctl workload gears --duration 300ms --interval 0 >out 2>err &&
+	test_must_be_empty err
+'
+
+# Outside the shell SIGINT stops the workload: the report of what ran,
+# marked interrupted, and status 130.  The signal goes after the first
+# progress line, so the workload is known to be running.
+test_expect_success 'workload: SIGINT prints the partial summary and exits 130' '
+	bg_workload int.out int.err &&
+	interrupt_status $bg_pid &&
+	grep "^gears: 1 client(s), [0-9.]* s: [0-9]* ops ([0-9.]*/s), [0-9]* bytes ([0-9.]* MiB/s); interrupted$" int.out &&
+	test $(wc -l <int.out) -eq 1 &&
+	first=$(sed -n "1s/.* s: \([0-9]*\) ops .*/\1/p" int.err) &&
+	final=$(sed -n "s/.* s: \([0-9]*\) ops .*/\1/p" int.out) &&
+	test "$final" -ge "$first"
+'
+
+# gemd lists the workload's drm_files (opened after SIGINT is caught).
+client_of () {
+	gemctl --json clients | grep -q "\"pid\":$1[,}]"
+}
+
+test_expect_success 'workload --json: SIGINT says interrupted, exits 130' '
+	{ "$GEMCTL" -D "$GEMD_SOCK" --json workload gears --duration 600s >j.out 2>j.err & } &&
+	pid=$! &&
+	test_register_pid $pid &&
+	test_wait_for 60 client_of $pid &&
+	kill -INT $pid &&
+	{ wait $pid; echo $? >status; } &&
+	echo 130 >expect &&
+	test_cmp expect status &&
+	json_check "d[\"interrupted\"] is True and d[\"ops\"] >= 0" <j.out
+'
+
 test_expect_success 'thrash evicts: the eviction counter grows' '
 	E0=$(gemctl --json info | python3 -c "import json,sys; print(json.load(sys.stdin)[\"counters\"][\"evictions\"])") &&
 	gemctl workload thrash --duration 300ms >/dev/null &&

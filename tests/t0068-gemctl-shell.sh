@@ -6,45 +6,11 @@
 test_description='gemctl interactive shell'
 . "$(dirname "$0")/test-lib.sh"
 . "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
-
-if ! command -v script >/dev/null 2>&1; then
-	echo "1..0 # SKIP no script(1) to give gemctl a terminal"
+. "$GEMKIT_SRC_DIR/tests/gemctl-tty-lib.sh"
+if test "$GEMCTL_TTY" != yes; then
+	echo "1..0 # SKIP $GEMCTL_TTY"
 	exit 0
 fi
-if ! grep -q '^#define HAVE_READLINE 1' "$GEMKIT_BUILD_DIR/config.h"; then
-	echo "1..0 # SKIP gemctl built without readline"
-	exit 0
-fi
-
-# No bracketed-paste escapes in the transcript.
-echo "set enable-bracketed-paste off" >inputrc
-INPUTRC="$TRASH/inputrc"
-XDG_STATE_HOME="$TRASH/state"
-export INPUTRC XDG_STATE_HOME
-
-# How many prompts the transcript shows so far.
-prompts () {
-	tr -d '\r' <typescript 2>/dev/null | grep -o 'gemctl> ' | wc -l
-}
-
-# run_shell FEEDER: run the shell under script(1) with FEEDER's output as
-# its terminal input; the transcript lands in ./typescript (\r dropped in
-# ./t).
-run_shell () {
-	rm -f typescript
-	"$1" | timeout 60 script -qfec "$GEMCTL -D $GEMD_SOCK" typescript >/dev/null 2>&1
-	tr -d '\r' <typescript >t
-}
-
-# has_prompts N: the transcript shows at least N prompts.
-has_prompts () {
-	test "$(prompts)" -ge "$1"
-}
-
-# wait_prompts N: until it does, so each line is typed at a prompt.
-wait_prompts () {
-	test_wait_for 20 has_prompts "$1"
-}
 
 test_expect_success 'start gemd (hangcheck off: the spin stays)' '
 	start_gemd --no-debugfs --hangcheck 0
@@ -69,7 +35,7 @@ test_expect_success 'verbs, variables, errors and help in the shell' '
 	grep "^gemctl> handles $" t &&
 	grep "^1$" t &&
 	grep "^gemctl> hang --kind badop --help$" t &&
-	grep "^usage: gemctl hang \[--kind loop|runaway|wait|badop|fault\]$" t &&
+	grep "^usage: gemctl hang \[--kind loop|runaway|wait|badop|fault\] \[--at ADDR\]$" t &&
 	grep "^{\"schema_version\":1,.*\"verb\":\"busy\".*\"busy\":false" t &&
 	grep "^gemctl close: no object with handle 99 (DRM_IOCTL_GEM_CLOSE: Invalid argument)$" t &&
 	grep "^usage: gemctl close H$" t

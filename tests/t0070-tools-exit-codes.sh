@@ -15,16 +15,17 @@ have_gemtop () { test -n "$GEMTOP"; }
 test_expect_success '--help of each tool ends with the same exit status table' '
 	cat >expect <<-\EOS &&
 	exit status: 0 ok, 1 the operation failed, 2 usage error,
-	3 device unreachable, 4 GPU hung or wedged, 124 timeout.
+	3 device unreachable, 4 GPU hung or wedged, 124 timeout,
+	130 interrupted (SIGINT).
 	EOS
-	"$GEMCTL" --help >out && grep -A1 "^exit status:" out >actual &&
+	"$GEMCTL" --help >out && grep -A2 "^exit status:" out >actual &&
 	test_cmp expect actual &&
-	"$GEMDUMP" --help >out && grep -A1 "^exit status:" out >actual &&
+	"$GEMDUMP" --help >out && grep -A2 "^exit status:" out >actual &&
 	test_cmp expect actual &&
-	"$GEMDUMP" diff --help >out && grep -A1 "^exit status:" out >actual &&
+	"$GEMDUMP" diff --help >out && grep -A2 "^exit status:" out >actual &&
 	test_cmp expect actual &&
 	if have_gemtop; then
-		"$GEMTOP" --help >out && grep -A1 "^exit status:" out >actual &&
+		"$GEMTOP" --help >out && grep -A2 "^exit status:" out >actual &&
 		test_cmp expect actual
 	fi
 '

@@ -5,6 +5,7 @@
 test_description='gemctl sessions across invocations'
 . "$(dirname "$0")/test-lib.sh"
 . "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
+. "$GEMKIT_SRC_DIR/tests/gemctl-tty-lib.sh"
 
 SDIR="$XDG_RUNTIME_DIR/gemkit/gemctl"
 
@@ -83,6 +84,101 @@ test_expect_success 'sessions are separate' '
 	test_cmp expect out &&
 	gemctl -S other exit
 '
+
+# One holder runs one command at a time.  A workload holds the session
+# (its first progress line says it runs); a second command waits its turn
+# and says so, and Ctrl-C on it cancels it alone.
+busy_session () {
+	bg_workload w.out w.err -S rig &&
+	wpid=$bg_pid
+}
+
+end_workload () {
+	interrupt_status $wpid &&
+	grep -q "; interrupted\$" w.out
+}
+
+# A create in the background, until it says it waits its turn.
+queued_create () {
+	{ "$GEMCTL" -D "$GEMD_SOCK" -S rig -q create 4096 >c.out 2>c.err & } &&
+	cpid=$! &&
+	test_register_pid $cpid &&
+	test_wait_for 30 grep -qFx "$waits_turn" c.err
+}
+
+# The workload goes on: more progress lines than n.
+more_progress () {
+	test $(grep -c "^running" w.err) -gt $1
+}
+
+waits_turn="gemctl: session 'rig' runs another command; this one waits its turn (Ctrl-C cancels it)"
+
+test_expect_success 'Ctrl-C on a command waiting its turn cancels it alone' '
+	busy_session &&
+	queued_create &&
+	interrupt_status $cpid &&
+	test_must_be_empty c.out &&
+	grep -qFx "gemctl: session '\''rig'\'': cancelled while it waited for the command before it" c.err &&
+	n=$(grep -c "^running" w.err) &&
+	test_wait_for 30 more_progress $n &&
+	end_workload &&
+	gemctl -S rig handles >out &&
+	echo "1 2" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'two commands at once: the second waits its turn, then runs' '
+	busy_session &&
+	queued_create &&
+	test_must_be_empty c.out &&
+	end_workload &&
+	{ wait $cpid; echo $? >cst; } &&
+	echo 0 >expect &&
+	test_cmp expect cst &&
+	echo 3 >expect &&
+	test_cmp expect c.out &&
+	gemctl -S rig handles >out &&
+	echo "1 2 3" >expect &&
+	test_cmp expect out
+'
+
+# The shell through the holder, on the caller's terminal (script(1)).
+if test "$GEMCTL_TTY" = yes; then
+feed_session () {
+	wait_prompts 1
+	printf "shell\n"; wait_prompts 2
+	printf "handles\n"; wait_prompts 3
+	printf "big4 = create 8192\n"; wait_prompts 4
+	printf "echo \$big4\n"; wait_prompts 5
+	printf "exit\n"
+}
+
+test_expect_success 'gemctl -S rig shell: the shell on the session'"'"'s handles' '
+	run_shell feed_session -S rig shell &&
+	echo 0 >expect &&
+	test_cmp expect status &&
+	grep -q "^gemctl> handles$" t &&
+	grep -q "^1 2 3$" t &&
+	grep -q "^4$" t &&
+	grep -q "^gemctl shell: already in the shell$" t &&
+	gemctl -S rig handles >out &&
+	echo "1 2 3 4" >expect &&
+	test_cmp expect out
+'
+
+feed_exit () {
+	wait_prompts 1
+	printf "echo \$big4\n"; wait_prompts 2
+	printf "exit\n"
+}
+
+test_expect_success 'gemctl -S rig with no verb on a terminal: the shell too' '
+	run_shell feed_exit -S rig &&
+	echo 0 >expect &&
+	test_cmp expect status &&
+	grep -q "^4$" t
+'
+fi
 
 test_expect_success 'one device a session' '
 	test_expect_code 2 "$GEMCTL" -D "$NODEV" -S rig handles 2>err &&

@@ -9,7 +9,7 @@ test_description='make install: docs, bench programs, the installed gemctl finds
 . "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
 unset GEMCTL_BENCH_DIR GEMKIT_PRELOAD
-BENCHES="gem-bench debugfs-bench preload-bench gemtop-bench"
+BENCHES="gem-bench debugfs-bench preload-bench gemtop-bench metrics-bench"
 
 test_expect_success 'setup: make install DESTDIR' '
 	start_gemd --no-debugfs &&
@@ -54,6 +54,7 @@ test_expect_success 'the installed gemctl runs them from there' '
 	grep "^gemtop-bench  *fake gemtop-bench ran" micro &&
 	grep "^preload-bench  *fake preload-bench ran" micro &&
 	grep "^gem-bench  *fake gem-bench ran" micro &&
+	grep "^metrics-bench  *fake metrics-bench ran" micro &&
 	! grep "not run\|not built" micro
 '
 

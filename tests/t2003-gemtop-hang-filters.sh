@@ -174,6 +174,42 @@ test_expect_success 'TERM=dumb: plain text, no escape codes' '
 	$T kill-session -t gt
 '
 
+# A hang from before gemtop started that nobody acknowledged (its error
+# state is still there) gets the banner at start; a takes the banner down
+# but keeps the error state, so the next gemtop shows it again until the
+# error state is cleared.  The first frame with a sample has the banner
+# if there is one: no wait for it to go away is needed.
+GEMDUMP="$GEMKIT_BUILD_DIR/gemdump/gemdump"
+banner_re="^ GPU HANG 1 \\(badop\\): pid [0-9]+ \\((lt-)?gemctl\\), seqno [0-9]+, [0-9]+s ago  -  a: acknowledge"
+
+restart_gemtop () {
+	keys q && test_wait_for 10 test -s exit-status &&
+	$T kill-session -t gt &&
+	start_gemtop 120 30 -C -d 0.2 &&
+	wait_screen "^Lists  unbound"
+}
+
+test_expect_success 'a hang before gemtop started, not cleared: the banner at start' '
+	start_gemtop 120 30 -C -d 0.2 &&
+	wait_screen "^Lists  unbound" &&
+	grep -E -q "$banner_re" screen.out
+'
+
+test_expect_success 'a takes it down and keeps the error state; the next gemtop shows it' '
+	keys a &&
+	wait_screen_gone "GPU HANG" &&
+	"$GEMDUMP" -D "$GEMD_SOCK" hang >hang.txt &&
+	grep -q "^GPU hang: badop" hang.txt &&
+	restart_gemtop &&
+	grep -E -q "$banner_re" screen.out
+'
+
+test_expect_success 'once the error state is cleared, gemtop starts without the banner' '
+	gemctl clear-error &&
+	restart_gemtop &&
+	! grep -q "GPU HANG" screen.out
+'
+
 test_expect_success 'teardown' '
 	$T kill-server;
 	stop_gemd_if_running

@@ -13,7 +13,8 @@ if ! test -x "$GEMDUMP"; then
 fi
 
 for f in sample-error-state-gen3 errstate-3.2 errstate-2.6.34 \
-	 errstate-ascii85-raw errstate-ascii85-zlib errstate-fences-wraps; do
+	 errstate-ascii85-raw errstate-ascii85-zlib errstate-fences-wraps \
+	 errstate-fault; do
 	test_expect_success "hang $f: the golden report" '
 		cp "$GOLDEN/$f.txt" . &&
 		"$GEMDUMP" hang $f.txt >actual &&
@@ -59,6 +60,35 @@ test_expect_success 'pager and colour: off into a pipe, forced with --color=alwa
 	! grep -q "$(printf "\033")" plain &&
 	"$GEMDUMP" --color=always hang sample-error-state-gen3.txt >colour &&
 	grep -q "$(printf "\033")\[1;31m> 0x00a45004" colour
+'
+
+# FADDR (3.10+ print it for every gen; gemd: the address that faulted)
+# resolves the page-table error; without it, ACTHD stands in as before.
+test_expect_success 'fault: FADDR inside an object names it and the offset' '
+	grep -q "^  fault     0x00163ff0 == obj 1 \[0x00100000, 0x00164000) + 0x63ff0\$" \
+		"$GOLDEN/errstate-fault.hang"
+'
+
+test_expect_success 'fault: FADDR in no object says so, and names the object below' '
+	sed "s/^  FADDR: .*/  FADDR: 0x00200000/" "$GOLDEN/errstate-fault.txt" >hole.txt &&
+	"$GEMDUMP" hang hole.txt >actual &&
+	echo "  fault     0x00200000 >= obj 1 [0x00100000, 0x00164000): 0x9c000 bytes past its end, in no object" >expect &&
+	grep "^  fault " actual >fault &&
+	test_cmp expect fault &&
+	"$GEMDUMP" hang --json hole.txt >hole.json &&
+	grep -q "\"faddr\":2097152}" hole.json &&
+	grep -q "\"fault\":{\"address\":2097152,\"object\":null,\"offset\":null}" hole.json
+'
+
+test_expect_success 'fault: an error state without FADDR falls back to ACTHD' '
+	grep -v "^  FADDR: " "$GOLDEN/errstate-fault.txt" >nofaddr.txt &&
+	"$GEMDUMP" hang nofaddr.txt >actual &&
+	echo "  fault     0x00a45004 == batch obj 2 [0x00a45000, 0x00a46000) + 0x4" >expect &&
+	grep "^  fault " actual >fault &&
+	test_cmp expect fault &&
+	"$GEMDUMP" hang --json nofaddr.txt >nofaddr.json &&
+	! grep -q "\"faddr\"" nofaddr.json &&
+	grep -q "\"fault\":{\"address\":10768388,\"object\":2,\"offset\":4}" nofaddr.json
 '
 
 test_expect_success 'bad error states name the line' '
@@ -126,6 +156,37 @@ if test -x "$POPULATE"; then
 		grep -q "^  guilty    pid [0-9]* (gemctl)" core2.out &&
 		grep -q "^> .*MI_STORE_DATA_IMM.*<- ACTHD" core2.out
 	'
+	# fresh_fault [ARGS]: a new gemd, and one gemctl hang --kind fault ARGS.
+	fresh_fault () {
+		stop_gemd &&
+		start_gemd &&
+		"$GEMCTL" -D "$GEMD_SOCK" -q -c "hang --kind fault $*; wait-hang --timeout 10s" \
+			>gemctl.out
+	}
+	test_expect_success 'live: a fault names the faulting address, not ACTHD' '
+		fresh_fault &&
+		"$GEMDUMP" -D "$GEMD_SOCK" hang >fault.out &&
+		echo "  fault     0xfffff000: outside the aperture [0, 0x10000000), in no object" >expect &&
+		grep "^  fault " fault.out >actual &&
+		test_cmp expect actual &&
+		"$GEMDUMP" -D "$GEMD_SOCK" hang --json >fault.json &&
+		grep -q "\"pgtbl_er\":1048576,\"faddr\":4294963200}" fault.json &&
+		grep -q "\"fault\":{\"address\":4294963200,\"object\":null,\"offset\":null}" fault.json &&
+		"$GEMDUMP" -D "$GEMD_SOCK" capture -q -o fault.core &&
+		"$GEMDUMP" hang fault.core >core.out &&
+		grep "^  fault " core.out >actual &&
+		test_cmp expect actual
+	'
+	test_expect_success 'live: hang --kind fault --at ADDR faults there' '
+		fresh_fault --at 0x00900010 &&
+		"$GEMDUMP" -D "$GEMD_SOCK" hang >at.out &&
+		grep "^  fault " at.out >actual &&
+		echo "  fault     0x00900010 >= obj 1 [0x00020000, 0x00021000): 0x8df010 bytes past its end, in no object" >expect &&
+		test_cmp expect actual &&
+		test_expect_code 2 "$GEMCTL" -D "$GEMD_SOCK" hang --kind fault --at 0x2 2>err &&
+		echo "gemctl hang: address 0x2 is not a dword-aligned 32-bit GTT address" >expect &&
+		test_cmp expect err
+	'
 	test_expect_success 'no hang recorded: live and in a capture, exit 1' '
 		stop_gemd &&
 		start_gemd &&
@@ -155,7 +216,7 @@ gd_lines () {
 	sed -n "s/^  HEAD      \(head = .*\)\$/\1/p" "$1"
 }
 
-for f in sample-error-state-gen3 errstate-fences-wraps; do
+for f in sample-error-state-gen3 errstate-fault errstate-fences-wraps; do
 	test_expect_success "hang $f: fences and HEAD wraps as intel_error_decode" '
 		cp "$GOLDEN/$f.txt" . &&
 		"$GEMDUMP" hang $f.txt >report &&
@@ -166,7 +227,8 @@ for f in sample-error-state-gen3 errstate-fences-wraps; do
 		if command -v intel_error_decode >/dev/null 2>&1; then
 			intel_error_decode $f.txt >live.igt 2>&1 &&
 			igt_lines live.igt >igt-live &&
-			test_cmp igt-live gd
+			test_cmp igt-live gd &&
+			test_cmp "$GOLDEN/$f.igt" live.igt
 		fi
 	'
 done

@@ -4,8 +4,10 @@
  * gemkit_errors/<n>: the same text for each kept record of hang n.
  *
  * The text is the 3.4 layout of shared/reference/i915-debugfs-formats.md
- * §4.4, which intel_error_decode decodes cleanly, plus gemd's lines about
- * the guilty client at the end.  None of those starts with "<hex> :", so
+ * §4.4, which intel_error_decode decodes cleanly, plus the ring's FADDR
+ * line as 3.10+ print it for every gen (after INSTPM; intel_error_decode
+ * passes it through), which the model makes the faulting address after a
+ * page-table error, plus gemd's lines about the guilty client at the end.  None of those starts with "<hex> :", so
  * era parsers never take them for dwords, and none holds a keyword the
  * decoder acts on (HEAD:, ACTHD:, PCI ID: ...).
  */
@@ -104,10 +106,10 @@ static int format_error_state(const struct gem_error_state *e, void *arg)
 		ret = strbuf_addf(sb, "render command stream:\n"
 				  "  HEAD: 0x%08x\n  TAIL: 0x%08x\n  ACTHD: 0x%08x\n"
 				  "  IPEIR: 0x%08x\n  IPEHR: 0x%08x\n  INSTDONE: 0x%08x\n"
-				  "  INSTPM: 0x%08x\n  seqno: 0x%08x\n"
+				  "  INSTPM: 0x%08x\n  FADDR: 0x%08x\n  seqno: 0x%08x\n"
 				  "  ring->head: 0x%08x\n  ring->tail: 0x%08x\n",
 				  e->head, e->tail, e->acthd, e->ipeir, e->ipehr,
-				  e->instdone, e->instpm, e->seqno, e->ring_head,
+				  e->instdone, e->instpm, e->faddr, e->seqno, e->ring_head,
 				  e->ring_tail);
 	if (!ret)
 		ret = format_objs(sb, "Active", e->active, e->nactive);

@@ -139,6 +139,7 @@ static void capture_regs(struct gem_device *dev, struct gem_error_state *e)
 	e->ipehr = gpu_read(gpu, IPEHR);
 	e->instdone = gpu_read(gpu, INSTDONE);
 	e->instpm = gpu_read(gpu, INSTPM);
+	e->faddr = gpu_read(gpu, DMA_FADD_I8XX);
 	e->seqno = gem_hw_seqno(dev);
 	e->ring_head = e->head & HEAD_ADDR;
 	e->ring_tail = dev->ring_tail;

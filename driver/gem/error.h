@@ -54,6 +54,7 @@ struct gem_error_state {
 	uint32_t fences[16];
 	/* render command stream */
 	uint32_t head, tail, acthd, ipeir, ipehr, instdone, instpm, seqno;
+	uint32_t faddr;			/* DMA_FADD_I8XX: what faulted */
 	uint32_t ring_head, ring_tail;
 	/* gemd's extras: who and what */
 	char kind[16];

@@ -33,7 +33,12 @@ static uint64_t cs_addr(struct gpu *gpu, uint32_t idx)
 
 bool cs_fetch(struct gpu *gpu, uint32_t idx, uint32_t *val)
 {
-	return gtt_read32(gpu, cs_addr(gpu, idx), val);
+	uint64_t addr = cs_addr(gpu, idx);
+
+	if (gtt_read32(gpu, addr, val))
+		return true;
+	gpu->cs.fault_addr = addr;	/* the fetch that faulted: FADDR */
+	return false;
 }
 
 uint32_t cs_fetch_limit(struct gpu *gpu)
@@ -73,6 +78,10 @@ static enum cs_status cs_stop(struct gpu *gpu, enum cs_status st)
 	reg_set(gpu, IPEHR, gpu->cs.hdr);
 	reg_set(gpu, IPEIR, 0);
 	reg_set(gpu, ACTHD, gpu->cs.acthd);
+	/* The address error states print as FADDR: what faulted, else the
+	 * command that stopped the parser. */
+	reg_set(gpu, DMA_FADD_I8XX, st == CS_FAULT ? (uint32_t)gpu->cs.fault_addr
+						   : gpu->cs.acthd);
 	reg_set(gpu, INSTDONE, GPU_INSTDONE_BUSY);
 	reg_or(gpu, ESR, bit);
 	reg_or(gpu, EIR, bit);
@@ -201,8 +210,10 @@ static enum cs_status mi_store_dword(struct gpu *gpu, uint32_t len)
 	for (i = at + 1; i < len; i++) {
 		if (!cs_fetch(gpu, i, &val))
 			return CS_FAULT;
-		if (!gtt_write32(gpu, (uint64_t)(addr & ~3u) + 4 * (i - at - 1), val)) {
-			gpu->cs.fault_addr = addr;
+		uint64_t to = (uint64_t)(addr & ~3u) + 4 * (i - at - 1);
+
+		if (!gtt_write32(gpu, to, val)) {
+			gpu->cs.fault_addr = to;
 			return CS_FAULT;
 		}
 	}
@@ -363,10 +374,8 @@ static enum cs_status cs_step(struct gpu *gpu)
 	}
 	reg_set(gpu, ACTHD, cs->acthd);
 	cs->hdr = 0;
-	if (!cs_fetch(gpu, 0, &hdr)) {
-		cs->fault_addr = cs->acthd;
+	if (!cs_fetch(gpu, 0, &hdr))
 		return cs_stop(gpu, CS_FAULT);
-	}
 	cs->hdr = hdr;
 	/* The parser's current header, as hangcheck's capture reads it. */
 	reg_set(gpu, IPEHR, hdr);

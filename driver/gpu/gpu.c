@@ -18,7 +18,7 @@ static bool reg_known(uint32_t reg)
 	case PRB0_TAIL: case PRB0_HEAD: case PRB0_START: case PRB0_CTL:
 	case HWS_PGA: case IPEIR: case IPEHR: case INSTDONE: case NOPID:
 	case HWSTAM: case IER: case IIR: case IMR: case ISR:
-	case EIR: case EMR: case ESR: case INSTPM: case ACTHD:
+	case EIR: case EMR: case ESR: case INSTPM: case ACTHD: case DMA_FADD_I8XX:
 	case PGTBL_CTL: case PGTBL_ER:
 		return true;
 	}
@@ -94,6 +94,7 @@ static void reg_write(struct gpu *gpu, uint32_t reg, uint32_t val, bool from_cs)
 	case ISR:
 	case ESR:
 	case ACTHD:
+	case DMA_FADD_I8XX:
 		return;		/* read-only */
 	default:
 		reg_set(gpu, reg, val);
@@ -240,6 +241,7 @@ static void reset_locked(struct gpu *gpu)
 	reg_set(gpu, PRB0_HEAD, 0);
 	reg_set(gpu, PRB0_TAIL, 0);
 	reg_set(gpu, ACTHD, 0);
+	reg_set(gpu, DMA_FADD_I8XX, 0);
 	reg_set(gpu, INSTDONE, INSTDONE_IDLE);
 	gpu->waiting = false;
 	memset(&gpu->cs, 0, sizeof(gpu->cs));

@@ -52,6 +52,13 @@
 #define   I915_ERROR_INSTRUCTION	(1 << 0)
 #define INSTPM			0x020c0
 #define ACTHD			0x020c8
+/*
+ * DMA_FADD_I8XX, the command streamer's fetch address (gen2/3; 3.10+
+ * error states print it as "FADDR:" for every gen).  The model latches
+ * the GTT address of the access that faulted there when a page-table
+ * error stops the CS, and ACTHD when an instruction error does.
+ */
+#define DMA_FADD_I8XX		0x02078
 #define PGTBL_CTL		0x02020		/* IGT PGETBL_CTL, kernel I810_PGETBL_CTL */
 /*
  * PGTBL_ER (IGT, "page table debug register for i945") has one bit per

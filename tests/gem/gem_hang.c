@@ -229,6 +229,7 @@ struct hang {
 	uint32_t acthd_dw;		/* ACTHD = batch offset + 4 * this */
 	uint32_t ipehr;
 	bool fault;			/* PGTBL_ER set */
+	uint32_t faddr;			/* FADDR when the CS stopped (0: ACTHD) */
 	bool head_in_batch;		/* intel_error_decode marks HEAD in the dump */
 	struct gen3_batch b;
 	uint32_t extra;			/* an object the batch also lists, or 0 */
@@ -296,6 +297,10 @@ static void check_capture(const struct hang *h, const struct gdfs_hang *ev,
 	gt_assert_eq(e.ipehr, ev->ipehr);
 	gt_assert_eq(!!e.pgtbl_er, h->fault);
 	gt_assert_eq(!!(e.eir & 0x10), h->fault);
+	/* What faulted, or the command that stopped the parser. */
+	gt_assert(e.has_faddr);
+	if (h->fault || !strcmp(h->kind, "badop"))
+		gt_assert_eq(e.faddr, h->faddr ? h->faddr : acthd);
 	gt_assert_eq(e.instdone & (1u << 26), 0);	/* the parser is busy */
 	gt_assert(!strcmp(e.hang_kind, h->kind));
 	gt_assert_eq(e.guilty_pid, getpid());
@@ -494,6 +499,7 @@ static void test_unbound_blit(void)
 	gen3_batch_emit(&h.b, (uint32_t)offsets[0] + (512u << 10));	/* no relocation */
 	gen3_batch_emit(&h.b, 0xffff0000);
 	gen3_batch_end(&h.b);
+	h.faddr = (uint32_t)offsets[0] + (512u << 10);	/* its first pixel */
 	run_hang(&h);
 }
 

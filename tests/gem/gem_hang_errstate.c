@@ -192,6 +192,32 @@ static void test_34(void)
 	gt_assert_eq(e.requests[0].tail, 0x28);
 	gt_assert(!e.has_gemd);
 	gt_assert_eq(e.guilty_pid, 0);
+	gt_assert(!e.has_faddr);	/* 3.4 printed FADDR from gen6 only */
+	gdfs_error_state_release(&e);
+	strbuf_release(&err);
+}
+
+/* FADDR, as 3.10+ print it for every gen and gemd does: where it faulted. */
+static void test_faddr(void)
+{
+	static const char text[] =
+		"Time: 1 s 0 us\n"
+		"PCI ID: 0x2772\n"
+		"EIR: 0x00000010\n"
+		"PGTBL_ER: 0x00100000\n"
+		"render command stream:\n"
+		"  ACTHD: 0x00a45004\n"
+		"  INSTPM: 0x00000000\n"
+		"  FADDR: 0x00163ff0\n"
+		"  seqno: 0x00000011\n";
+	struct strbuf err = STRBUF_INIT;
+	struct gdfs_error_state e;
+
+	gt_assert_f(parse(text, strlen(text), &e, &err) == 0, "%s", err.buf);
+	gt_assert(e.has_faddr);
+	gt_assert_eq(e.faddr, 0x00163ff0);
+	gt_assert_eq(e.acthd, 0x00a45004);
+	gt_assert_eq(e.seqno, 0x11);
 	gdfs_error_state_release(&e);
 	strbuf_release(&err);
 }
@@ -348,6 +374,8 @@ int main(int argc, char **argv)
 	gemtest_init(argc, argv);
 	gemtest_subtest("layout-3.4")
 		test_34();
+	gemtest_subtest("faddr")
+		test_faddr();
 	gemtest_subtest("gemd-lines")
 		test_gemd_lines();
 	gemtest_subtest("layouts-3.2-2.6.34")

@@ -53,6 +53,7 @@ static const struct pin register_pins[] = {
 	PIN(ESR, 0x20b8),
 	PIN(INSTPM, 0x20c0),
 	PIN(ACTHD, 0x20c8),
+	PIN(DMA_FADD_I8XX, 0x2078),
 	PIN(PGTBL_CTL, 0x2020),
 	PIN(PGTBL_ER, 0x2024),
 	PIN(FENCE_REG_830_0, 0x2000),
