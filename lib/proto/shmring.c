@@ -100,14 +100,25 @@ static bool peer_gone(int sock)
 	return recv(sock, &byte, 1, MSG_PEEK | MSG_DONTWAIT) == 0;
 }
 
-/* Some caught signal is handled without SA_RESTART. */
+/*
+ * A thread asleep in futex cannot fault: SIGSEGV, SIGBUS, SIGFPE, SIGILL,
+ * SIGTRAP and SIGSYS come from the instruction a thread runs, so their
+ * handlers (ASan's, IGT's fatal-signal handler) never break this sleep.
+ */
+static bool signal_is_synchronous(int sig)
+{
+	return sig == SIGSEGV || sig == SIGBUS || sig == SIGFPE ||
+	       sig == SIGILL || sig == SIGTRAP || sig == SIGSYS;
+}
+
+/* Some caught signal that can break a sleep is handled without SA_RESTART. */
 static bool handler_breaks_calls(void)
 {
 	struct sigaction sa;
 	int sig;
 
 	for (sig = 1; sig < NSIG; sig++) {
-		if (sigaction(sig, NULL, &sa))
+		if (signal_is_synchronous(sig) || sigaction(sig, NULL, &sa))
 			continue;
 		if (!(sa.sa_flags & SA_SIGINFO) &&
 		    (sa.sa_handler == SIG_DFL || sa.sa_handler == SIG_IGN))
