@@ -32,6 +32,7 @@
 
 #include "channel.h"
 #include "maps.h"
+#include "userptr.h"
 #include "util.h"
 
 #define MAPS_MAX	65536
@@ -154,6 +155,8 @@ out_unlock:
 
 void libgem_maps_forget(void *addr, size_t len)
 {
+	/* The MMU notifier's part: a userptr range unmapped or replaced. */
+	libgem_userptr_forget(addr, len);
 	/* Every munmap of the program comes here: most find nothing. */
 	if (!len || !__atomic_load_n(&nmaps, __ATOMIC_RELAXED))
 		return;
@@ -161,6 +164,24 @@ void libgem_maps_forget(void *addr, size_t len)
 	if (nmaps)
 		forget_locked((uintptr_t)addr, len);
 	pthread_mutex_unlock(&maps_lock);
+}
+
+bool libgem_maps_overlap(const void *addr, size_t len)
+{
+	uintptr_t a = (uintptr_t)addr;
+	bool found = false;
+	size_t i;
+
+	if (!len || !__atomic_load_n(&nmaps, __ATOMIC_RELAXED))
+		return false;
+	pthread_mutex_lock(&maps_lock);
+	i = maps_lower(a);
+	if (i > 0 && maps[i - 1].addr + maps[i - 1].len > a)
+		found = true;
+	else if (i < nmaps && maps[i].addr < a + len)
+		found = true;
+	pthread_mutex_unlock(&maps_lock);
+	return found;
 }
 
 /*

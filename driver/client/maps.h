@@ -2,6 +2,7 @@
 #ifndef GEMKIT_MAPS_H
 #define GEMKIT_MAPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -16,6 +17,8 @@ void libgem_maps_add(struct gem_dev *dev, uint64_t token, void *addr, size_t len
 		     int prot, int flags, uint64_t fake,
 		     const struct gem_location *loc,
 		     const struct gem_arena_ref *arena);
+/* Does any recorded mapping of an object overlap [addr, addr + len)? */
+bool libgem_maps_overlap(const void *addr, size_t len);
 /* The program unmapped or reused [addr, addr + len). */
 void libgem_maps_forget(void *addr, size_t len);
 /* gemd said GEM_LOC_REMAP for object (its fake offset): map again every

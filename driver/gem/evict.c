@@ -21,7 +21,9 @@
 
 static void evict_purge(struct gem_object *obj)
 {
-	if (obj->madv == I915_MADV_DONTNEED) {
+	/* A userptr object's pages are the client's memory: the kernel's
+	 * shrinker only unpins them, it never truncates them. */
+	if (obj->madv == I915_MADV_DONTNEED && !obj->userptr) {
 		gem_backing_discard(obj);
 		obj->madv = GEM_MADV_PURGED;
 		obj->dev->stats.purges++;

@@ -80,6 +80,24 @@ int gem_object_create(struct gem_device *dev, struct gem_file *owner,
 	return object_install(dev, obj, gem_backing_alloc(dev, owner, obj), out);
 }
 
+/* GEM_USERPTR's object (userptr.c): snooped, as the kernel's
+ * I915_CACHE_LLC, in an arena of its own that the client maps over its
+ * range and keeps after the object dies. */
+int gem_object_create_userptr(struct gem_device *dev, struct gem_file *owner,
+			      uint64_t size, struct gem_object **out)
+{
+	struct gem_object *obj;
+
+	if (size > GEM_MAX_OBJECT_SIZE)
+		return -ENOMEM;
+	obj = object_alloc(dev, size);
+	if (!obj)
+		return -ENOMEM;
+	obj->userptr = true;
+	obj->cache_level = I915_CACHING_CACHED;
+	return object_install(dev, obj, gem_backing_alloc(dev, owner, obj), out);
+}
+
 /* An object on the pages of a client's memfd (PRIME import). */
 int gem_object_adopt(struct gem_device *dev, int fd, struct gem_object **out)
 {
@@ -387,6 +405,12 @@ int gem_set_caching_ioctl(struct gem_file *file, void *data,
 	obj = gem_handle_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
+	/* A proxy object's caching is its generator's; 6.1 lets userptr
+	 * objects be asked for CACHED, which they are, for Vulkan. */
+	if (obj->userptr) {
+		gem_object_put(obj);
+		return args->caching == I915_CACHING_CACHED ? 0 : -ENXIO;
+	}
 	/* gen3 has no LLC and no separate display caching: store as asked. */
 	obj->cache_level = args->caching;
 	gem_object_put(obj);
