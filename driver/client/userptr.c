@@ -26,17 +26,19 @@
  * new memory there, or fails with -EFAULT.
  *
  * Where this differs from the kernel (man/libgem.3, "USERPTR"):
- *  - the range becomes a shared mapping: a fork() child shares it with
- *    the parent instead of getting copy-on-write pages, and madvise or
- *    mprotect on it act on the memfd mapping;
+ *  - while the object lives the range is shared: a fork() child shares
+ *    it with the parent instead of getting copy-on-write pages;
  *  - the pages are taken at GEM_USERPTR, not at first use (a range still
  *    unmapped then is taken at its first use, as in the kernel);
  *  - two userptr objects over the same pages do not share them: the
  *    newer one takes the range over, the older keeps what it had;
  *  - unmapping that the interposer does not see (libc's own munmap or
  *    brk inside free(), a raw syscall) leaves the object on its pages;
- *  - after GEM_CLOSE the range keeps the memfd mapping, with its last
- *    contents, until the program unmaps it.
+ *  - while the object lives, the range is a shared mapping of gemd's
+ *    memfd (MADV_DONTFORK and other advice on it is lost); at GEM_CLOSE
+ *    it becomes a private mapping of that memfd with the last contents,
+ *    so that memory given back to the heap is private again (a program
+ *    that closes the device fd without GEM_CLOSE keeps it shared).
  *
  * A hostile client gains nothing: everything here is advisory to gemd,
  * which checks flags and sizes itself and only ever hands out a memfd it
@@ -122,7 +124,9 @@ static void set_live(struct userptr *u, bool live)
  * Is [addr, addr + len) all mapped memory of the kind get_user_pages
  * takes: no hole, no mapping of a GEM object (the kernel's are PFNMAP or
  * MIXEDMAP; ours are in maps.c's record), and, when the GPU is to write
- * it (rw), readable and writable?
+ * it (rw), writable (FOLL_WRITE wants VM_WRITE; on x86 that implies
+ * readable, and a userfaultfd range without PROT_READ is served when
+ * the copy below touches it)?
  */
 static bool range_ok(uintptr_t addr, size_t len, bool rw)
 {
@@ -144,7 +148,7 @@ static bool range_ok(uintptr_t addr, size_t len, bool rw)
 			continue;
 		if (stop <= want)
 			continue;
-		if (start > want || (rw && (perms[0] != 'r' || perms[1] != 'w')))
+		if (start > want || (rw && perms[1] != 'w'))
 			break;
 		want = stop;
 	}
@@ -181,6 +185,24 @@ static bool take_over(struct userptr *u)
 out_put:
 	libgem_arena_put(u->dev, &a);
 	return ok;
+}
+
+/*
+ * GEM_CLOSE: the range goes back to being private memory, with the
+ * object's last contents: the memfd mapped MAP_PRIVATE over it, which
+ * reads the pages as they are and copies on write and on fork.  Left
+ * shared, memory that free() gives back to the heap would be shared with
+ * every fork() child, allocator metadata included.  ups_lock held.
+ */
+static void give_back(struct userptr *u)
+{
+	struct gem_arena_ref a;
+
+	if (!u->live || libgem_arena_get(u->dev, u->token, u->arena, &a))
+		return;
+	(void)mmap((void *)u->addr, u->size, PROT_READ | PROT_WRITE,
+		   MAP_PRIVATE | MAP_FIXED, a.fd, (off_t)u->offset);
+	libgem_arena_put(u->dev, &a);
 }
 
 static struct userptr *find_locked(struct gem_dev *dev, uint64_t token,
@@ -318,8 +340,10 @@ int libgem_userptr_before(struct gem_dev *dev, uint64_t token,
 
 		pthread_mutex_lock(&ups_lock);
 		u = find_locked(dev, token, args->handle);
-		if (u)
+		if (u) {
+			give_back(u);
 			remove_locked(u);
+		}
 		pthread_mutex_unlock(&ups_lock);
 		return 0;
 	}
