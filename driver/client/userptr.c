@@ -120,40 +120,30 @@ static void set_live(struct userptr *u, bool live)
 			 __ATOMIC_RELAXED);
 }
 
+/* get_user_pages with FOLL_WRITE wants VM_WRITE (on x86 that implies
+ * readable; a userfaultfd range without PROT_READ is served when the
+ * copy below touches it). */
+static bool vma_writable(const struct proc_vma *v, uintptr_t at, const void *ctx)
+{
+	return v->perms[1] == 'w';
+}
+
+static bool vma_any(const struct proc_vma *v, uintptr_t at, const void *ctx)
+{
+	return true;
+}
+
 /*
  * Is [addr, addr + len) all mapped memory of the kind get_user_pages
  * takes: no hole, no mapping of a GEM object (the kernel's are PFNMAP or
  * MIXEDMAP; ours are in maps.c's record), and, when the GPU is to write
- * it (rw), writable (FOLL_WRITE wants VM_WRITE; on x86 that implies
- * readable, and a userfaultfd range without PROT_READ is served when
- * the copy below touches it)?
+ * it (rw), writable?
  */
 static bool range_ok(uintptr_t addr, size_t len, bool rw)
 {
-	uintptr_t want = addr, end = addr + len;
-	char line[512];
-	FILE *f;
-
 	if (libgem_maps_overlap((void *)addr, len))
 		return false;
-	f = fopen("/proc/self/maps", "re");
-	if (!f)
-		return false;
-	while (want < end && fgets(line, sizeof(line), f)) {
-		uintptr_t start, stop;
-		char perms[8];
-
-		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %7s", &start, &stop,
-			   perms) != 3)
-			continue;
-		if (stop <= want)
-			continue;
-		if (start > want || (rw && perms[1] != 'w'))
-			break;
-		want = stop;
-	}
-	fclose(f);
-	return want >= end;
+	return libgem_vmas_cover(addr, len, rw ? vma_writable : vma_any, NULL);
 }
 
 /*

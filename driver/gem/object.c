@@ -67,8 +67,11 @@ out_free:
 	return ret;
 }
 
-int gem_object_create(struct gem_device *dev, struct gem_file *owner,
-		      uint64_t size, struct gem_object **out)
+/* A new object with pages of its own; a userptr object is snooped, as the
+ * kernel's I915_CACHE_LLC, in an arena of its own that the client maps
+ * over its range and keeps after the object dies (userptr.c). */
+static int object_create(struct gem_device *dev, struct gem_file *owner,
+			 uint64_t size, bool userptr, struct gem_object **out)
 {
 	struct gem_object *obj;
 
@@ -77,25 +80,23 @@ int gem_object_create(struct gem_device *dev, struct gem_file *owner,
 	obj = object_alloc(dev, size);
 	if (!obj)
 		return -ENOMEM;
+	if (userptr) {
+		obj->userptr = true;
+		obj->cache_level = I915_CACHING_CACHED;
+	}
 	return object_install(dev, obj, gem_backing_alloc(dev, owner, obj), out);
 }
 
-/* GEM_USERPTR's object (userptr.c): snooped, as the kernel's
- * I915_CACHE_LLC, in an arena of its own that the client maps over its
- * range and keeps after the object dies. */
+int gem_object_create(struct gem_device *dev, struct gem_file *owner,
+		      uint64_t size, struct gem_object **out)
+{
+	return object_create(dev, owner, size, false, out);
+}
+
 int gem_object_create_userptr(struct gem_device *dev, struct gem_file *owner,
 			      uint64_t size, struct gem_object **out)
 {
-	struct gem_object *obj;
-
-	if (size > GEM_MAX_OBJECT_SIZE)
-		return -ENOMEM;
-	obj = object_alloc(dev, size);
-	if (!obj)
-		return -ENOMEM;
-	obj->userptr = true;
-	obj->cache_level = I915_CACHING_CACHED;
-	return object_install(dev, obj, gem_backing_alloc(dev, owner, obj), out);
+	return object_create(dev, owner, size, true, out);
 }
 
 /* An object on the pages of a client's memfd (PRIME import). */
