@@ -34,6 +34,8 @@
  *    newer one takes the range over, the older keeps what it had;
  *  - unmapping that the interposer does not see (libc's own munmap or
  *    brk inside free(), a raw syscall) leaves the object on its pages;
+ *  - a range over a GEM_MMAP (CPU) mapping is refused as one over a GTT
+ *    or MMAP_OFFSET mapping is (the kernel takes shmem pages there);
  *  - while the object lives, the range is a shared mapping of gemd's
  *    memfd (MADV_DONTFORK and other advice on it is lost); at GEM_CLOSE
  *    it becomes a private mapping of that memfd with the last contents,

@@ -19,6 +19,12 @@
  * What gemd does check is everything it can without the address space, in
  * the kernel's order: flags, size, alignment, and the features a gen3
  * GGTT lacks (read-only PTEs) or that 6.1 removed (unsynchronized).
+ *
+ * The arena must be the object's alone (the client keeps it mapped after
+ * the object dies), so each userptr object costs gemd a descriptor and a
+ * mapping, as an exported object does: a file that makes tens of
+ * thousands of them runs gemd out of descriptors, and GEM_USERPTR then
+ * fails with -ENOMEM (backing.c), as exports and big objects do.
  */
 #include <errno.h>
 #include <stdint.h>
