@@ -148,6 +148,25 @@ static bool range_ok(uintptr_t addr, size_t len, bool rw)
 	return libgem_vmas_cover(addr, len, rw ? vma_writable : vma_any, NULL);
 }
 
+/* The range's contents into the memfd.  pwrite reads the range for us:
+ * a page that vanished since the check is -EFAULT, never a crash. */
+static int copy_in(int fd, const struct userptr *u)
+{
+	size_t done = 0;
+
+	while (done < u->size) {
+		ssize_t n = pwrite(fd, (const uint8_t *)u->addr + done,
+				   u->size - done, (off_t)(u->offset + done));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			return -EFAULT;
+		done += (size_t)n;
+	}
+	return 0;
+}
+
 /*
  * Take the range over: its contents into gemd's memfd, then the memfd
  * over the range.  False, and the range untouched, if it cannot be taken
@@ -166,10 +185,7 @@ static bool take_over(struct userptr *u)
 	/* gemd made the arena for this object alone; a short one lies. */
 	if (u->offset > a.size || u->size > a.size - u->offset)
 		goto out_put;
-	/* pwrite reads the range for us: a page that vanished since the
-	 * check is -EFAULT, never a crash. */
-	if (pwrite(a.fd, (void *)u->addr, u->size, (off_t)u->offset) !=
-	    (ssize_t)u->size)
+	if (copy_in(a.fd, u))
 		goto out_put;
 	p = mmap((void *)u->addr, u->size, PROT_READ | PROT_WRITE,
 		 MAP_SHARED | MAP_FIXED, a.fd, (off_t)u->offset);
