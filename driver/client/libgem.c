@@ -27,6 +27,7 @@
 #include "sockpath.h"
 #include "strbuf.h"
 #include "usercopy.h"
+#include "userptr.h"
 #include "util.h"
 #include "wire.h"
 
@@ -439,6 +440,10 @@ static int finish_call(int fd, const struct fd_entry *e,
 		return finish_rw(fd, e, c, true);
 	case DRM_COMMAND_BASE + DRM_I915_GEM_MMAP:
 		return finish_mmap(e, c);
+	case DRM_COMMAND_BASE + DRM_I915_GEM_USERPTR:
+		libgem_userptr_created(e->dev, e->token, (const void *)c->arg,
+				       &c->loc);
+		return 0;
 	default:
 		return 0;
 	}
@@ -533,6 +538,10 @@ int gem_ioctl(int fd, unsigned long request, void *arg)
 	if (ret)
 		goto out_err;
 	ret = copy_arg_in(ch, request, arg, &karg);
+	if (ret)
+		goto out_err;
+	/* What only this address space can tell (userptr.c). */
+	ret = libgem_userptr_before(e.dev, e.token, request, karg);
 	if (ret)
 		goto out_err;
 	/* Answered here when the status pages suffice (fastpath.c). */

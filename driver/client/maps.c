@@ -35,6 +35,7 @@
 
 #include "channel.h"
 #include "maps.h"
+#include "userptr.h"
 #include "util.h"
 
 #define MAPS_MAX	65536
@@ -157,6 +158,8 @@ out_unlock:
 
 void libgem_maps_forget(void *addr, size_t len)
 {
+	/* The MMU notifier's part: a userptr range unmapped or replaced. */
+	libgem_userptr_forget(addr, len);
 	/* Every munmap of the program comes here: most find nothing. */
 	if (!len || !__atomic_load_n(&nmaps, __ATOMIC_RELAXED))
 		return;
@@ -166,14 +169,30 @@ void libgem_maps_forget(void *addr, size_t len)
 	pthread_mutex_unlock(&maps_lock);
 }
 
-/*
- * Does [m->addr, + len) still map m's arena, from m->offset on?  Every
- * line of /proc/self/maps that covers part of it must name the memfd and
- * the matching file offset (mprotect may have split the mapping).
- */
-static bool still_mapped(const struct mapping *m)
+bool libgem_maps_overlap(const void *addr, size_t len)
 {
-	uintptr_t want = m->addr, end = m->addr + m->len;
+	uintptr_t a = (uintptr_t)addr;
+	bool found = false;
+	size_t i;
+
+	if (!len || !__atomic_load_n(&nmaps, __ATOMIC_RELAXED))
+		return false;
+	pthread_mutex_lock(&maps_lock);
+	i = maps_lower(a);
+	if (i > 0 && maps[i - 1].addr + maps[i - 1].len > a)
+		found = true;
+	else if (i < nmaps && maps[i].addr < a + len)
+		found = true;
+	pthread_mutex_unlock(&maps_lock);
+	return found;
+}
+
+bool libgem_vmas_cover(uintptr_t addr, size_t len,
+		       bool (*ok)(const struct proc_vma *v, uintptr_t at,
+				  const void *ctx),
+		       const void *ctx)
+{
+	uintptr_t want = addr, end = addr + len;
 	char line[512];
 	FILE *f;
 
@@ -181,20 +200,19 @@ static bool still_mapped(const struct mapping *m)
 	if (!f)
 		return false;
 	while (want < end && fgets(line, sizeof(line), f)) {
-		uintptr_t start, stop;
-		unsigned long long off, ino;
+		struct proc_vma v;
 		unsigned int maj, mnr;
 
-		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %*s %llx %x:%x %llu",
-			   &start, &stop, &off, &maj, &mnr, &ino) != 6)
+		if (sscanf(line, "%" SCNxPTR "-%" SCNxPTR " %4s %llx %x:%x %llu",
+			   &v.start, &v.stop, v.perms, &v.offset, &maj, &mnr,
+			   &v.ino) != 7)
 			continue;
-		if (stop <= want)
+		if (v.stop <= want)
 			continue;
-		if (start > want || ino != (unsigned long long)m->st_ino ||
-		    makedev(maj, mnr) != m->st_dev ||
-		    off != m->offset + (want - m->addr))
+		v.dev = makedev(maj, mnr);
+		if (v.start > want || !ok(&v, want, ctx))
 			break;
-		want = stop;
+		want = v.stop;
 	}
 	fclose(f);
 	return want >= end;
@@ -229,6 +247,22 @@ void *libgem_map_purged(void *addr, size_t len, int prot, int flags,
 out_close:
 	close(fd);
 	return p;
+}
+
+/* Does this line map m's arena, at the offset that address wants?
+ * (mprotect may have split the mapping.) */
+static bool maps_arena(const struct proc_vma *v, uintptr_t at, const void *ctx)
+{
+	const struct mapping *m = ctx;
+
+	return v->ino == (unsigned long long)m->st_ino && v->dev == m->st_dev &&
+	       v->offset == m->offset + (at - m->addr);
+}
+
+/* Does [m->addr, + len) still map m's arena, from m->offset on? */
+static bool still_mapped(const struct mapping *m)
+{
+	return libgem_vmas_cover(m->addr, m->len, maps_arena, m);
 }
 
 /* Map m again where gemd says its fake offset points now: 0, or -errno

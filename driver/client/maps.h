@@ -2,8 +2,10 @@
 #ifndef GEMKIT_MAPS_H
 #define GEMKIT_MAPS_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <sys/types.h>
 
 #include "protocol.h"
 
@@ -16,6 +18,21 @@ void libgem_maps_add(struct gem_dev *dev, struct gem_token token, void *addr, si
 		     int prot, int flags, uint64_t fake,
 		     const struct gem_location *loc,
 		     const struct gem_arena_ref *arena);
+/* One line of /proc/self/maps. */
+struct proc_vma {
+	uintptr_t start, stop;
+	char perms[5];
+	unsigned long long offset, ino;
+	dev_t dev;
+};
+/* Is [addr, addr + len) all mapped, with no hole, by lines that ok
+ * accepts (at: the first address of the range the line covers)? */
+bool libgem_vmas_cover(uintptr_t addr, size_t len,
+		       bool (*ok)(const struct proc_vma *v, uintptr_t at,
+				  const void *ctx),
+		       const void *ctx);
+/* Does any recorded mapping of an object overlap [addr, addr + len)? */
+bool libgem_maps_overlap(const void *addr, size_t len);
 /* The program unmapped or reused [addr, addr + len). */
 void libgem_maps_forget(void *addr, size_t len);
 /* gemd said GEM_LOC_REMAP for object (its fake offset): map again every

@@ -315,7 +315,9 @@ int gem_backing_alloc(struct gem_device *dev, struct gem_file *owner,
 	struct gem_arena *arena;
 	int ret;
 
-	if (obj->size >= GEM_DEDICATED_SIZE) {
+	/* A userptr object's arena ends up mapped over the client's own
+	 * memory, for good: it must hold nothing else. */
+	if (obj->size >= GEM_DEDICATED_SIZE || obj->userptr) {
 		ret = dedicated_alloc(dev, obj, obj->size, &obj->arena_node, &arena);
 		if (!ret)
 			arena->kernel = !owner;

@@ -257,6 +257,11 @@ int gem_mmap_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	obj = gem_handle_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
+	/* "prime objects have no backing filp to GEM mmap pages from" */
+	if (obj->userptr) {
+		ret = -ENXIO;
+		goto out_put;
+	}
 	if (args->offset > obj->size || args->size > obj->size - args->offset ||
 	    !args->size) {
 		ret = -EINVAL;
@@ -299,6 +304,11 @@ int gem_mmap_gtt_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	obj = gem_handle_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
+	/* i915_gem_object_never_mmap: userptr pages are the user's own. */
+	if (obj->userptr) {
+		gem_object_put(obj);
+		return -ENODEV;
+	}
 	args->offset = (uint64_t)obj->id << GEM_FAKE_OFFSET_SHIFT |
 		       (uint64_t)args->flags << GEM_FAKE_TYPE_SHIFT;
 	gem_object_put(obj);

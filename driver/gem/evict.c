@@ -30,7 +30,9 @@ static int evict_one(struct gem_object *obj)
 	obj->evict_count++;
 	obj->dev->stats.evictions++;
 	gem_acct_evict(obj);
-	if (obj->madv == I915_MADV_DONTNEED)
+	/* A userptr object's pages are the client's memory: the kernel's
+	 * shrinker only unpins them, it never truncates them. */
+	if (obj->madv == I915_MADV_DONTNEED && !obj->userptr)
 		gem_object_purge(obj);
 	return 0;
 }

@@ -211,6 +211,9 @@ struct gem_object {
 	struct gem_file *solo_file;
 	uint32_t solo_handle;
 	uint32_t cache_level;		/* I915_CACHING_* */
+	/* made by GEM_USERPTR: its dedicated arena is mapped over the
+	 * client's own range (userptr.c); never purged, tiled or mmapped */
+	bool userptr;
 
 	uint64_t bind_count;
 	uint64_t evict_count;
@@ -531,6 +534,8 @@ bool gem_merge3(uint8_t *a, uint8_t *b, uint8_t *base, size_t len);
 int gem_object_create(struct gem_device *dev, struct gem_file *owner,
 		      uint64_t size, struct gem_object **out);
 int gem_object_adopt(struct gem_device *dev, int fd, struct gem_object **out);
+int gem_object_create_userptr(struct gem_device *dev, struct gem_file *owner,
+			      uint64_t size, struct gem_object **out);
 /* Move obj into memory of its own before it is shared (FLINK, PRIME);
  * call learns whether the client must map it again. */
 int gem_object_export(struct gem_object *obj, struct gem_call *call);

@@ -123,6 +123,7 @@ static int getparam_value(struct gem_device *dev, const struct gem_call *call,
 	case I915_PARAM_HAS_EXEC_BATCH_FIRST:
 	case I915_PARAM_HAS_EXEC_SOFTPIN:
 	case I915_PARAM_HAS_EXEC_FENCE:
+	case I915_PARAM_HAS_USERPTR_PROBE:	/* userptr.c */
 		*value = 1;
 		return 0;
 	case I915_PARAM_HAS_SECURE_BATCHES:

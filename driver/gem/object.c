@@ -67,8 +67,11 @@ out_free:
 	return ret;
 }
 
-int gem_object_create(struct gem_device *dev, struct gem_file *owner,
-		      uint64_t size, struct gem_object **out)
+/* A new object with pages of its own; a userptr object is snooped, as the
+ * kernel's I915_CACHE_LLC, in an arena of its own that the client maps
+ * over its range and keeps after the object dies (userptr.c). */
+static int object_create(struct gem_device *dev, struct gem_file *owner,
+			 uint64_t size, bool userptr, struct gem_object **out)
 {
 	struct gem_object *obj;
 
@@ -77,7 +80,23 @@ int gem_object_create(struct gem_device *dev, struct gem_file *owner,
 	obj = object_alloc(dev, size);
 	if (!obj)
 		return -ENOMEM;
+	if (userptr) {
+		obj->userptr = true;
+		obj->cache_level = I915_CACHING_CACHED;
+	}
 	return object_install(dev, obj, gem_backing_alloc(dev, owner, obj), out);
+}
+
+int gem_object_create(struct gem_device *dev, struct gem_file *owner,
+		      uint64_t size, struct gem_object **out)
+{
+	return object_create(dev, owner, size, false, out);
+}
+
+int gem_object_create_userptr(struct gem_device *dev, struct gem_file *owner,
+			      uint64_t size, struct gem_object **out)
+{
+	return object_create(dev, owner, size, true, out);
 }
 
 /* An object on the pages of a client's memfd (PRIME import). */
@@ -393,7 +412,7 @@ int gem_madvise_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	if (obj->madv != GEM_MADV_PURGED)
 		obj->madv = args->madv;
 	if (obj->madv == I915_MADV_DONTNEED && !gem_object_bound(obj) &&
-	    !obj->active && !gem_backing_has_pages(obj)) {
+	    !obj->active && !obj->userptr && !gem_backing_has_pages(obj)) {
 		gem_object_purge(obj);
 		if (obj->client_mapped) {
 			call->loc = (struct gem_backing_loc){
@@ -427,6 +446,12 @@ int gem_set_caching_ioctl(struct gem_file *file, void *data,
 	obj = gem_handle_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
+	/* A proxy object's caching is its generator's; 6.1 lets userptr
+	 * objects be asked for CACHED, which they are, for Vulkan. */
+	if (obj->userptr) {
+		gem_object_put(obj);
+		return args->caching == I915_CACHING_CACHED ? 0 : -ENXIO;
+	}
 	/* gen3 has no LLC and no separate display caching: store as asked. */
 	obj->cache_level = args->caching;
 	gem_object_put(obj);

@@ -46,6 +46,11 @@ int gem_prime_handle_to_fd_ioctl(struct gem_file *file, void *data,
 	obj = gem_handle_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
+	/* i915_gem_userptr_dmabuf_export: "no longer allowed" since 5.13 */
+	if (obj->userptr) {
+		ret = -EINVAL;
+		goto out_put;
+	}
 	ret = gem_object_export(obj, call);
 	if (ret)
 		goto out_put;

@@ -162,6 +162,11 @@ int gem_set_tiling_ioctl(struct gem_file *file, void *data,
 	obj = gem_handle_lookup(file, args->handle);
 	if (!obj)
 		return -ENOENT;
+	/* A proxy object's tiling is its generator's (userptr: linear). */
+	if (obj->userptr) {
+		ret = -ENXIO;
+		goto out_put;
+	}
 	if (args->tiling_mode > I915_TILING_Y ||
 	    !gem_tiling_ok(obj->size, args->stride, args->tiling_mode)) {
 		ret = -EINVAL;
