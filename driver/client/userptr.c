@@ -65,6 +65,7 @@
 #include <i915_drm.h>
 
 #include "channel.h"
+#include "token.h"
 #include "maps.h"
 #include "usercopy.h"
 #include "userptr.h"
@@ -82,7 +83,7 @@
 
 struct userptr {
 	struct gem_dev *dev;
-	uint64_t token;			/* the file whose handle it is */
+	struct gem_token token;			/* the file whose handle it is */
 	uint32_t handle;
 	uintptr_t addr;
 	size_t size;
@@ -213,13 +214,13 @@ static void give_back(struct userptr *u)
 	libgem_arena_put(u->dev, &a);
 }
 
-static struct userptr *find_locked(struct gem_dev *dev, uint64_t token,
+static struct userptr *find_locked(struct gem_dev *dev, struct gem_token token,
 				   uint32_t handle)
 {
 	size_t i;
 
 	for (i = 0; i < nups; i++)
-		if (ups[i].handle == handle && ups[i].token == token &&
+		if (ups[i].handle == handle && gem_token_equal(ups[i].token, token) &&
 		    ups[i].dev == dev)
 			return &ups[i];
 	return NULL;
@@ -259,7 +260,7 @@ static int check_create(const struct drm_i915_gem_userptr *args)
 
 /* The object named by handle is used: a stale one is taken again, or it
  * is -EFAULT (get_user_pages failing). */
-static int use_handle_locked(struct gem_dev *dev, uint64_t token,
+static int use_handle_locked(struct gem_dev *dev, struct gem_token token,
 			     uint32_t handle)
 {
 	struct userptr *u = find_locked(dev, token, handle);
@@ -274,7 +275,7 @@ static int use_handle_locked(struct gem_dev *dev, uint64_t token,
 
 /* Every object an execbuffer lists; its list is the caller's memory, read
  * a handle at a time (a bad list is the wire's -EFAULT, not ours). */
-static int use_exec_list(struct gem_dev *dev, uint64_t token, uint64_t list,
+static int use_exec_list(struct gem_dev *dev, struct gem_token token, uint64_t list,
 			 uint32_t count, size_t stride)
 {
 	uint32_t i, handle;
@@ -289,7 +290,7 @@ static int use_exec_list(struct gem_dev *dev, uint64_t token, uint64_t list,
 	return ret;
 }
 
-static int before_use(struct gem_dev *dev, uint64_t token, unsigned int nr,
+static int before_use(struct gem_dev *dev, struct gem_token token, unsigned int nr,
 		      const void *karg)
 {
 	int ret = 0;
@@ -329,7 +330,7 @@ static int before_use(struct gem_dev *dev, uint64_t token, unsigned int nr,
 	return ret;
 }
 
-int libgem_userptr_before(struct gem_dev *dev, uint64_t token,
+int libgem_userptr_before(struct gem_dev *dev, struct gem_token token,
 			  unsigned long request, const void *karg)
 {
 	unsigned int nr = _IOC_NR(request);
@@ -360,7 +361,7 @@ int libgem_userptr_before(struct gem_dev *dev, uint64_t token,
 	return before_use(dev, token, nr, karg);
 }
 
-void libgem_userptr_created(struct gem_dev *dev, uint64_t token,
+void libgem_userptr_created(struct gem_dev *dev, struct gem_token token,
 			    const struct drm_i915_gem_userptr *args,
 			    const struct gem_location *loc)
 {

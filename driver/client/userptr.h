@@ -14,10 +14,10 @@ struct drm_i915_gem_userptr;
  * address-space checks of GEM_USERPTR, and the first use of a userptr
  * object whose range is not taken over yet.  0, or -errno for the
  * caller. */
-int libgem_userptr_before(struct gem_dev *dev, uint64_t token,
+int libgem_userptr_before(struct gem_dev *dev, struct gem_token token,
 			  unsigned long request, const void *karg);
 /* gemd made the object and said where (loc): take the range over. */
-void libgem_userptr_created(struct gem_dev *dev, uint64_t token,
+void libgem_userptr_created(struct gem_dev *dev, struct gem_token token,
 			    const struct drm_i915_gem_userptr *args,
 			    const struct gem_location *loc);
 /* The program unmapped or remapped [addr, addr + len) (maps.c). */
