@@ -257,7 +257,7 @@ static void test_blits(int fd)
 	ref[5] = 0xee;
 	gt_assert(memcmp(got, ref, SURF_SIZE) == 0);
 
-	gt_upload_pattern(fd, bo, SURF_SIZE, 12);
+	free(gt_upload_pattern(fd, bo, SURF_SIZE, 12));
 	gt_assert_eq(copy(fd, h, bo), 0);
 	wait_idle(fd, h);
 	gt_assert(gt_check_pattern(p, SURF_SIZE, 12, &bad));
@@ -293,7 +293,7 @@ static void test_neighbours(int fd)
 		gt_assert(later[i]);
 		memset(later[i], 0x30 + (int)i, 100 + 700 * i);
 	}
-	gt_upload_pattern(fd, bo, SURF_SIZE, 22);
+	free(gt_upload_pattern(fd, bo, SURF_SIZE, 22));
 	gt_assert_eq(copy(fd, h, bo), 0);
 	wait_idle(fd, h);
 	gt_assert(gt_check_pattern(page, SURF_SIZE, 22, &bad));
@@ -326,13 +326,13 @@ static void test_close(int fd)
 	size_t bad;
 
 	h = userptr(fd, p, SURF_SIZE);
-	gt_upload_pattern(fd, bo, SURF_SIZE, 31);
+	free(gt_upload_pattern(fd, bo, SURF_SIZE, 31));
 	gt_assert_eq(copy(fd, h, bo), 0);
 	gt_close(fd, h);	/* the kernel waits for nothing here */
 	gt_close(fd, bo);
 	/* gemd's next objects must not land on these pages */
 	h = gt_create(fd, SURF_SIZE);
-	gt_upload_pattern(fd, h, SURF_SIZE, 32);
+	free(gt_upload_pattern(fd, h, SURF_SIZE, 32));
 	gt_close(fd, h);
 	gt_assert(gt_check_pattern(p, SURF_SIZE, 31, &bad));
 	memset(p, 0x11, SURF_SIZE);
