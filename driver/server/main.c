@@ -15,6 +15,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/ioctl.h>
+#include <sys/resource.h>
 #include <sys/signalfd.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -828,6 +829,22 @@ static int wait_for_signal(int sfd)
 	return n == (ssize_t)sizeof(si) ? (int)si.ssi_signo : 0;
 }
 
+/*
+ * Each connection is a descriptor (budget.h allows BUDGET_CONNS), and the
+ * soft limit a service starts with is often 1024: take the hard limit, as
+ * daemons that serve many clients do.  gemd never uses select().
+ */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= rl.rlim_max)
+		return;
+	rl.rlim_cur = rl.rlim_max;
+	if (setrlimit(RLIMIT_NOFILE, &rl))
+		log_warn("cannot raise the open-file limit: %s", strerror(errno));
+}
+
 int main(int argc, char **argv)
 {
 	struct gemd_opts o = { .dev.aperture_size = APERTURE_DEFAULT,
@@ -869,6 +886,7 @@ int main(int argc, char **argv)
 	if (o.daemon)
 		daemonize();
 	setup_logging(&o, scfg.path);
+	raise_fd_limit();
 
 	ret = gem_device_create(&o.dev, &dev);
 	if (ret)

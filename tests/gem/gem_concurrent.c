@@ -6,6 +6,7 @@
  * inside the driver.
  */
 #include <dirent.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
@@ -504,6 +505,70 @@ static void test_shared_object_execbuffers(void)
 	gem_close(sb.fd);
 }
 
+/*
+ * More files open at once than the 1024 a service's soft limit allows
+ * and gemd's old connection cap: IGT's gem_exec_parallel opens a file in
+ * each of 1024 threads.  Children hold FILES_PER_CHILD files each, all at
+ * once, each with an object, then close them.
+ */
+#define FILE_CHILDREN	6
+#define FILES_PER_CHILD	250
+
+/* Says 1 on ready_fd when it holds its files, 0 when it cannot. */
+static int hold_files_child(int ready_fd, int release_fd)
+{
+	int fds[FILES_PER_CHILD];
+	char byte = 0;
+	int i;
+
+	for (i = 0; i < FILES_PER_CHILD; i++) {
+		struct drm_i915_gem_create c = { .size = 4096 };
+
+		fds[i] = gem_open(NULL, O_RDWR | O_CLOEXEC);
+		if (fds[i] < 0 || gem_ioctl(fds[i], DRM_IOCTL_I915_GEM_CREATE, &c))
+			return write(ready_fd, &byte, 1) == 1 ? 1 : 2;
+	}
+	byte = 1;
+	if (write(ready_fd, &byte, 1) != 1 || read(release_fd, &byte, 1) < 0)
+		return 1;
+	for (i = 0; i < FILES_PER_CHILD; i++)
+		gem_close(fds[i]);
+	return 0;
+}
+
+static void test_files_beyond_1024(void)
+{
+	int ready[2], release[2], st, i, n = 0;
+	pid_t pids[FILE_CHILDREN];
+	char byte;
+
+	gt_assert_eq(pipe(ready), 0);
+	gt_assert_eq(pipe(release), 0);
+	for (i = 0; i < FILE_CHILDREN; i++) {
+		pids[i] = fork();
+		gt_assert(pids[i] >= 0);
+		if (!pids[i]) {
+			close(ready[0]);
+			close(release[1]);
+			_exit(hold_files_child(ready[1], release[0]));
+		}
+	}
+	close(ready[1]);
+	close(release[0]);
+	/* Every child says whether it holds its files. */
+	for (i = 0; i < FILE_CHILDREN && read(ready[0], &byte, 1) == 1; i++)
+		n += byte;
+	close(release[1]);
+	close(ready[0]);
+	for (i = 0; i < FILE_CHILDREN; i++) {
+		gt_assert_eq(waitpid(pids[i], &st, 0), pids[i]);
+		gt_assert_f(WIFEXITED(st) && WEXITSTATUS(st) == 0,
+			    "child %d of %d could not hold %d files", i,
+			    FILE_CHILDREN, FILES_PER_CHILD);
+	}
+	gt_assert_eq(n, FILE_CHILDREN);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -518,6 +583,8 @@ int main(int argc, char **argv)
 		test_killed_clients(fd);
 	gemtest_subtest("shared-object-execbuffers")
 		test_shared_object_execbuffers();
+	gemtest_subtest("files-beyond-1024")
+		test_files_beyond_1024();
 
 	gem_close(fd);
 	return gemtest_exit();

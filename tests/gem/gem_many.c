@@ -126,9 +126,9 @@ int main(int argc, char **argv)
 
 	gemtest_init(argc, argv);
 	/* The default soft limit, whatever this machine raised it to; gemd
-	 * inherits it. */
+	 * inherits it, as its hard limit too, so it cannot raise it. */
 	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur > 1024) {
-		rl.rlim_cur = 1024;
+		rl.rlim_cur = rl.rlim_max = 1024;
 		setrlimit(RLIMIT_NOFILE, &rl);
 	}
 	gemtest_start_gemd(NULL);
