@@ -12,6 +12,8 @@
 #include "util.h"
 
 enum cell { CELL_FREE, CELL_INACTIVE, CELL_ACTIVE, CELL_FENCED, CELL_PINNED };
+#define CELL_STATE	0x7f	/* a cell byte: its enum cell ... */
+#define CELL_ODD	0x80	/* ... and the parity of its object */
 
 static const char cell_char[] = ".iAFP";
 static const enum gt_color cell_color[] = {
@@ -65,6 +67,7 @@ static void gtt_draw(struct gt_ui *ui, int y0, int h)
 	unsigned char *cells;
 	uint64_t per, free_b;
 	size_t ncells, grid, i, k;
+	unsigned char odd;
 	int w = ui->cols, rows = h - 3, y;
 	char hole[16], fr[16], per_s[16];
 
@@ -86,14 +89,23 @@ static void gtt_draw(struct gt_ui *ui, int y0, int h)
 	ncells = (size_t)((g->total + per - 1) / per);
 	gt_fmt_size(per, per_s, sizeof(per_s));
 	gt_putf(ui, y0, 0, "ranges %" PRIu64 "  holes %" PRIu64 "  free %s  largest hole %s"
-		"  fragmentation %.0f%%  cell %s  (. free i inactive A active F fenced P pinned)",
+		"  fragmentation %.0f%%  cell %s",
 		g->ranges, g->holes, fr, hole,
 		free_b ? 100.0 * (1.0 - (double)g->largest_hole / (double)free_b) : 0.0,
 		per_s);
+	/* The legend has a line of its own, so no width cuts it. */
+	gt_put(ui, y0 + h - 2, 0, ". free  i inactive  A active  F fenced  P pinned  "
+	       "_ every other object underlined");
 	cells = calloc(ncells, 1);
 	if (!cells)
 		return;
-	for (i = 0; i < g->n; i++) {
+	/*
+	 * Neighbouring objects in one state would merge into one run of
+	 * letters: every other object is underlined (CELL_ODD), so where one
+	 * ends and the next begins shows.  A cell takes the state and the
+	 * parity of the most constrained object it covers.
+	 */
+	for (i = 0, odd = 0; i < g->n; i++) {
 		const struct gdfs_gtt_range *r = &g->v[i];
 		enum cell st = range_cell(r);
 		size_t first, last;
@@ -103,18 +115,22 @@ static void gtt_draw(struct gt_ui *ui, int y0, int h)
 		first = (size_t)(r->start / per);
 		last = (size_t)((r->start + r->size - 1) / per);
 		for (k = first; k <= last && k < ncells; k++)
-			if (cells[k] < st)
-				cells[k] = (unsigned char)st;
+			if ((cells[k] & CELL_STATE) < st)
+				cells[k] = (unsigned char)(st | odd);
+		odd ^= CELL_ODD;
 	}
 	ui->gtt_ncells = ncells;
 	ui->gtt_w = w;
 	if (ui->gtt_cell >= ncells)
 		ui->gtt_cell = ncells - 1;
 	for (k = 0, y = y0 + 1; k < ncells; k++) {
-		enum gt_color role = k == ui->gtt_cell ? GT_C_CURSOR : cell_color[cells[k]];
+		enum cell st = (enum cell)(cells[k] & CELL_STATE);
+		enum gt_color role = k == ui->gtt_cell ? GT_C_CURSOR : cell_color[st];
+		chtype under = (cells[k] & CELL_ODD) ? A_UNDERLINE : A_NORMAL;
 
 		gt_attr_on(ui, role);
-		mvaddch(y + (int)(k / (size_t)w), (int)(k % (size_t)w), (chtype)cell_char[cells[k]]);
+		mvaddch(y + (int)(k / (size_t)w), (int)(k % (size_t)w),
+			(chtype)cell_char[st] | under);
 		gt_attr_off(ui, role);
 	}
 	free(cells);

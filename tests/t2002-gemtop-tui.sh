@@ -128,6 +128,15 @@ test_expect_success 'view 2, the GTT map: grid, figures and the owner under the 
 	done
 '
 
+test_expect_success 'view 2: the legend whole on its own line; every other object underlined' '
+	wait_screen "^\\. free  i inactive  A active  F fenced  P pinned  _ every other object underlined\$" &&
+	grid=$(grep -n -E "^PPP+i+P+\\.+\$" screen.out | head -n 1 | cut -d: -f1) &&
+	test -n "$grid" &&
+	$T capture-pane -e -p -t gt | sed -n "${grid}p" >grid.attrs &&
+	grep -E -q "(\\[|;)4(;|m)" grid.attrs &&
+	sed -E "s/\x1b\\[[0-9;]*m//g" grid.attrs | grep -E -q "^PPP+i+P+\\.+\$"
+'
+
 test_expect_success 'view 3, clients: objects, bytes and bound bytes per file' '
 	keys 3 &&
 	wait_screen "^ +1 +$WORKLOAD_PID gemtop-workload +10 +640K +320K +0 +0 +(0\.0|-) +(0\.0|-) +0\$" &&

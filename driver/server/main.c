@@ -69,6 +69,7 @@ enum {
 	OPT_GROUP,
 	OPT_MODE,
 	OPT_SHARE_NAMES,
+	OPT_COMPLETE,
 };
 
 /* The options, their help and getopt's table all come from here. */
@@ -77,55 +78,66 @@ struct gemd_option {
 	int has_arg;
 	int id;			/* short option character, or OPT_* */
 	const char *argname;
+	const char *kind;	/* what the argument is, for --complete */
 	const char *help;	/* NULL: hidden */
 };
 
 static const struct gemd_option gemd_options[] = {
-	{ "device", required_argument, 'D', "PATH",
+	{ "device", required_argument, 'D', "PATH", "socket",
 	  "serve the device socket at PATH (default: see below)" },
-	{ "daemon", no_argument, OPT_DAEMON, NULL,
+	{ "daemon", no_argument, OPT_DAEMON, NULL, "none",
 	  "run in the background; return once clients can connect" },
-	{ "pidfile", required_argument, OPT_PIDFILE, "FILE",
+	{ "pidfile", required_argument, OPT_PIDFILE, "FILE", "file",
 	  "write gemd's pid to FILE; refuse if FILE names a live process" },
-	{ "aperture", required_argument, OPT_APERTURE, "SIZE",
+	{ "aperture", required_argument, OPT_APERTURE, "SIZE", "size",
 	  "GTT aperture size, a power of two from 1M to 512M (default 256M)" },
-	{ "gpu-rate", required_argument, OPT_GPU_RATE, "BYTES_PER_SEC[,NS]",
+	{ "gpu-rate", required_argument, OPT_GPU_RATE, "BYTES_PER_SEC[,NS]", "rate",
 	  "model blit throughput (e.g. 800M) and a per-command cost" },
-	{ "hangcheck", required_argument, OPT_HANGCHECK, "DUR",
+	{ "hangcheck", required_argument, OPT_HANGCHECK, "DUR", "duration",
 	  "declare the GPU hung after DUR without progress (default 1.5s, 0: off)" },
-	{ "batch-budget", required_argument, OPT_BATCH_BUDGET, "N",
+	{ "batch-budget", required_argument, OPT_BATCH_BUDGET, "N", "number",
 	  "declare a batch runaway after N hangcheck periods of GPU time "
 	  "in loops (default 4, 0: never)" },
-	{ "error-states", required_argument, OPT_ERROR_STATES, "N",
+	{ "error-states", required_argument, OPT_ERROR_STATES, "N", "number",
 	  "keep the last N hang captures in gemkit_errors/ (default 4)" },
-	{ "group", required_argument, OPT_GROUP, "GROUP",
+	{ "group", required_argument, OPT_GROUP, "GROUP", "group",
 	  "let GROUP's members connect (the socket becomes 0660, group GROUP)" },
-	{ "mode", required_argument, OPT_MODE, "MODE",
+	{ "mode", required_argument, OPT_MODE, "MODE", "mode",
 	  "the socket's mode, octal (default 0600: gemd's user only)" },
-	{ "share-names", no_argument, OPT_SHARE_NAMES, NULL,
+	{ "share-names", no_argument, OPT_SHARE_NAMES, NULL, "none",
 	  "let every client open every flink name, as the kernel does "
 	  "(default: only names of its own user's)" },
-	{ "debugfs", required_argument, OPT_DEBUGFS, "DIR",
+	{ "debugfs", required_argument, OPT_DEBUGFS, "DIR", "dir",
 	  "mount the debugfs tree at DIR/dri/0 (default <socket path>.debugfs)" },
-	{ "no-debugfs", no_argument, OPT_NO_DEBUGFS, NULL,
+	{ "no-debugfs", no_argument, OPT_NO_DEBUGFS, NULL, "none",
 	  "do not mount a debugfs tree" },
-	{ "metrics", required_argument, OPT_METRICS, "[ADDR:]PORT",
+	{ "metrics", required_argument, OPT_METRICS, "[ADDR:]PORT", "port",
 	  "serve GET /metrics for Prometheus over HTTP (ADDR default 127.0.0.1)" },
-	{ "syslog", no_argument, OPT_SYSLOG, NULL,
+	{ "syslog", no_argument, OPT_SYSLOG, NULL, "none",
 	  "log to syslog (with --daemon: if there is one, else to gemd.log "
 	  "beside the socket)" },
-	{ "log-file", required_argument, OPT_LOG_FILE, "FILE",
+	{ "log-file", required_argument, OPT_LOG_FILE, "FILE", "file",
 	  "append the log to FILE instead" },
-	{ "verbose", no_argument, 'v', NULL,
+	{ "verbose", no_argument, 'v', NULL, "none",
 	  "log more: info, then debug (repeatable)" },
-	{ "quiet", no_argument, 'q', NULL, "log errors only" },
-	{ "log-level", required_argument, OPT_LOG_LEVEL, "LEVEL",
+	{ "quiet", no_argument, 'q', NULL, "none", "log errors only" },
+	{ "log-level", required_argument, OPT_LOG_LEVEL, "LEVEL", "level",
 	  "error, warning, notice (default), info or debug" },
-	{ "help", no_argument, 'h', NULL, "show this help and exit" },
-	{ "version", no_argument, 'V', NULL, "show the version and exit" },
+	{ "help", no_argument, 'h', NULL, "none", "show this help and exit" },
+	{ "version", no_argument, 'V', NULL, "none", "show the version and exit" },
 	/* Connects to a running gemd and prints its driver name (tests). */
-	{ "ping", no_argument, OPT_PING, NULL, NULL },
+	{ "ping", no_argument, OPT_PING, NULL, "none", NULL },
+	/* The option table for completions/gemd and completions/_gemd. */
+	{ "complete", no_argument, OPT_COMPLETE, NULL, "none", NULL },
 };
+
+/* --log-level's names; --complete offers the first five. */
+static const struct { const char *name; int level; } log_levels[] = {
+	{ "error", LOG_ERR }, { "warning", LOG_WARNING },
+	{ "notice", LOG_NOTICE }, { "info", LOG_INFO }, { "debug", LOG_DEBUG },
+	{ "err", LOG_ERR }, { "warn", LOG_WARNING },
+};
+#define LOG_LEVELS_OFFERED	5
 
 struct gemd_opts {
 	const char *device;
@@ -191,20 +203,39 @@ static void show_help(void)
 
 static int parse_level(const char *s)
 {
-	static const struct { const char *name; int level; } levels[] = {
-		{ "error", LOG_ERR }, { "err", LOG_ERR },
-		{ "warning", LOG_WARNING }, { "warn", LOG_WARNING },
-		{ "notice", LOG_NOTICE }, { "info", LOG_INFO },
-		{ "debug", LOG_DEBUG },
-	};
 	size_t i;
 
-	for (i = 0; i < ARRAY_SIZE(levels); i++)
-		if (!strcasecmp(s, levels[i].name))
-			return levels[i].level;
+	for (i = 0; i < ARRAY_SIZE(log_levels); i++)
+		if (!strcasecmp(s, log_levels[i].name))
+			return log_levels[i].level;
 	if (s[0] >= '0' && s[0] <= '7' && !s[1])
 		return s[0] - '0';
 	return -1;
+}
+
+/*
+ * --complete (hidden): the option table for the shell completions, as
+ * gemtop and gemdump print theirs: the names of an option, then what its
+ * argument is (none, socket, file, dir, group, level, or a kind the
+ * completions leave to the user); then "=level ..." gives the log levels.
+ */
+static void print_complete(void)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(gemd_options); i++) {
+		const struct gemd_option *o = &gemd_options[i];
+
+		if (!o->help)
+			continue;
+		if (o->id < 256)
+			printf("-%c ", o->id);
+		printf("--%s %s\n", o->name, o->kind);
+	}
+	printf("=level");
+	for (i = 0; i < LOG_LEVELS_OFFERED; i++)
+		printf(" %s", log_levels[i].name);
+	printf("\n");
 }
 
 static void parse_aperture(const char *s, uint64_t *out)
@@ -383,6 +414,9 @@ static void parse_options(int argc, char **argv, struct gemd_opts *o)
 		case OPT_PING:
 			o->ping = true;
 			break;
+		case OPT_COMPLETE:
+			print_complete();
+			exit(0);
 		case OPT_DEBUGFS:
 			o->debugfs = optarg;
 			break;

@@ -246,12 +246,12 @@ static void ascii85_error_state(void)
 {
 	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
 	struct gdfs_error_state es;
-	char path[PATH_MAX];
+	char golden[PATH_MAX];
 	size_t i;
 
-	snprintf(path, sizeof(path), "%s/tests/golden/gemdump/errstate-ascii85-zlib.txt",
+	snprintf(golden, sizeof(golden), "%s/tests/golden/gemdump/errstate-ascii85-zlib.txt",
 		 getenv("GEMKIT_SRC_DIR") ? getenv("GEMKIT_SRC_DIR") : "..");
-	gt_assert(strbuf_read_path(&text, path, 1 << 20) > 0);
+	gt_assert(strbuf_read_path(&text, golden, 1 << 20) > 0);
 	gt_assert_f(!gdfs_parse_error_state(text.buf, text.len, &es, &err), "%s", err.buf);
 	gt_assert(es.present);
 	gt_assert_eq(es.nbuffers, 2);
