@@ -26,6 +26,16 @@ test_expect_success 'a foreground gemd stamps its stderr lines too' '
 	grep "${STAMP}notice: gemkit .* serving" fg.log
 '
 
+test_expect_success '--log-file /dev/null: a character device is taken' '
+	"$GEMD" -D "$GEMD_SOCK" --no-debugfs --daemon --log-file /dev/null \
+		--pidfile gemd.pid 2>err &&
+	test_register_pid $(cat gemd.pid) &&
+	test_must_be_empty err &&
+	"$GEMD" --ping -D "$GEMD_SOCK" &&
+	kill -TERM $(cat gemd.pid) &&
+	test_wait_for 10 test ! -e gemd.pid
+'
+
 if test -S /dev/log; then
 	test_count=$((test_count + 1))
 	echo "ok $test_count # SKIP a syslog daemon listens on /dev/log: --daemon logs there"

@@ -730,7 +730,9 @@ static const char *daemon_log_file(const char *socket_path)
 
 /*
  * Append to our own regular file only: not through a symlink, and not to
- * a file another user left in a shared directory for us to write.
+ * a file another user left in a shared directory for us to write.  A
+ * character device (/dev/null, a terminal) is no such trap: its
+ * permissions already decide who may write it.
  */
 static int log_file_open(const char *path)
 {
@@ -740,7 +742,8 @@ static int log_file_open(const char *path)
 
 	if (fd < 0)
 		return errno == ELOOP ? -EPERM : -errno;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_uid != geteuid()) {
+	if (fstat(fd, &st) < 0 ||
+	    !(S_ISCHR(st.st_mode) || (S_ISREG(st.st_mode) && st.st_uid == geteuid()))) {
 		close(fd);
 		return -EPERM;
 	}
