@@ -2,7 +2,7 @@
  * `gemctl bench gl`: GL through Mesa's own i915 driver on gemd, against the
  * same program on llvmpipe in the same run.
  *
- * Each workload of bench/gl-bench runs twice: under `gemctl run` against
+ * Each workload of gl-bench runs twice: under `gemctl run` against
  * the benchmarked gemd (Mesa's i915_dri.so drawing through the 3D
  * pipeline of the GPU model), and with LIBGL_ALWAYS_SOFTWARE=1 and
  * LP_NUM_THREADS=1 (llvmpipe on one thread, as gemd's command streamer is
@@ -34,7 +34,7 @@
 
 #define GL_MAX_REPEAT	64
 
-/* bench/gl-bench's workloads: the fill rates and the GL frame, compared
+/* gl-bench's workloads: the fill rates and the GL frame, compared
  * with llvmpipe; then the seed's workloads, gears, texdown and ipers. */
 static const struct {
 	const char *name;

@@ -215,7 +215,7 @@ int bench_micro(const char *device, bool json, FILE *out);
 /* Where the benchmark programs are ($GEMCTL_BENCH_DIR, else the build
  * tree around this gemctl), and this gemctl's own path.  0 or -errno. */
 int bench_dir(char *dir, size_t len, char *self, size_t selflen);
-/* `bench gl`: bench/gl-bench through Mesa's i915 driver on the device and
+/* `bench gl`: gl-bench through Mesa's i915 driver on the device and
  * through llvmpipe, repeat times each for duration_ns (bench-gl.c). */
 int bench_gl(const char *device, int gemd_pid, bool json, FILE *out,
 	     uint64_t duration_ns, unsigned int repeat);

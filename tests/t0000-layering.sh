@@ -44,7 +44,19 @@ test_expect_success 'gemctl including the test library fails, naming file and li
 	copy_tree copy &&
 	where=$(plant copy gemctl/cmd-info.c "#include \"gemtest-batch.h\"") &&
 	test_expect_code 1 "$CHECK" copy >out &&
-	grep -Fx "$where: only tests/ may include the test library" out
+	grep -Fx "$where: only tests/ may include what is under tests/" out
+'
+
+test_expect_success 'any other header under tests/ fails too, by name or by path' '
+	rm -rf copy && copy_tree copy &&
+	mkdir -p copy/tests/gl && cp "$GEMKIT_SRC_DIR/tests/gl/gltest.h" copy/tests/gl/ &&
+	where=$(plant copy bench/gem-demo.c "#include \"gltest.h\"") &&
+	test_expect_code 1 "$CHECK" copy >out &&
+	grep -Fx "$where: only tests/ may include what is under tests/" out &&
+	rm -rf copy && copy_tree copy &&
+	where=$(plant copy gemctl/cmd-info.c "#include \"../tests/gl/gltest.h\"") &&
+	test_expect_code 1 "$CHECK" copy >out &&
+	grep -Fx "$where: only tests/ may include what is under tests/" out
 '
 
 test_expect_success 'the gem core including protocol.h fails, naming file and line' '
