@@ -1,8 +1,8 @@
 /*
  * drop-caches [FLAGS]: write FLAGS to i915_gem_drop_caches (default: every
  * bit gemd supports, read from the file).  FLAGS is a number or names
- * joined by ',' or '|': unbound, bound, retire, active, freed, shrink-all,
- * idle (the kernel's DROP_* bits).
+ * joined by ',' or '|': the kernel's DROP_* bits by their names in
+ * gdfs_drop_names (unbound, bound, retire, active, freed, shrink-all, ...).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -48,14 +48,23 @@ static int cmd_drop_caches(struct gemctl *ctl, int argc, char **argv)
 
 	if (argc > 2)
 		return gemctl_usage(ctl);
+	/* Bad flags are a usage error, said before the device is tried. */
+	if (argc == 2) {
+		if (parse_flags(argv[1], &flags) < 0) {
+			const char *const *name;
+
+			for (name = gdfs_drop_names; *name; name++)
+				strbuf_addf(&buf, "%s%s", buf.len ? "," : "", *name);
+			ret = gemctl_error(ctl, GEMCTL_USAGE,
+					   "bad flags '%s' (a number, or names joined by ',': %s)",
+					   argv[1], buf.buf);
+			strbuf_release(&buf);
+			return ret;
+		}
+	}
 	if ((ret = gemctl_debugfs(ctl, &src)))
 		return ret;
-	if (argc == 2) {
-		if (parse_flags(argv[1], &flags) < 0)
-			return gemctl_error(ctl, GEMCTL_USAGE,
-					    "bad flags '%s' (a number, or unbound,bound,retire,active,freed,shrink-all,idle)",
-					    argv[1]);
-	} else {
+	if (argc != 2) {
 		ret = gdfs_read(src, "i915_gem_drop_caches", &buf);
 		flags = ret < 0 ? 0 : strtoull(buf.buf, NULL, 0);
 		if (ret < 0 || !flags) {

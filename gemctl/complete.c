@@ -45,8 +45,7 @@ static const struct value_list value_lists[] = {
 				    "render,render") },
 	{ "set", NULL, 1, V("json", "quiet", "errexit", "xtrace", "timeout") },
 	{ "set", NULL, 2, V("on", "off") },
-	{ "drop-caches", NULL, 1, V("unbound", "bound", "retire", "active", "freed",
-				     "shrink-all", "idle", "0x7f") },
+	{ "drop-caches", NULL, 1, gdfs_drop_names },
 };
 
 struct emitter {

@@ -29,6 +29,15 @@ test_expect_success '--complete: verbs, options, values, files, commands' '
 	test_cmp expect out
 '
 
+test_expect_success '--complete: drop-caches offers every DROP_* name the verb takes' '
+	"$GEMCTL" --complete -- drop-caches "" >out &&
+	printf "%s\n" unbound bound retire active freed shrink-all idle \
+		reset-active reset-seqno rcu >expect &&
+	test_cmp expect out &&
+	test_expect_code 2 "$GEMCTL" -D /nonexistent drop-caches bogus 2>err &&
+	grep -F "bad flags '"'"'bogus'"'"' (a number, or names joined by '"'"','"'"': unbound,bound,retire,active,freed,shrink-all,idle,reset-active,reset-seqno,rcu)" err
+'
+
 test_expect_success '--complete: every verb of --help is offered' '
 	"$GEMCTL" --help | sed -n "/^verbs:/,/^$/p" | awk "NF > 1 { print \$1 }" | sort >help-verbs &&
 	"$GEMCTL" --complete -- "" | sort >complete-verbs &&
