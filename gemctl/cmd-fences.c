@@ -43,7 +43,7 @@ static gj *fence_json(int reg, const struct gdfs_object *o)
 
 static int cmd_fences(struct gemctl *ctl, int argc, char **argv)
 {
-	const struct gdfs_object *held[GEN3_FENCES] = { NULL };
+	const struct gdfs_object *held[GEN3_NUM_FENCES] = { NULL };
 	struct gdfs_objects objs;
 	bool all = false;
 	unsigned int used = 0;
@@ -63,7 +63,7 @@ static int cmd_fences(struct gemctl *ctl, int argc, char **argv)
 	for (i = 0; i < objs.n; i++) {
 		int32_t reg = objs.v[i].fence;
 
-		if (reg >= 0 && reg < GEN3_FENCES && !held[reg]) {
+		if (reg >= 0 && reg < GEN3_NUM_FENCES && !held[reg]) {
 			held[reg] = &objs.v[i];
 			used++;
 		}
@@ -72,14 +72,14 @@ static int cmd_fences(struct gemctl *ctl, int argc, char **argv)
 		   "SIZE", "TILING", "STRIDE", "PIN");
 	doc = gemctl_json_begin(ctl);
 	arr = doc ? gj_array() : NULL;
-	for (i = 0; i < GEN3_FENCES; i++) {
+	for (i = 0; i < GEN3_NUM_FENCES; i++) {
 		if (held[i] || all)
 			fence_line(ctl, (int)i, held[i]);
 		if (held[i])
 			gj_push(arr, fence_json((int)i, held[i]));
 	}
-	gemctl_say(ctl, "%u of %u in use\n", used, GEN3_FENCES);
-	gj_uint(doc, "total", GEN3_FENCES);
+	gemctl_say(ctl, "%u of %u in use\n", used, GEN3_NUM_FENCES);
+	gj_uint(doc, "total", GEN3_NUM_FENCES);
 	gj_uint(doc, "used", used);
 	gj_set(doc, "fences", arr);
 	gemctl_json_end(ctl, doc);

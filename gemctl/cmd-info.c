@@ -55,7 +55,7 @@ static int cmd_info(struct gemctl *ctl, int argc, char **argv)
 		   gemctl_size(ctl, hole, s3), gemctl_size(ctl, pinned, s4));
 	gemctl_say(ctl, "objects %llu bytes %s\n", (unsigned long long)nobj,
 		   gemctl_size(ctl, bytes, s1));
-	gemctl_say(ctl, "fences %u of %u in use\n", fences, GEN3_FENCES);
+	gemctl_say(ctl, "fences %u of %u in use\n", fences, GEN3_NUM_FENCES);
 	gemctl_say(ctl, "seqno emitted %u completed %u; %u outstanding%s%s\n",
 		   ring.emitted_seqno, ring.completed_seqno, ring.outstanding,
 		   ring.idle ? ", idle" : "", ring.wedged ? ", WEDGED" : "");
@@ -75,7 +75,7 @@ static int cmd_info(struct gemctl *ctl, int argc, char **argv)
 		gj_uint(ap, "largest_hole", hole);
 		gj_uint(ap, "pinned", pinned);
 		gj_set(doc, "aperture", ap);
-		gj_uint(fj, "total", GEN3_FENCES);
+		gj_uint(fj, "total", GEN3_NUM_FENCES);
 		gj_uint(fj, "used", fences);
 		gj_set(doc, "fences", fj);
 		gj_uint(sj, "emitted", ring.emitted_seqno);

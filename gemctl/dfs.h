@@ -5,10 +5,10 @@
 
 #include "gemdebugfs.h"
 #include "json.h"
+#include "regs.h"		/* GEN3_NUM_FENCES */
 
 struct gemctl;
 
-#define GEN3_FENCES 16		/* the 945G's fence registers */
 
 int gemctl_read_objects(struct gemctl *ctl, struct gdfs_objects *out);
 int gemctl_read_clients(struct gemctl *ctl, struct gdfs_clients *out);

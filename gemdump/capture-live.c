@@ -13,6 +13,7 @@
 
 #include "capture.h"
 #include "gemdebugfs.h"
+#include "regs.h"
 #include "util.h"
 
 /* The last events kept: enough for the recent past, not the whole ring. */
@@ -348,7 +349,7 @@ void gd_capture_add_live_device(struct gdfs *src, struct gd_capture *c, struct s
 
 	c->device.pci_id = 0x2772;
 	c->device.gen = 3;
-	c->device.nfences = 16;
+	c->device.nfences = GEN3_NUM_FENCES;
 	strbuf_reset(sb);
 	if (gdfs_read(src, "gemkit_counters", sb) ||
 	    gdfs_parse_counters(sb->buf, sb->len, &cnt, NULL))
