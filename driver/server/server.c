@@ -111,6 +111,7 @@ struct server {
 	bool has_group;
 	gid_t group;
 	int listen_fd;
+	int spare_fd;			/* given up to refuse a client at EMFILE */
 	int path_dir_fd;		/* sockpath_bind's directory, or -1 */
 	uid_t owner_uid;		/* gemd's user: policy.h's owner */
 	struct budget budget;		/* connections and buffers held */
@@ -1584,6 +1585,35 @@ static void sleep_ms(unsigned int ms)
 		;
 }
 
+/*
+ * Out of descriptors, a client waiting in the listen queue would wait
+ * for its handshake forever: give up the spare descriptor, accept it,
+ * close it (the client sees the connection end and fails at once) and
+ * take the spare again.  The refusal is logged within the rate limit.
+ */
+static void refuse_at_emfile(struct server *srv, int err)
+{
+	struct ucred cred = { .pid = 0, .uid = (uid_t)-1 };
+	socklen_t len = sizeof(cred);
+	int fd;
+
+	if (srv->spare_fd < 0) {
+		sleep_ms(100);	/* nothing to spare: back off instead of spinning */
+		srv->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+		return;
+	}
+	close(srv->spare_fd);
+	fd = accept4(srv->listen_fd, NULL, NULL, SOCK_CLOEXEC);
+	if (fd >= 0) {
+		getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len);
+		server_refusal(srv, cred.uid, cred.pid, err == EMFILE ?
+			       "connection refused: EMFILE (gemd is out of descriptors)" :
+			       "connection refused: ENFILE (the system is out of descriptors)");
+		close(fd);
+	}
+	srv->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
+}
+
 static void *accept_main(void *arg)
 {
 	struct server *srv = arg;
@@ -1600,10 +1630,14 @@ static void *accept_main(void *arg)
 		/* server_stop's shutdown() makes accept fail with EINVAL. */
 		if (server_stopping(srv))
 			break;
-		if (errno == EMFILE || errno == ENFILE || errno == ENOBUFS ||
-		    errno == ENOMEM) {
-			/* Out of descriptors: back off instead of spinning. */
-			log_warn("accept: %m; retrying in 100 ms");
+		if (errno == EMFILE || errno == ENFILE) {
+			refuse_at_emfile(srv, errno);
+			continue;
+		}
+		if (errno == ENOBUFS || errno == ENOMEM) {
+			/* Out of memory: back off instead of spinning. */
+			server_refusal(srv, (uid_t)-1, 0, "accept: out of memory; "
+				       "retrying in 100 ms");
 			sleep_ms(100);
 			continue;
 		}
@@ -1800,6 +1834,7 @@ int server_start(const struct server_config *cfg, struct server **out,
 	}
 	srv->listen_fd = -1;
 	srv->path_dir_fd = -1;
+	srv->spare_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
 	srv->owner_uid = geteuid();
 	budget_init(&srv->budget, srv->owner_uid);
 	srv->dev = cfg->dev;
@@ -1867,6 +1902,8 @@ out_destroy:
 out_watch:
 	shm_watch_stop(srv->shm_watch);
 out_free:
+	if (srv->spare_fd >= 0)
+		close(srv->spare_fd);
 	free(srv);
 	return ret;
 }
@@ -1907,6 +1944,9 @@ int server_stop(struct server *srv)
 	shutdown(srv->listen_fd, SHUT_RDWR);
 	pthread_join(srv->accept_thread, NULL);
 	close(srv->listen_fd);
+	if (srv->spare_fd >= 0)
+		close(srv->spare_fd);
+	srv->spare_fd = -1;
 	unlink_own_socket(srv);
 	if (srv->path_dir_fd >= 0)
 		close(srv->path_dir_fd);
