@@ -17,6 +17,13 @@
                                         token, with its low 64 bits only and
                                         with one bit of the high half
                                         flipped: prints the three results
+  rawclient.py SOCK unread N PATH       send N debugfs reads of PATH on one
+                                        channel and read no reply: prints
+                                        "sent" and holds until stdin ends
+  rawclient.py SOCK half                send half of a message (a header
+                                        promising 4096 payload bytes, then
+                                        10 of them): prints "sent" and
+                                        holds until stdin ends
   rawclient.py SOCK hijack NAMES        for every autobound name in the
                                         file NAMES (from /proc/net/unix),
                                         bind it and OPEN (attack 5: run in
@@ -109,6 +116,29 @@ def main():
         lo, hi = OPEN_REPLY.unpack(data)[2:]
         print(create(path, (lo, hi)), create(path, (lo, 0)),
               create(path, (lo, hi ^ (1 << 63))))
+    elif verb == "unread":
+        ch, r, _ = hello(MSG_HELLO, path)
+        req = sys.argv[4].encode() + b"\0"
+        msg = HDR.pack(MAGIC, MSG_DEBUGFS, 0, len(req), DEBUGFS_READ, 0, 0) + req
+        ch.setblocking(False)
+        sent = 0
+        # Until gemd stops reading too (its replies fill our buffer, then
+        # its thread for us blocks): what it took is what it must answer.
+        for _ in range(int(sys.argv[3])):
+            try:
+                ch.sendall(msg)
+                sent += 1
+            except BlockingIOError:
+                break
+        print("sent", sent)
+        sys.stdout.flush()
+        sys.stdin.read()
+    elif verb == "half":
+        ch, r, _ = hello(MSG_HELLO, path)
+        ch.sendall(HDR.pack(MAGIC, MSG_DEBUGFS, 0, 4096, DEBUGFS_READ, 0, 0) + b"x" * 10)
+        print("sent")
+        sys.stdout.flush()
+        sys.stdin.read()
     elif verb == "hijack":
         # Read before the new network namespace: it has a /proc/net/unix
         # (and an abstract namespace) of its own.
