@@ -46,6 +46,17 @@ test_expect_success 'a client stopped in the middle of a message: served meanwhi
 	kill -CONT $half
 '
 
+test_expect_success 'a burst of protocol violations is logged within the rate limit' '
+	before=$(grep -c "closing its" "$GEMD_LOG" || :) &&
+	python3 "$RAW" "$GEMD_SOCK" badmagic 3 >burst.out &&
+	test $(cat burst.out) -ge 20 &&
+	after=$(grep -c "closing its" "$GEMD_LOG" || :) &&
+	echo "$(cat burst.out) violations, $((after - before)) lines" &&
+	test $((after - before)) -le 5 &&
+	grep -q "more protocol violations since the last line" "$GEMD_LOG" &&
+	served
+'
+
 test_expect_success 'stop gemd, the stalled clients still there' '
 	stop_gemd
 '

@@ -116,6 +116,7 @@ struct server {
 	uid_t owner_uid;		/* gemd's user: policy.h's owner */
 	struct budget budget;		/* connections and buffers held */
 	struct ratelimit refusals;	/* budget refusals logged */
+	struct ratelimit violations;	/* protocol violations logged */
 	struct gem_device *dev;
 	void (*unblock)(void *data);
 	void *unblock_data;
@@ -254,17 +255,30 @@ static void file_put(struct server *srv, struct file_entry *fe)
 static void conn_error(struct conn *c, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
-/* A peer broke the protocol: say who and what, then its connection goes. */
+/*
+ * A peer broke the protocol: say who and what, then its connection goes.
+ * Within the rate limit, as refusals are: a client reconnecting to break
+ * it again wrote 60 MB of log an hour.
+ */
 static void conn_error(struct conn *c, const char *fmt, ...)
 {
+	unsigned long missed;
 	char what[256];
 	va_list ap;
 
+	if (!ratelimit_allow(&c->srv->violations, &missed))
+		return;
 	va_start(ap, fmt);
 	vsnprintf(what, sizeof(what), fmt, ap);
 	va_end(ap);
-	log_warn("pid %d (%s): %s; closing its %s connection", (int)c->pid,
-		 c->comm[0] ? c->comm : "?", what, kind_names[c->kind]);
+	if (missed)
+		log_warn("pid %d (%s): %s; closing its %s connection (%lu more "
+			 "protocol violations since the last line)", (int)c->pid,
+			 c->comm[0] ? c->comm : "?", what, kind_names[c->kind],
+			 missed);
+	else
+		log_warn("pid %d (%s): %s; closing its %s connection", (int)c->pid,
+			 c->comm[0] ? c->comm : "?", what, kind_names[c->kind]);
 }
 
 /*

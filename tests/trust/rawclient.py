@@ -24,13 +24,16 @@
                                         promising 4096 payload bytes, then
                                         10 of them): prints "sent" and
                                         holds until stdin ends
+  rawclient.py SOCK badmagic SECONDS    connect, send a header with a bad
+                                        magic, await the close, again, for
+                                        SECONDS: prints how many were sent
   rawclient.py SOCK hijack NAMES        for every autobound name in the
                                         file NAMES (from /proc/net/unix),
                                         bind it and OPEN (attack 5: run in
                                         a new network namespace): prints
                                         the files opened
 """
-import os, re, socket, struct, sys
+import os, re, socket, struct, sys, time
 
 MAGIC = 0x474d4431
 HDR = struct.Struct("<IHHIIQQ")		# struct gem_msg_hdr (file: lo, hi)
@@ -139,6 +142,17 @@ def main():
         print("sent")
         sys.stdout.flush()
         sys.stdin.read()
+    elif verb == "badmagic":
+        end = time.time() + float(sys.argv[3])
+        n = 0
+        while time.time() < end:
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            s.connect(path)
+            s.sendall(HDR.pack(0xbad, MSG_HELLO, 0, 0, 0, 0, 0))
+            s.recv(64)
+            s.close()
+            n += 1
+        print(n)
     elif verb == "hijack":
         # Read before the new network namespace: it has a /proc/net/unix
         # (and an abstract namespace) of its own.
