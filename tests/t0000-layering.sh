@@ -77,4 +77,14 @@ test_expect_success 'a tool sending raw messages fails' '
 	test_cmp expect out
 '
 
+test_expect_success 'curses outside the front end, or not through provide-curses.h, fails' '
+	rm -rf copy && copy_tree copy &&
+	ui=$(plant copy gemtop/ui.c "#include <curses.h>") &&
+	batch=$(plant copy gemtop/batch.c "#include \"view.h\"") &&
+	test_expect_code 1 "$CHECK" copy >out &&
+	grep -Fx "$ui: gemtop'"'"'s front end includes curses through provide-curses.h" out &&
+	grep -Fx "$batch: only gemtop'"'"'s front end (view.h) may use curses" out &&
+	test $(wc -l <out) = 2
+'
+
 test_done

@@ -8,6 +8,8 @@ test_description='gemd at its descriptor limit: refusals, not hangs'
 . "$(dirname "$0")/test-lib.sh"
 . "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
+RAW="$GEMKIT_SRC_DIR/tests/trust/rawclient.py"
+
 test_expect_success 'start gemd with a hard limit of 256 descriptors' '
 	sh -c "ulimit -n 256 && exec \"\$0\" \"\$@\"" "$GEMD" -D "$GEMD_SOCK" \
 		--no-debugfs --daemon --pidfile "$GEMD_PIDFILE" \
@@ -21,16 +23,7 @@ test_expect_success 'start gemd with a hard limit of 256 descriptors' '
 '
 
 test_expect_success 'a client beyond the limit is refused at once, not left waiting' '
-	python3 -c "
-import socket, sys, time
-socks = []
-for i in range(400):
-    s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-    s.connect(sys.argv[1])
-    socks.append(s)
-open(\"filled\", \"w\").write(\"%d\\n\" % len(socks))
-time.sleep(600)
-" "$GEMD_SOCK" &
+	python3 "$RAW" "$GEMD_SOCK" fill 400 >filled &
 	filler=$! &&
 	test_register_pid $filler &&
 	test_wait_for 30 test -s filled &&

@@ -27,6 +27,9 @@
   rawclient.py SOCK badmagic SECONDS    connect, send a header with a bad
                                         magic, await the close, again, for
                                         SECONDS: prints how many were sent
+  rawclient.py SOCK fill N              connect N sockets and say nothing:
+                                        prints how many connected and holds
+                                        them until killed
   rawclient.py SOCK hijack NAMES        for every autobound name in the
                                         file NAMES (from /proc/net/unix),
                                         bind it and OPEN (attack 5: run in
@@ -69,13 +72,26 @@ def call(s, type_, payload=b"", request=0, file_=(0, 0)):
     return result, recv_all(s, length)
 
 
+def connect(s, path):
+    """connect() to PATH even beyond sun_path's 108 bytes, as libgem does
+    (common/sockpath.c): through /proc/self/fd/N of its directory."""
+    if len(os.fsencode(path)) < 108:
+        s.connect(path)
+        return
+    d = os.open(os.path.dirname(path) or ".", os.O_PATH | os.O_DIRECTORY)
+    try:
+        s.connect("/proc/self/fd/%d/%s" % (d, os.path.basename(path)))
+    finally:
+        os.close(d)
+
+
 def hello(type_, path, bind_name=None):
     s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
     if bind_name is not None:
         s.bind(bind_name)
     elif type_ == MSG_OPEN:
         s.bind("")		# autobind
-    s.connect(path)
+    connect(s, path)
     result, data = call(s, type_, HELLO.pack(VERSION, os.getpid(), os.getpid(), 0, b"rawclient"))
     return s, result, data
 
@@ -147,12 +163,24 @@ def main():
         n = 0
         while time.time() < end:
             s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
-            s.connect(path)
+            connect(s, path)
             s.sendall(HDR.pack(0xbad, MSG_HELLO, 0, 0, 0, 0, 0))
             s.recv(64)
             s.close()
             n += 1
         print(n)
+    elif verb == "fill":
+        socks = []
+        for _ in range(int(sys.argv[3])):
+            s = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+            connect(s, path)
+            socks.append(s)
+        print(len(socks))
+        sys.stdout.flush()
+        # Not until stdin ends: a "sleep | rawclient" pipeline is a job
+        # that the test's "wait" would wait for the sleep of.
+        while True:
+            time.sleep(3600)
     elif verb == "hijack":
         # Read before the new network namespace: it has a /proc/net/unix
         # (and an abstract namespace) of its own.
