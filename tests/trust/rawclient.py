@@ -38,6 +38,11 @@
 """
 import os, re, socket, struct, sys, time
 
+sys.dont_write_bytecode = True	# nothing written into the source tree
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "scripts"))
+from gemkit_sockpath import connect  # noqa: E402
+
 MAGIC = 0x474d4431
 HDR = struct.Struct("<IHHIIQQ")		# struct gem_msg_hdr (file: lo, hi)
 OPEN_REPLY = struct.Struct("<IIQQ")	# struct gem_open_reply
@@ -70,19 +75,6 @@ def call(s, type_, payload=b"", request=0, file_=(0, 0)):
     magic, result, length, _ = RHDR.unpack(recv_all(s, RHDR.size))
     assert magic == MAGIC
     return result, recv_all(s, length)
-
-
-def connect(s, path):
-    """connect() to PATH even beyond sun_path's 108 bytes, as libgem does
-    (common/sockpath.c): through /proc/self/fd/N of its directory."""
-    if len(os.fsencode(path)) < 108:
-        s.connect(path)
-        return
-    d = os.open(os.path.dirname(path) or ".", os.O_PATH | os.O_DIRECTORY)
-    try:
-        s.connect("/proc/self/fd/%d/%s" % (d, os.path.basename(path)))
-    finally:
-        os.close(d)
 
 
 def hello(type_, path, bind_name=None):
