@@ -60,7 +60,8 @@ struct gdfs_hang {
 	uint32_t acthd;
 	uint32_t ipehr;
 	bool recovered;		/* ring reset and running; false: wedged */
-	char kind[16];		/* "hangcheck", "runaway", "fault", "badop", "wedged" */
+	char kind[16];		/* "hangcheck", "runaway", "fault", "badop", "wedged",
+				 * "watchdog" */
 };
 
 #define GDFS_HANG_NEXT	UINT64_MAX	/* the next hang from now */

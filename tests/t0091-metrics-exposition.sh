@@ -138,7 +138,7 @@ test_expect_success 'the values agree with gemkit_counters and the workload' '
 	assert one("gemkit_oldest_request_age_seconds") == "0.000000000"
 	assert one("gemkit_hangcheck_period_seconds") == "1.500000000"
 	assert set(v["gemkit_hangs_total"]) == {"{kind=\"%s\"}" % k for k in
-	    ("hangcheck", "runaway", "fault", "badop", "wedged")}
+	    ("hangcheck", "runaway", "fault", "badop", "wedged", "watchdog")}
 	# The session itself: one process holding a (64 KiB) and b (4 KiB).
 	assert int(one("gemkit_clients")) == 1
 	(labels,) = v["gemkit_client_objects"]

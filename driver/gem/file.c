@@ -37,6 +37,7 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 		return ret;
 	}
 	file->id = dev->next_file_id++;
+	file->watchdog_ns = (uint64_t)dev->params.request_timeout_ms * 1000000;
 	list_add_tail(&file->link, &dev->files);
 	gem_unlock(dev);
 	log_debug("file %u opened by pid %d (%s)", file->id, (int)pid, file->comm);

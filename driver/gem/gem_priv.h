@@ -243,6 +243,7 @@ struct gem_request {
 	uint32_t seqno;
 	uint32_t tail;			/* ring offset after the request */
 	uint64_t emitted_ns;
+	uint64_t watchdog_ns;		/* GPU time it may run, 0: any */
 	/* for the error state: who submitted it */
 	uint32_t file_id;
 	pid_t pid;
@@ -296,6 +297,9 @@ struct gem_file {
 	/* its default context's parameters (CONTEXT_SETPARAM, ioctl.c) */
 	bool unbannable;		/* BANNABLE cleared: hangs never ban it */
 	bool no_error_capture, no_zeromap, unrecoverable;
+	/* i915.request_timeout_ms when it was opened, as Linux 6.1 gives
+	 * it to a new default context: its requests' watchdog, 0: none */
+	uint64_t watchdog_ns;
 	struct gem_acct *acct;		/* acct.c: its usage figures */
 };
 

@@ -36,6 +36,15 @@
  * blit, or a long batch of them, is never cut short; a batch jumping
  * back over its own commands is.  --hangcheck 0 turns both off.
  *
+ * The request watchdog of Linux 6.1 (request_timeout_ms, 20 s by default):
+ * a file takes i915.request_timeout_ms when it is opened, as a new default
+ * context does, and a request of it that runs longer is cancelled by a
+ * reset, kind "watchdog", whether hangcheck is enabled or not.  The kernel
+ * times it on the wall clock from submission; here it is the request's own
+ * GPU time, counted from the first sample that finds it running, so that
+ * neither the work queued ahead of it nor a simulator starved of CPU is
+ * charged to it.  The timer (--hangcheck 0: none) samples it.
+ *
  * Recovery, with the per-drm_file semantics of Linux 6.1 (gen3 has no
  * hardware contexts, so a file's default context stands for one): the
  * ring is reset, the guilty request (the oldest one not completed) is
@@ -113,6 +122,9 @@ struct gem_hang {
 	uint32_t max_acthd[2];		/* ... the furthest it got in its
 					 * batch and in the ring ... */
 	uint64_t loop_ns;		/* ... and its GPU time in loops */
+	bool watching;			/* the watchdog's request ... */
+	uint32_t watch_seqno;
+	uint64_t watch_start_ns;	/* ... and its GPU time when first seen */
 
 	/* The captures.  Set under dev->lock and error_lock, read and
 	 * cleared under error_lock alone: formatting one (hundreds of KiB of
@@ -467,6 +479,38 @@ static void sample(struct gem_hang *h)
 	handle_error(h, "hangcheck");
 }
 
+/*
+ * The request watchdog (see the top of the file), dev->lock held: true
+ * when it cancelled the request running.
+ */
+static bool watchdog(struct gem_hang *h)
+{
+	struct gem_request *rq = first_outstanding(h->dev);
+	struct gpu_progress p;
+
+	if (!rq) {
+		h->watching = false;
+		return false;
+	}
+	gpu_sample(h->dev->gpu, &p);
+	if (!h->watching || rq->seqno != h->watch_seqno) {
+		h->watching = true;
+		h->watch_seqno = rq->seqno;
+		h->watch_start_ns = p.run_ns;
+		return false;
+	}
+	if (!rq->watchdog_ns || p.run_ns - h->watch_start_ns < rq->watchdog_ns)
+		return false;
+	log_err("seqno %u from pid %d (%s) ran %llu ms of GPU time, past "
+		"its i915.request_timeout_ms (%llu): cancelled", rq->seqno,
+		(int)rq->pid, rq->comm,
+		(unsigned long long)((p.run_ns - h->watch_start_ns) / 1000000),
+		(unsigned long long)(rq->watchdog_ns / 1000000));
+	h->watching = false;
+	handle_error(h, "watchdog");
+	return true;
+}
+
 static const char *error_kind(struct gpu *gpu)
 {
 	return gpu_read(gpu, EIR) & I915_ERROR_PAGE_TABLE ? "fault" : "badop";
@@ -501,7 +545,7 @@ static void *hangcheck_thread(void *arg)
 		} else if (gpu_stopped(dev->gpu)) {
 			handle_error(h, error_kind(dev->gpu));
 		} else if (h->period_ns && now_ns() >= next) {
-			if (dev->params.enable_hangcheck)
+			if (!watchdog(h) && dev->params.enable_hangcheck)
 				sample(h);
 			next = now_ns() + interval;
 		}

@@ -156,6 +156,7 @@ uint32_t gem_add_request(struct gem_device *dev, struct gem_file *file,
 	rq->emitted_ns = now_ns();
 	rq->file = file;
 	if (file) {
+		rq->watchdog_ns = file->watchdog_ns;
 		rq->file_id = file->id;
 		rq->pid = file->pid;
 		memcpy(rq->comm, file->comm, sizeof(rq->comm));

@@ -15,7 +15,10 @@
  *   makes it slow on any machine) makes progress all along and is not
  *   hung; a batch going round a loop still is, kind "runaway";
  * - a fenced blit that runs past its object inside the object's
- *   fence-sized node writes the scratch page, as on a 945G: no fault.
+ *   fence-sized node writes the scratch page, as on a 945G: no fault;
+ * - Linux 6.1's request watchdog: a file opened with
+ *   i915.request_timeout_ms set has a request running longer cancelled,
+ *   kind "watchdog"; with 0 it has none (gem_watchdog).
  *
  * The timer is turned off (enable_hangcheck=0) wherever a hang must come
  * from the test alone, so nothing here depends on how fast the machine is.
@@ -358,12 +361,8 @@ static void test_fenced_blit_past_object(void)
 }
 
 /* MI_NOOPs jumping back to their start: ACTHD moves, gets nowhere. */
-static void test_loop_runaway(void)
+static void submit_loop(int fd, uint32_t batch)
 {
-	int fd = gt_open();
-	uint32_t batch = gt_create(fd, 4096);
-	uint64_t hangs = counter("hangs");
-	struct gdfs_hang ev;
 	struct gen3_batch b;
 	int i;
 
@@ -377,9 +376,32 @@ static void test_loop_runaway(void)
 			      I915_GEM_DOMAIN_COMMAND, 0);
 	gen3_batch_end(&b);
 	gt_assert_eq(gt_execbuf(fd, &b, batch, NULL, NULL, 0, 0, NULL), 0);
+}
+
+/*
+ * A loop from a file opened with i915.request_timeout_ms set to
+ * timeout_ms ends in a hang of the given kind, charged to that file.
+ * The budget for loops is 4 periods (200 ms) of GPU time: a 100 ms
+ * watchdog, sampled first, always comes before it, whatever the load.
+ */
+static void loop_hang_kind(const char *timeout_ms, const char *kind)
+{
+	uint64_t hangs = counter("hangs");
+	struct drm_i915_reset_stats rs;
+	struct gdfs_hang ev;
+	uint32_t batch;
+	int fd;
+
+	write_file("i915_params/request_timeout_ms", timeout_ms);
+	fd = gt_open();		/* takes the timeout, as a new context */
+	write_file("i915_params/request_timeout_ms", "20000");
+	batch = gt_create(fd, 4096);
+	submit_loop(fd, batch);
 	hang_wait(hangs, &ev);
-	gt_assert_f(!strcmp(ev.kind, "runaway"), "kind %s", ev.kind);
+	gt_assert_f(!strcmp(ev.kind, kind), "kind %s", ev.kind);
 	gt_sync(fd, batch);
+	reset_stats(fd, &rs);
+	gt_assert_eq(rs.batch_active, 1);
 	gem_close(fd);
 }
 
@@ -408,7 +430,11 @@ int main(int argc, char **argv)
 	gemtest_subtest("fenced-blit-past-object")
 		test_fenced_blit_past_object();
 	gemtest_subtest("loop-runaway")
-		test_loop_runaway();
+		loop_hang_kind("20000", "runaway");
+	gemtest_subtest("request-watchdog")
+		loop_hang_kind("100", "watchdog");
+	gemtest_subtest("request-watchdog-off")
+		loop_hang_kind("0", "runaway");
 
 	gdfs_close(dfs);
 	return gemtest_exit();

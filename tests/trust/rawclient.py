@@ -19,11 +19,11 @@
                                         flipped: prints the three results
   rawclient.py SOCK unread N PATH       send N debugfs reads of PATH on one
                                         channel and read no reply: prints
-                                        "sent" and holds until stdin ends
+                                        "sent" and holds until killed
   rawclient.py SOCK half                send half of a message (a header
                                         promising 4096 payload bytes, then
                                         10 of them): prints "sent" and
-                                        holds until stdin ends
+                                        holds until killed
   rawclient.py SOCK badmagic SECONDS    connect, send a header with a bad
                                         magic, await the close, again, for
                                         SECONDS: prints how many were sent
@@ -96,6 +96,15 @@ def create(path, token):
     return result
 
 
+def hold_until_killed():
+    # Not until stdin ends: a "sleep | rawclient" pipeline is a job whose
+    # sleep outlives the test that kills the client (and a "wait" for the
+    # job waits for the sleep).
+    sys.stdout.flush()
+    while True:
+        time.sleep(3600)
+
+
 def main():
     path, verb = sys.argv[1], sys.argv[2]
     if verb == "debugfs-read":
@@ -142,14 +151,12 @@ def main():
             except BlockingIOError:
                 break
         print("sent", sent)
-        sys.stdout.flush()
-        sys.stdin.read()
+        hold_until_killed()
     elif verb == "half":
         ch, r, _ = hello(MSG_HELLO, path)
         ch.sendall(HDR.pack(MAGIC, MSG_DEBUGFS, 0, 4096, DEBUGFS_READ, 0, 0) + b"x" * 10)
         print("sent")
-        sys.stdout.flush()
-        sys.stdin.read()
+        hold_until_killed()
     elif verb == "badmagic":
         end = time.time() + float(sys.argv[3])
         n = 0
@@ -168,11 +175,7 @@ def main():
             connect(s, path)
             socks.append(s)
         print(len(socks))
-        sys.stdout.flush()
-        # Not until stdin ends: a "sleep | rawclient" pipeline is a job
-        # that the test's "wait" would wait for the sleep of.
-        while True:
-            time.sleep(3600)
+        hold_until_killed()
     elif verb == "hijack":
         # Read before the new network namespace: it has a /proc/net/unix
         # (and an abstract namespace) of its own.
