@@ -182,8 +182,11 @@ void gem_acct_split(uint64_t total, const uint64_t *weight, unsigned int n,
 			big = i;
 	}
 	for (i = 0; i < n; i++) {
-		share[i] = sum ? (uint64_t)((unsigned __int128)total * weight[i] / sum) :
-				 total / n;
+		if (sum)
+			share[i] = (uint64_t)((unsigned __int128)total *
+					      weight[i] / sum);
+		else
+			share[i] = total / n;
 		given += share[i];
 	}
 	share[big] += total - given;

@@ -16,13 +16,14 @@ static const struct split_case split_cases[] = {
 	{ 1000, 1, { 7 }, { 1000 } },
 	{ 1000, 2, { 1, 1 }, { 500, 500 } },
 	{ 1000, 2, { 1, 3 }, { 250, 750 } },
-	{ 10, 3, { 1, 1, 1 }, { 4, 3, 3 } },		/* remainder: first of equals */
-	{ 10, 3, { 1, 2, 1 }, { 2, 6, 2 } },		/* remainder: the largest */
+	{ 10, 3, { 1, 1, 1 }, { 4, 3, 3 } },	/* remainder: first of equals */
+	{ 10, 3, { 1, 2, 1 }, { 2, 6, 2 } },	/* remainder: the largest */
 	{ 7, 2, { 0, 5 }, { 0, 7 } },			/* no weight, no share */
 	{ 7, 3, { 0, 0, 0 }, { 3, 2, 2 } },		/* all 0: equal */
 	{ 0, 2, { 3, 4 }, { 0, 0 } },
 	/* weights and total near 2^64: no overflow */
-	{ UINT64_MAX, 2, { UINT64_MAX, UINT64_MAX }, { UINT64_MAX / 2 + 1, UINT64_MAX / 2 } },
+	{ UINT64_MAX, 2, { UINT64_MAX, UINT64_MAX },
+	  { UINT64_MAX / 2 + 1, UINT64_MAX / 2 } },
 };
 
 static void check_split(const struct split_case *c)
@@ -54,8 +55,11 @@ static void check_split_random(unsigned int seed)
 	}
 	gem_acct_split(total, w, n, share);
 	for (i = 0; i < n; i++) {
-		uint64_t exact = wsum ? (uint64_t)((unsigned __int128)total * w[i] / wsum) :
-					total / n;
+		uint64_t exact = total / n;
+
+		if (wsum)
+			exact = (uint64_t)((unsigned __int128)total * w[i] /
+					   wsum);
 
 		sum += share[i];
 		if (i != big)
@@ -109,7 +113,8 @@ int main(int argc, char **argv)
 	 * pending only adds weight.  Weight 0 gets no CPU. */
 	gemtest_subtest("pend-overflow") {
 		for (i = 0; i < 8; i++)
-			gt_assert_eq(gem_acct_pend(acct[i], GEM_ACCT_MM, i ? 0 : 1), 0);
+			gt_assert_eq(gem_acct_pend(acct[i], GEM_ACCT_MM,
+						   i ? 0 : 1), 0);
 		gt_assert_eq(gem_acct_pend(acct[0], GEM_ACCT_MM, 5), 0);
 		gt_assert_eq(gem_acct_pending(), 8);
 		gt_assert_eq(gem_acct_pend(acct[8], GEM_ACCT_MM, 1), 1);
@@ -129,7 +134,8 @@ int main(int argc, char **argv)
 		unsigned int nr = _IOC_NR(DRM_IOCTL_I915_GEM_CREATE);
 
 		for (i = 0; i < 8; i++)
-			gt_assert_eq(gem_acct_pend(acct[i], GEM_ACCT_OTHER, i ? 0 : 1), 0);
+			gt_assert_eq(gem_acct_pend(acct[i], GEM_ACCT_OTHER,
+						   i ? 0 : 1), 0);
 		gem_acct_serve_begin(acct[8], nr);
 		gem_acct_serve_end(acct[8], nr);
 		gt_assert(gem_acct_pending() <= 1);
