@@ -122,6 +122,8 @@ int gem_debugfs_fdinfo(struct gem_file *file, struct strbuf *out)
 
 	if (!sf)
 		return -ENOMEM;
+	/* This thread's own requests, exact (acct.h). */
+	gem_acct_flush();
 	gem_lock(file->dev);
 	snap_file_fill(sf, file, false);
 	gem_unlock(file->dev);

@@ -4,10 +4,14 @@
  * the memory manager and submission bump for the file being served.
  */
 #include <errno.h>
+#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#if defined(__x86_64__)
+#include <x86intrin.h>
+#endif
 
 #include "acct.h"
 #include "gem_priv.h"
@@ -21,7 +25,8 @@
 _Static_assert(ACCT_SLOTS * 24u > GEM_RING_SIZE, "a slot outlives its request");
 
 struct gem_acct {
-	unsigned int refs;			/* dev->lock: the file, slots */
+	/* the file, the request slots, pending charges (any thread) */
+	_Atomic unsigned int refs;
 	_Atomic uint64_t cpu_ns[GEM_ACCT_CLASSES];
 	_Atomic uint64_t gpu_busy_ns;
 	_Atomic uint64_t ioctls[GEM_ACCT_IOCTLS];
@@ -74,10 +79,38 @@ static const uint8_t ioctl_class[GEM_ACCT_IOCTLS] = {
 };
 #undef CLASS
 
-/* This thread's CPU clock at its last reading (0: never read), and the
- * file it serves between gem_acct_begin and gem_acct_end. */
+/* A thread's charges not yet turned into CPU time (acct.h): weights in
+ * the cheap clock's ticks per (acct, class), each holding a reference. */
+#define PEND_MAX	8	/* (acct, class) pairs */
+#define PEND_CHARGES	128	/* requests per flush at most */
+#define PEND_US		1000	/* and at most this old */
+
+struct pend {
+	struct gem_acct *acct;
+	unsigned int cls;
+	uint64_t weight;
+};
+
+struct pend_table {
+	struct pend e[PEND_MAX];
+	unsigned int n, charges;
+	uint64_t since;		/* cheap clock at the last flush */
+	bool registered;	/* the exit flush is armed */
+};
+
+/* This thread's CPU clock at its last reading (0: never read), the file
+ * it serves between gem_acct_begin and gem_acct_end, that request's
+ * class and the cheap clock when it began (or woke), and its pending
+ * charges. */
 static __thread uint64_t thread_last_ns;
 static __thread struct gem_acct *serving;
+static __thread unsigned int serving_cls;
+static __thread uint64_t serving_since;
+static __thread struct pend_table pending;
+
+static pthread_once_t acct_once = PTHREAD_ONCE_INIT;
+static pthread_key_t exit_key;
+static uint64_t ticks_per_us = 1;	/* the cheap clock's rate */
 
 static inline void add(_Atomic uint64_t *c, uint64_t v)
 {
@@ -89,7 +122,26 @@ static inline uint64_t get(const _Atomic uint64_t *c)
 	return atomic_load_explicit(c, memory_order_relaxed);
 }
 
-/* The CPU this thread used since its last reading. */
+static uint64_t mono_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Weights need only be proportional to wall time: the TSC where there
+ * is one (about 15 ns on a kvm-clock guest, half the vDSO's 33 ns). */
+static inline uint64_t cheap_now(void)
+{
+#if defined(__x86_64__)
+	return __rdtsc();
+#else
+	return mono_ns();
+#endif
+}
+
+/* The CPU this thread used since its last reading: a system call. */
 static uint64_t thread_cpu_delta(void)
 {
 	struct timespec ts;
@@ -103,6 +155,124 @@ static uint64_t thread_cpu_delta(void)
 	return delta;
 }
 
+static void acct_put(struct gem_acct *acct)
+{
+	if (acct && atomic_fetch_sub_explicit(&acct->refs, 1,
+					      memory_order_acq_rel) == 1)
+		free(acct);
+}
+
+static void acct_get(struct gem_acct *acct)
+{
+	atomic_fetch_add_explicit(&acct->refs, 1, memory_order_relaxed);
+}
+
+void gem_acct_split(uint64_t total, const uint64_t *weight, unsigned int n,
+		    uint64_t *share)
+{
+	unsigned __int128 sum = 0;
+	uint64_t given = 0;
+	unsigned int i, big = 0;
+
+	if (!n)
+		return;
+	for (i = 0; i < n; i++) {
+		sum += weight[i];
+		if (weight[i] > weight[big])
+			big = i;
+	}
+	for (i = 0; i < n; i++) {
+		if (sum)
+			share[i] = (uint64_t)((unsigned __int128)total *
+					      weight[i] / sum);
+		else
+			share[i] = total / n;
+		given += share[i];
+	}
+	share[big] += total - given;
+}
+
+void gem_acct_flush(void)
+{
+	struct pend_table *t = &pending;
+	uint64_t w[PEND_MAX], share[PEND_MAX], cpu = thread_cpu_delta();
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++)
+		w[i] = t->e[i].weight;
+	gem_acct_split(cpu, w, t->n, share);
+	for (i = 0; i < t->n; i++) {
+		add(&t->e[i].acct->cpu_ns[t->e[i].cls], share[i]);
+		acct_put(t->e[i].acct);
+	}
+	t->n = 0;
+	t->charges = 0;
+	t->since = cheap_now();
+}
+
+/* Before any other reading of this thread's clock: what is pending is
+ * paid first, so the reading after it starts where the flush ended. */
+static inline void flush_pending(void)
+{
+	if (pending.n)
+		gem_acct_flush();
+}
+
+static void exit_flush(void *arg)
+{
+	(void)arg;
+	flush_pending();
+}
+
+static void acct_setup(void)
+{
+	uint64_t t0 = cheap_now(), m0 = mono_ns(), m;
+
+	pthread_key_create(&exit_key, exit_flush);
+	/* 200 us of the cheap clock against CLOCK_MONOTONIC. */
+	while ((m = mono_ns()) - m0 < 200000)
+		;
+	ticks_per_us = (cheap_now() - t0) * 1000 / (m - m0);
+	if (!ticks_per_us)
+		ticks_per_us = 1;
+}
+
+/* Add weight to (acct, cls); 1 if the table is full and must be flushed. */
+int gem_acct_pend(struct gem_acct *acct, unsigned int cls, uint64_t weight)
+{
+	struct pend_table *t = &pending;
+	unsigned int i;
+
+	for (i = 0; i < t->n; i++) {
+		if (t->e[i].acct == acct && t->e[i].cls == cls) {
+			t->e[i].weight += weight;
+			return 0;
+		}
+	}
+	if (t->n == PEND_MAX)
+		return 1;
+	if (!t->registered) {
+		pthread_setspecific(exit_key, t);
+		t->registered = true;
+	}
+	acct_get(acct);
+	t->e[t->n++] = (struct pend){ acct, cls, weight };
+	return 0;
+}
+
+unsigned int gem_acct_pending(void)
+{
+	return pending.n;
+}
+
+static void charge(struct gem_acct *acct, unsigned int cls, uint64_t weight)
+{
+	if (gem_acct_pend(acct, cls, weight)) {
+		gem_acct_flush();
+		gem_acct_pend(acct, cls, weight);
+	}
+}
+
 enum gem_acct_class gem_acct_class_of(unsigned int nr)
 {
 	return nr < GEM_ACCT_IOCTLS ? (enum gem_acct_class)ioctl_class[nr] :
@@ -111,14 +281,9 @@ enum gem_acct_class gem_acct_class_of(unsigned int nr)
 
 int gem_acct_device_init(struct gem_device *dev)
 {
+	pthread_once(&acct_once, acct_setup);
 	dev->acct = calloc(1, sizeof(*dev->acct));
 	return dev->acct ? 0 : -ENOMEM;
-}
-
-static void acct_put(struct gem_acct *acct)
-{
-	if (acct && !--acct->refs)
-		free(acct);
 }
 
 void gem_acct_device_fini(struct gem_device *dev)
@@ -137,9 +302,15 @@ struct gem_acct *gem_acct_new(void)
 {
 	struct gem_acct *acct = calloc(1, sizeof(*acct));
 
+	pthread_once(&acct_once, acct_setup);
 	if (acct)
-		acct->refs = 1;
+		atomic_init(&acct->refs, 1);
 	return acct;
+}
+
+void gem_acct_put(struct gem_acct *acct)
+{
+	acct_put(acct);
 }
 
 int gem_acct_file_open(struct gem_file *file)
@@ -157,23 +328,52 @@ void gem_acct_file_release(struct gem_file *file)
 	file->acct = NULL;
 }
 
-void gem_acct_begin(struct gem_file *file)
+void gem_acct_serve_begin(struct gem_acct *acct, unsigned int nr)
 {
-	serving = file->acct;
+	serving = acct;
+	serving_cls = gem_acct_class_of(nr);
+	serving_since = cheap_now();
 }
 
-void gem_acct_charge(struct gem_acct *acct, unsigned int nr)
+void gem_acct_serve_end(struct gem_acct *acct, unsigned int nr)
 {
-	unsigned int i = nr % GEM_ACCT_IOCTLS;
+	uint64_t now = cheap_now();
+	struct pend_table *t = &pending;
 
-	add(&acct->cpu_ns[ioctl_class[i]], thread_cpu_delta());
-	add(&acct->ioctls[i], 1);
+	serving = NULL;
+	add(&acct->ioctls[nr % GEM_ACCT_IOCTLS], 1);
+	charge(acct, gem_acct_class_of(nr), now - serving_since);
+	if (++t->charges >= PEND_CHARGES ||
+	    now - t->since >= PEND_US * ticks_per_us)
+		gem_acct_flush();
+}
+
+void gem_acct_begin(struct gem_file *file, unsigned int nr)
+{
+	gem_acct_serve_begin(file->acct, nr);
 }
 
 void gem_acct_end(struct gem_file *file, unsigned int nr)
 {
-	serving = NULL;
-	gem_acct_charge(file->acct, nr);
+	gem_acct_serve_end(file->acct, nr);
+}
+
+void gem_acct_idle(void)
+{
+	if (pending.n && cheap_now() - pending.since >= PEND_US * ticks_per_us)
+		gem_acct_flush();
+}
+
+void gem_acct_sleep(void)
+{
+	if (serving)
+		charge(serving, serving_cls, cheap_now() - serving_since);
+	flush_pending();
+}
+
+void gem_acct_wake(void)
+{
+	serving_since = cheap_now();
 }
 
 void gem_acct_retired(struct gem_file *const *files, unsigned int n)
@@ -183,6 +383,7 @@ void gem_acct_retired(struct gem_file *const *files, unsigned int n)
 
 	if (serving || !n)
 		return;
+	flush_pending();
 	delta = thread_cpu_delta();
 	share = delta / n;
 	for (i = 0; i < n; i++)
@@ -193,6 +394,7 @@ void gem_acct_retired(struct gem_file *const *files, unsigned int n)
 
 void gem_acct_discard(void)
 {
+	flush_pending();
 	(void)thread_cpu_delta();
 }
 
@@ -237,7 +439,7 @@ void gem_acct_request(struct gem_device *dev, struct gem_file *file,
 
 	gem_assert_held(dev);
 	if (acct)
-		acct->refs++;
+		acct_get(acct);
 	acct_put(slot->acct);
 	slot->acct = acct;
 	/* Published to the GPU's thread by the ring's TAIL barrier. */
@@ -247,17 +449,22 @@ void gem_acct_request(struct gem_device *dev, struct gem_file *file,
 void gem_acct_gpu_run_start(void *dev)
 {
 	(void)dev;
-	if (!serving)
+	if (!serving) {
+		flush_pending();
 		(void)thread_cpu_delta();
+	}
 }
 
 void gem_acct_interrupt(struct gem_device *dev, uint32_t hw_seqno)
 {
 	struct gem_acct_dev *ad = dev->acct;
 	struct acct_slot *slot = &ad->slots[hw_seqno % ACCT_SLOTS];
-	uint64_t busy = gpu_busy_now(dev->gpu), cpu = thread_cpu_delta();
-	uint64_t gpu_ns = busy - ad->last_busy_ns;
+	uint64_t busy, cpu, gpu_ns;
 
+	flush_pending();
+	busy = gpu_busy_now(dev->gpu);
+	cpu = thread_cpu_delta();
+	gpu_ns = busy - ad->last_busy_ns;
 	ad->last_busy_ns = busy;
 	if (atomic_load_explicit(&slot->seqno, memory_order_relaxed) != hw_seqno ||
 	    !slot->acct)

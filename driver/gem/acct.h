@@ -4,19 +4,41 @@
  * drm-usage-stats.rst) plus gemkit's own figures.
  *
  * CPU time is the serving threads' own CPU clock (CLOCK_THREAD_CPUTIME_ID),
- * read once per request, when the handler returns at the dispatch point
- * (gem_ioctl_dispatch): the time since the thread's previous reading is
- * charged to the file and the class of that ioctl, so the wire's decoding,
- * the previous reply and the wait for this request (a ring's spin) are
- * counted with it, and nothing is counted twice.  One clock read per
- * request: it is a system call (about 0.2 us), not a vDSO read.  GPU work is charged at each request's user interrupt, on the
+ * but that clock is a system call here (about 1-1.5 us on a kvm-clock
+ * guest, a third of a shared-memory GETPARAM), so a request does not read
+ * it.  The dispatch point (gem_ioctl_dispatch) times each request with a
+ * cheap clock (the TSC on x86-64, about 15 ns; the vDSO's CLOCK_MONOTONIC
+ * elsewhere) and adds that weight to a per-thread table of pending
+ * charges by (file, class).  A flush reads the CPU clock once and splits
+ * the thread's CPU since its previous reading over the pending entries
+ * in proportion to their weights, the rounding remainder to the largest:
+ * the sum is exact, nothing is counted twice or lost.  A thread flushes
+ * when its table is full (8 pairs), after 128 requests or 1 ms, before
+ * it sleeps inside a request (gem_wait_seqno: the sleep is not CPU, so it
+ * must not weigh), before it waits for its next request if its charges
+ * are older than 1 ms, before any other reading of its clock (interrupts,
+ * retirement, fdinfo) and when it exits.
+ *
+ * What that means for the figures:
+ * - the CPU between requests (the wire's decoding, a ring's spin, the
+ *   previous reply) is spread over the period's requests by weight;
+ * - the split between classes, and between files served by one thread in
+ *   one period, follows wall time: a request preempted under CPU load
+ *   weighs more than the CPU it used.  A file's total is exact whenever
+ *   its thread serves it alone between flushes (one thread per
+ *   connection: the usual case);
+ * - a reader sees up to 1 ms (or 128 requests) of a thread's requests not
+ *   yet charged, until that thread's next request, sleep or exit; a
+ *   client reading its own fdinfo flushes its thread first.
+ *
+ * GPU work is charged at each request's user interrupt, on the
  * thread that executed it (the command streamer's, or a submitter running
  * short work inline): the GPU busy time and that thread's CPU time since
  * its last interrupt go to the file that submitted the request.
  *
  * Locks: the counters are relaxed atomics, written without dev->lock;
- * the acct itself lives until both its file and the last request slot
- * naming it let go (refs, dev->lock).
+ * the acct itself lives until its file, the last request slot naming it
+ * and the last pending charge let go (refs, atomic).
  */
 #ifndef GEMKIT_GEM_ACCT_H
 #define GEMKIT_GEM_ACCT_H
@@ -61,14 +83,35 @@ int gem_acct_file_open(struct gem_file *file);
 void gem_acct_file_release(struct gem_file *file);	/* dev->lock */
 
 /* The dispatch point: file is the one served on this thread from begin
- * to end, for the counters below; end charges this thread's CPU since
- * its last reading to file and the class of ioctl number nr. */
-void gem_acct_begin(struct gem_file *file);
+ * to end, for the counters below; end adds the request's weight to this
+ * thread's pending charges for file and the class of ioctl number nr. */
+void gem_acct_begin(struct gem_file *file, unsigned int nr);
 void gem_acct_end(struct gem_file *file, unsigned int nr);
-/* What gem_acct_end does per request, on an acct of one's own (freed
- * with free): bench/gem-bench measures the accounting's cost with it. */
+/* The same on an acct of one's own (gem_acct_new, gem_acct_put):
+ * bench/gem-bench measures the accounting's cost with them. */
 struct gem_acct *gem_acct_new(void);
-void gem_acct_charge(struct gem_acct *acct, unsigned int nr);
+void gem_acct_put(struct gem_acct *acct);
+void gem_acct_serve_begin(struct gem_acct *acct, unsigned int nr);
+void gem_acct_serve_end(struct gem_acct *acct, unsigned int nr);
+/* A serving thread is about to wait for its next request: flushes if its
+ * pending charges are older than 1 ms (bounded staleness, without a
+ * system call per request for a busy client). */
+void gem_acct_idle(void);
+/* A request is about to sleep, and woke: its weight so far is pended and
+ * flushed, and restarts on waking. */
+void gem_acct_sleep(void);
+void gem_acct_wake(void);
+/* Charge this thread's pending charges now (one CPU clock reading). */
+void gem_acct_flush(void);
+/* The flush's arithmetic: share[i] of total in proportion to weight[i]
+ * (equal if all are 0), the remainder to the largest weight (the first
+ * of equals), so the shares sum to total exactly. */
+void gem_acct_split(uint64_t total, const uint64_t *weight, unsigned int n,
+		    uint64_t *share);
+/* The pending table, for tests: add weight to (acct, cls), 1 (and
+ * nothing added) when it is full; the number of entries pending. */
+int gem_acct_pend(struct gem_acct *acct, unsigned int cls, uint64_t weight);
+unsigned int gem_acct_pending(void);
 /* The ioctl class of _IOC_NR nr. */
 enum gem_acct_class gem_acct_class_of(unsigned int nr);
 

@@ -377,7 +377,7 @@ int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
 		return -EFAULT;
 	call->has_loc = false;
 	call->fd_out = -1;
-	gem_acct_begin(file);
+	gem_acct_begin(file, _IOC_NR(cmd));
 	if (desc->flags & IOCTL_UNLOCKED) {
 		ret = desc->handler(file, arg, call);
 		gem_acct_end(file, _IOC_NR(cmd));

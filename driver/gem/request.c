@@ -257,6 +257,8 @@ int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
 	dev->stats.waits++;
 	dev->waiting_seqno = seqno;
 	gem_unlock(dev);
+	/* A sleep is no CPU: it must not weigh in the split (acct.h). */
+	gem_acct_sleep();
 
 	gem_irq_lock(dev);
 	for (;;) {
@@ -293,6 +295,7 @@ int gem_wait_seqno(struct gem_device *dev, uint32_t seqno, int64_t *timeout_ns)
 		pthread_cond_timedwait(&dev->irq_cond, &dev->irq_lock, &ts);
 	}
 	gem_irq_unlock(dev);
+	gem_acct_wake();
 
 	gem_lock(dev);
 	dev->waiting_seqno = 0;

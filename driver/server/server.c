@@ -21,6 +21,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "acct.h"
 #include "budget.h"
 #include "debugfs.h"
 #include "gem.h"
@@ -1498,7 +1499,8 @@ static void *conn_main(void *arg)
 	struct gem_msg_hdr hdr;
 	uint8_t *payload;
 
-	while (conn_next_msg(c, &hdr, &payload) > 0) {
+	/* Bounded staleness of this thread's pending charges (acct.h). */
+	while (gem_acct_idle(), conn_next_msg(c, &hdr, &payload) > 0) {
 		h = msg_handler_find(hdr.type);
 		if (!h) {
 			conn_error(c, "unknown message type %u", hdr.type);
