@@ -342,10 +342,24 @@ void gem_acct_serve_end(struct gem_acct *acct, unsigned int nr)
 
 	serving = NULL;
 	add(&acct->ioctls[nr % GEM_ACCT_IOCTLS], 1);
-	charge(acct, gem_acct_class_of(nr), now - serving_since);
+	charge(acct, serving_cls, now - serving_since);
 	if (++t->charges >= PEND_CHARGES ||
 	    now - t->since >= PEND_US * ticks_per_us)
 		gem_acct_flush();
+}
+
+enum gem_acct_class gem_acct_switch(enum gem_acct_class cls)
+{
+	enum gem_acct_class left = (enum gem_acct_class)serving_cls;
+	uint64_t now;
+
+	if (!serving || cls == left)
+		return left;
+	now = cheap_now();
+	charge(serving, left, now - serving_since);
+	serving_cls = cls;
+	serving_since = now;
+	return left;
 }
 
 void gem_acct_begin(struct gem_file *file, unsigned int nr)

@@ -55,7 +55,8 @@ enum gem_acct_class {
 	GEM_ACCT_OTHER,		/* every ioctl not named below */
 	GEM_ACCT_MM,		/* memory manager: create, close, madvise,
 				 * set_domain, pread/pwrite, tiling, bind/evict */
-	GEM_ACCT_SUBMIT,	/* execbuffer: relocations, binding, emission */
+	GEM_ACCT_SUBMIT,	/* execbuffer: relocations, emission (its
+				 * binding and eviction: GEM_ACCT_MM) */
 	GEM_ACCT_WAIT,		/* wait, busy, throttle, sw_finish */
 	GEM_ACCT_GPU,		/* the GPU model executing its requests */
 	GEM_ACCT_RETIRE,	/* retiring its requests off any ioctl (the
@@ -93,6 +94,12 @@ struct gem_acct *gem_acct_new(void);
 void gem_acct_put(struct gem_acct *acct);
 void gem_acct_serve_begin(struct gem_acct *acct, unsigned int nr);
 void gem_acct_serve_end(struct gem_acct *acct, unsigned int nr);
+/* The request being served goes on in class cls from now (its time so
+ * far stays with the class it had): the binding and eviction inside an
+ * execbuffer are memory-manager work, the very cost the 2008 debate was
+ * about, so they must not hide in submission.
+ * Returns the class it left, to switch back to. */
+enum gem_acct_class gem_acct_switch(enum gem_acct_class cls);
 /* A serving thread is about to wait for its next request: flushes if its
  * pending charges are older than 1 ms (bounded staleness, without a
  * system call per request for a busy client). */

@@ -576,7 +576,10 @@ static int eb_execute(struct gem_file *file, struct drm_i915_gem_execbuffer2 *ar
 		goto out_release;
 	}
 	for (;;) {
+		enum gem_acct_class cls = gem_acct_switch(GEM_ACCT_MM);
+
 		ret = eb_reserve(&eb);
+		gem_acct_switch(cls);
 		if (ret)
 			goto out_release;
 		ret = eb_relocate(&eb);

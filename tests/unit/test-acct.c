@@ -1,6 +1,7 @@
 /* Unit tests of the accounting's flush (acct.h): the split of a thread's
  * CPU over its pending charges, and when the pending table flushes. */
 #include <stdlib.h>
+#include <time.h>
 
 #include "gem_priv.h"
 #include "gemtest.h"
@@ -88,6 +89,20 @@ static uint64_t ioctls_of(struct gem_acct *acct)
 	return st.ioctls_total;
 }
 
+/* Spend ns of this thread's CPU, so that a flush has CPU to split. */
+static void burn_cpu(uint64_t ns)
+{
+	struct timespec ts;
+	uint64_t start = 0, now;
+
+	do {
+		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+		now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+		if (!start)
+			start = now;
+	} while (now - start < ns);
+}
+
 #define NACCT	9
 
 int main(int argc, char **argv)
@@ -144,6 +159,36 @@ int main(int argc, char **argv)
 			gt_assert_eq_u64(cpu_of(acct[i], GEM_ACCT_OTHER), 0);
 		gem_acct_flush();
 		gt_assert_eq(gem_acct_pending(), 0);
+	}
+
+	/* An execbuffer's binding is the memory manager's: a request that
+	 * switches class mid-way charges each part to its own class, and
+	 * switches back to where it was; outside a request nothing pends. */
+	gemtest_subtest("switch-class") {
+		unsigned int nr = _IOC_NR(DRM_IOCTL_I915_GEM_EXECBUFFER2);
+		struct gem_acct *a = gem_acct_new();
+		uint64_t mm, submit;
+
+		gt_assert(a);
+		gem_acct_flush();
+		gem_acct_serve_begin(a, nr);
+		burn_cpu(200000);
+		gt_assert_eq(gem_acct_switch(GEM_ACCT_MM), GEM_ACCT_SUBMIT);
+		gt_assert_eq(gem_acct_switch(GEM_ACCT_MM), GEM_ACCT_MM);
+		burn_cpu(200000);
+		gt_assert_eq(gem_acct_switch(GEM_ACCT_SUBMIT), GEM_ACCT_MM);
+		burn_cpu(200000);
+		gem_acct_serve_end(a, nr);
+		gem_acct_flush();
+		mm = cpu_of(a, GEM_ACCT_MM);
+		submit = cpu_of(a, GEM_ACCT_SUBMIT);
+		gt_assert(mm > 0);
+		gt_assert(submit > 0);
+		gt_assert_eq_u64(cpu_of(a, GEM_ACCT_OTHER), 0);
+		gt_assert_eq_u64(ioctls_of(a), 1);
+		gem_acct_switch(GEM_ACCT_MM);
+		gt_assert_eq(gem_acct_pending(), 0);
+		gem_acct_put(a);
 	}
 
 	/* A pending charge keeps its acct alive after its owner let go
