@@ -13,7 +13,9 @@
  *   - the client's GPU busy time (drm-engine-render) is within 10% of
  *     the GPU model's busy time (gemkit_counters' gpu_busy_ns);
  *   - its counts are exact.
- * The numbers are printed.  No timing is asserted: both sides of each
+ * With three clients at once, each one's GPU busy time is its own
+ * batches': the two submitters' together match the model, the third's
+ * is 0.  The numbers are printed.  No timing is asserted: both sides of each
  * comparison measure the same work.
  */
 #include <dirent.h>
@@ -194,6 +196,95 @@ static void test_sum_of_clients(int pid, struct gdfs *src)
 	strbuf_release(&err);
 }
 
+/* The client of gemkit_clients whose objects total total_bytes. */
+static const struct gdfs_client *client_by_size(const struct gdfs_clients *cl,
+						uint64_t total_bytes)
+{
+	size_t i;
+
+	for (i = 0; i < cl->n; i++)
+		if (cl->v[i].total_bytes == total_bytes)
+			return &cl->v[i];
+	gt_assert_f(0, "no client with %llu bytes", (unsigned long long)total_bytes);
+	return NULL;
+}
+
+/*
+ * Three clients at once: two submit blits in turn (a big one and a small
+ * one), the third only creates and closes objects.  The GPU busy time is
+ * each submitter's own: together within 10% of the model's, each > 0,
+ * and exactly 0 for the client that never submitted.
+ */
+static void test_busy_per_client(struct gdfs *src)
+{
+	struct gen3_surf big = { .pitch = W * 4, .cpp = 4, .size = (uint64_t)W * 4 * H };
+	struct gen3_surf small = { .pitch = 64 * 4, .cpp = 4, .size = 64 * 4 * 64 };
+	const struct gen3_rect all_big = { 0, 0, W, H }, all_small = { 0, 0, 64, 64 };
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	const struct gdfs_client *a, *b, *c;
+	struct gdfs_clients cl;
+	uint64_t busy0, model, kept = 3 * 4096;
+	uint32_t batch_a, batch_b, kept_c;
+	unsigned int i;
+	int fa, fb, fc;
+
+	fa = gt_open();
+	fb = gt_open();
+	fc = gt_open();
+	big.handle = gt_create(fa, big.size);
+	batch_a = gt_create(fa, 4096);
+	small.handle = gt_create(fb, small.size);
+	batch_b = gt_create(fb, 4096);
+	kept_c = gt_create(fc, kept);
+	busy0 = gt_dfs_counter(src, "gpu_busy_ns");
+	for (i = 0; i < ROUNDS / 3; i++) {
+		struct gen3_batch bb;
+
+		gen3_batch_reset(&bb);
+		gen3_emit_color_blt(&bb, &big, &all_big, 0xff000000u | i);
+		gen3_batch_end(&bb);
+		gt_assert_eq(gt_execbuf(fa, &bb, batch_a, &big.handle, NULL, 1, 0, NULL), 0);
+		gen3_batch_reset(&bb);
+		gen3_emit_color_blt(&bb, &small, &all_small, 0xff000000u | i);
+		gen3_batch_end(&bb);
+		gt_assert_eq(gt_execbuf(fb, &bb, batch_b, &small.handle, NULL, 1, 0, NULL), 0);
+		gt_close(fc, gt_create(fc, 65536));
+	}
+	gt_set_domain(fa, big.handle, I915_GEM_DOMAIN_CPU, I915_GEM_DOMAIN_CPU);
+	gt_set_domain(fb, small.handle, I915_GEM_DOMAIN_CPU, I915_GEM_DOMAIN_CPU);
+	model = gt_dfs_counter(src, "gpu_busy_ns") - busy0;
+
+	gt_assert_eq(gdfs_read(src, "gemkit_clients", &sb), 0);
+	gt_assert_f(gdfs_parse_clients(sb.buf, sb.len, &cl, &err) == 0, "%s", err.buf);
+	gt_assert_eq(cl.n, 3);
+	a = client_by_size(&cl, big.size + 4096);
+	b = client_by_size(&cl, small.size + 4096);
+	c = client_by_size(&cl, kept);
+	printf("# GPU busy: model %.3f ms; big blits %.3f ms, small blits %.3f ms, "
+	       "no batches %.3f ms\n", (double)model / 1e6,
+	       (double)a->engine_render_ns / 1e6, (double)b->engine_render_ns / 1e6,
+	       (double)c->engine_render_ns / 1e6);
+	gt_assert_eq_u64(a->execbuffers, ROUNDS / 3);
+	gt_assert_eq_u64(b->execbuffers, ROUNDS / 3);
+	gt_assert_eq_u64(c->execbuffers, 0);
+	gt_assert_eq_u64(c->engine_render_ns, 0);
+	gt_assert(a->engine_render_ns > 0);
+	gt_assert(b->engine_render_ns > 0);
+	gt_assert_f((a->engine_render_ns + b->engine_render_ns) * 10 >= model * 9 &&
+		    (a->engine_render_ns + b->engine_render_ns) * 10 <= model * 11,
+		    "clients' busy %llu + %llu ns vs model %llu ns",
+		    (unsigned long long)a->engine_render_ns,
+		    (unsigned long long)b->engine_render_ns,
+		    (unsigned long long)model);
+	gdfs_clients_release(&cl);
+	gt_close(fc, kept_c);
+	gem_close(fc);
+	gem_close(fb);
+	gem_close(fa);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+}
+
 int main(int argc, char **argv)
 {
 	struct gdfs *src;
@@ -206,6 +297,8 @@ int main(int argc, char **argv)
 
 	gemtest_subtest("sum-of-clients-cpu-and-gpu-busy-match-gemd")
 		test_sum_of_clients(pid, src);
+	gemtest_subtest("gpu-busy-is-each-submitters-own")
+		test_busy_per_client(src);
 
 	gdfs_close(src);
 	return gemtest_exit();
