@@ -391,3 +391,47 @@ int array_grow(void **arr, size_t *alloc, size_t n, size_t size, size_t first)
 	*alloc = na;
 	return 0;
 }
+
+/* --- the kernel's number parsing (lib/kstrtox.c) ------------------------ */
+
+/* A digit's value, 16 (no digit in any base we take) for anything else. */
+static int digit_value(char c)
+{
+	int v = hex_digit(c);
+
+	return v < 0 ? 16 : v;
+}
+
+/* _kstrtoull with base 0: 0x hex, 0 octal, else decimal; one trailing
+ * newline allowed.  -EINVAL, -ERANGE on overflow, or 0. */
+int kstrtoull0(const char *s, unsigned long long *res)
+{
+	unsigned int base = 10, n = 0;
+	unsigned long long v = 0;
+	bool overflow = false;
+	int d;
+
+	if (s[0] == '0') {
+		if ((s[1] == 'x' || s[1] == 'X') && digit_value(s[2]) < 16) {
+			base = 16;
+			s += 2;
+		} else {
+			base = 8;
+		}
+	}
+	for (; (d = digit_value(*s)) < (int)base; s++, n++) {
+		if (v > (ULLONG_MAX - (unsigned int)d) / base)
+			overflow = true;
+		v = v * base + (unsigned int)d;
+	}
+	if (overflow)
+		return -ERANGE;
+	if (!n)
+		return -EINVAL;
+	if (*s == '\n')
+		s++;
+	if (*s)
+		return -EINVAL;
+	*res = v;
+	return 0;
+}

@@ -61,6 +61,10 @@ uint64_t now_realtime_ns(void);		/* CLOCK_REALTIME */
 
 /* The value of a hex digit (either case), or -1. */
 int hex_digit(char c);
+/* The kernel's _kstrtoull(s, 0): 0x hex, 0 octal, else decimal, one
+ * trailing newline allowed (no sign: callers take '+' as kstrtoull does).
+ * 0, -EINVAL, or -ERANGE on overflow. */
+int kstrtoull0(const char *s, unsigned long long *res);
 
 /*
  * Whether process pid is running: it exists (or exists and is not ours)

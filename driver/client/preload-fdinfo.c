@@ -4,7 +4,8 @@
  * the real ones of the socket behind the fd), then the drm_file's usage
  * stats, which only gemd knows (gem_fdinfo).  Like the kernel's seq_file,
  * the text is made when the file is opened; the caller gets a read-only
- * memfd holding it, so read, fopen, lseek and mmap work as on a file.
+ * memfd holding it (preload_text_fd, which /proc/modules uses too), so
+ * read, fopen, lseek and mmap work as on a file.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE
@@ -55,13 +56,34 @@ static int write_all(int fd, const char *buf, size_t len)
 	return 0;
 }
 
+int preload_text_fd(const char *name, const char *text, size_t len, int flags)
+{
+	int out, err;
+
+	/* Files the kernel makes for reading only (0400 or 0444). */
+	if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC))) {
+		errno = EACCES;
+		return -1;
+	}
+	out = memfd_create(name, (flags & O_CLOEXEC) ? MFD_CLOEXEC : 0);
+	if (out < 0)
+		return -1;
+	if (write_all(out, text, len)) {
+		err = errno;
+		preload_real.close(out);
+		errno = err;
+		return -1;
+	}
+	preload_real.lseek(out, 0, SEEK_SET);
+	return out;
+}
+
 int preload_open_fdinfo(int fd, int flags)
 {
 	ssize_t vfs, drm;
 	int out, err;
 	char *buf;
 
-	/* /proc/<pid>/fdinfo/<fd> is 0400: read only, as the kernel says. */
 	if ((flags & O_ACCMODE) != O_RDONLY || (flags & (O_CREAT | O_TRUNC))) {
 		errno = EACCES;
 		return -1;
@@ -69,20 +91,11 @@ int preload_open_fdinfo(int fd, int flags)
 	buf = malloc(FDINFO_MAX);
 	if (!buf)
 		return -1;
-	out = memfd_create("fdinfo", (flags & O_CLOEXEC) ? MFD_CLOEXEC : 0);
-	if (out < 0) {
-		free(buf);
-		return -1;
-	}
 	vfs = real_fdinfo(fd, buf, FDINFO_MAX - 1);
 	drm = vfs < 0 ? -1 : gem_fdinfo(fd, buf + vfs, FDINFO_MAX - (size_t)vfs);
-	err = drm < 0 || write_all(out, buf, (size_t)(vfs + drm)) ? errno : 0;
+	out = drm < 0 ? -1 : preload_text_fd("fdinfo", buf, (size_t)(vfs + drm), flags);
+	err = errno;
 	free(buf);
-	if (err) {
-		preload_real.close(out);
-		errno = err;
-		return -1;
-	}
-	preload_real.lseek(out, 0, SEEK_SET);
+	errno = err;
 	return out;
 }

@@ -80,24 +80,34 @@ static bool device_present(void)
 
 static int do_open(int dirfd, const char *path, int flags, mode_t mode)
 {
+	enum preload_path_kind kind;
 	char buf[PATH_MAX];
+	bool attr;
 	int n, fd;
 
-	switch (classify(dirfd, path, buf, &n)) {
+	kind = classify(dirfd, path, buf, &n);
+	switch (kind) {
 	case PRELOAD_PATH_DEVICE:
 		return preload_open_device(n, flags);
 	case PRELOAD_PATH_FDLINK:
 		return preload_reopen_device(n, flags);
 	case PRELOAD_PATH_FDINFO:
 		return preload_open_fdinfo(n, flags);
-	case PRELOAD_PATH_SHADOW:
-		return preload_real.openat(dirfd, buf, flags, mode);
+	case PRELOAD_PATH_MODULES:
+		return preload_open_modules(flags);
 	default:
 		break;
 	}
-	fd = preload_real.openat(dirfd, path, flags, mode);
+	/* A sysfs attribute with behaviour is known once it is open. */
+	attr = !preload_busy && preload_attr_candidate(path);
+	fd = preload_real.openat(dirfd, kind == PRELOAD_PATH_SHADOW ? buf : path,
+				 attr ? preload_attr_open_flags(flags) : flags, mode);
+	if (attr)
+		return preload_attr_opened(fd, flags);
+	if (kind == PRELOAD_PATH_SHADOW)
+		return fd;
 	if (fd >= 0 && !preload_busy && preload_is_self_mem_path(path))
-		preload_procmem_set(fd, true);
+		preload_fd_kind_set(fd, PRELOAD_FD_SELF_MEM);
 	return fd;
 }
 
@@ -180,24 +190,43 @@ static int fopen_flags(const char *mode)
 	return flags;
 }
 
-static FILE *fdopen_device(int n, enum preload_path_kind kind, const char *mode)
+/* fd as a FILE, or NULL with fd closed. */
+static FILE *fdopen_or_close(int fd, const char *mode)
 {
-	int flags = fopen_flags(mode), fd;
 	FILE *f;
 
-	if (flags < 0) {
-		errno = EINVAL;
-		return NULL;
-	}
-	fd = kind == PRELOAD_PATH_FDLINK ? preload_reopen_device(n, flags) :
-	     kind == PRELOAD_PATH_FDINFO ? preload_open_fdinfo(n, flags) :
-	     preload_open_device(n, flags);
 	if (fd < 0)
 		return NULL;
 	f = fdopen(fd, mode);
 	if (!f)
 		close(fd);
 	return f;
+}
+
+static FILE *fdopen_device(int n, enum preload_path_kind kind, const char *mode)
+{
+	int flags = fopen_flags(mode);
+
+	if (flags < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return fdopen_or_close(kind == PRELOAD_PATH_FDLINK ? preload_reopen_device(n, flags) :
+			       kind == PRELOAD_PATH_FDINFO ? preload_open_fdinfo(n, flags) :
+			       kind == PRELOAD_PATH_MODULES ? preload_open_modules(flags) :
+			       preload_open_device(n, flags), mode);
+}
+
+/* An attribute through do_open (stdio's own writes are not checked). */
+static FILE *fdopen_attr(const char *path, const char *mode)
+{
+	int flags = fopen_flags(mode);
+
+	if (flags < 0) {
+		errno = EINVAL;
+		return NULL;
+	}
+	return fdopen_or_close(do_open(AT_FDCWD, path, flags, 0666), mode);
 }
 
 static FILE *do_fopen(const char *path, const char *mode)
@@ -211,10 +240,15 @@ static FILE *do_fopen(const char *path, const char *mode)
 	case PRELOAD_PATH_DEVICE:
 	case PRELOAD_PATH_FDLINK:
 	case PRELOAD_PATH_FDINFO:
+	case PRELOAD_PATH_MODULES:
 		return fdopen_device(n, kind, mode);
 	case PRELOAD_PATH_SHADOW:
+		if (preload_attr_candidate(path))
+			return fdopen_attr(path, mode);
 		return preload_real.fopen(buf, mode);
 	default:
+		if (!preload_busy && preload_attr_candidate(path))
+			return fdopen_attr(path, mode);
 		return preload_real.fopen(path, mode);
 	}
 }

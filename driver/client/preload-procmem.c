@@ -12,6 +12,9 @@
  * (libgem_maps_access_limit()).  Another process reading ours (ptrace,
  * process_vm_readv, /proc/PID/mem of a child) is not seen: only the
  * mapping process knows its mappings.
+ *
+ * The same table marks the writable sysfs attributes, whose writes the
+ * kernel checks (preload-attr.c); a fd of neither kind costs one load.
  */
 #undef _FORTIFY_SOURCE
 #undef _FILE_OFFSET_BITS
@@ -32,8 +35,8 @@
 
 #define EXPORT __attribute__((visibility("default")))
 
-#define MEMFD_TABLE_SIZE	4096
-static uint8_t memfd_table[MEMFD_TABLE_SIZE];	/* 1: our own mem file */
+#define KIND_TABLE_SIZE	4096
+static uint8_t kind_table[KIND_TABLE_SIZE];	/* PRELOAD_FD_* */
 
 static ssize_t (*real_read)(int, void *, size_t);
 static ssize_t (*real_write)(int, const void *, size_t);
@@ -70,16 +73,21 @@ bool preload_is_self_mem_path(const char *path)
 	return !strcmp(path, own);
 }
 
-void preload_procmem_set(int fd, bool self_mem)
+void preload_fd_kind_set(int fd, unsigned int kind)
 {
-	if (fd >= 0 && fd < MEMFD_TABLE_SIZE)
-		__atomic_store_n(&memfd_table[fd], self_mem, __ATOMIC_RELAXED);
+	if (fd >= 0 && fd < KIND_TABLE_SIZE)
+		__atomic_store_n(&kind_table[fd], (uint8_t)kind, __ATOMIC_RELAXED);
+}
+
+unsigned int preload_fd_kind(int fd)
+{
+	return fd >= 0 && fd < KIND_TABLE_SIZE ?
+	       __atomic_load_n(&kind_table[fd], __ATOMIC_RELAXED) : PRELOAD_FD_PLAIN;
 }
 
 static bool is_self_mem(int fd)
 {
-	return fd >= 0 && fd < MEMFD_TABLE_SIZE &&
-	       __atomic_load_n(&memfd_table[fd], __ATOMIC_RELAXED);
+	return preload_fd_kind(fd) == PRELOAD_FD_SELF_MEM;
 }
 
 /*
@@ -129,9 +137,13 @@ EXPORT ssize_t read(int fd, void *buf, size_t len)
 
 EXPORT ssize_t write(int fd, const void *buf, size_t len)
 {
+	unsigned int kind = preload_fd_kind(fd);
+
 	ensure_resolved();
-	if (__builtin_expect(!is_self_mem(fd), 1) || preload_busy)
+	if (__builtin_expect(kind == PRELOAD_FD_PLAIN, 1) || preload_busy)
 		return real_write(fd, buf, len);
+	if (kind >= PRELOAD_FD_ATTR)
+		return preload_attr_write(fd, kind - PRELOAD_FD_ATTR, buf, len);
 	return cut_access(fd, 0, len, false, NULL, buf);
 }
 
@@ -148,9 +160,14 @@ EXPORT ssize_t pread64(int fd, void *buf, size_t len, off_t off)
 
 EXPORT ssize_t pwrite(int fd, const void *buf, size_t len, off_t off)
 {
+	unsigned int kind = preload_fd_kind(fd);
+
 	ensure_resolved();
-	if (__builtin_expect(!is_self_mem(fd), 1) || preload_busy)
+	if (__builtin_expect(kind == PRELOAD_FD_PLAIN, 1) || preload_busy)
 		return real_pwrite(fd, buf, len, off);
+	/* sysfs hands the store the buffer whatever the offset */
+	if (kind >= PRELOAD_FD_ATTR)
+		return preload_attr_write(fd, kind - PRELOAD_FD_ATTR, buf, len);
 	return cut_access(fd, off, len, true, NULL, buf);
 }
 

@@ -5,11 +5,14 @@
  * Rather than fake directory streams, links and file contents call by
  * call, the interposer writes the tree a 945G at 0000:00:02.0 has in sysfs
  * once, as real files and relative symlinks, into a "shadow" directory
- * (<runtime dir>/shadow-1), and redirects path prefixes there.  Then
+ * (<runtime dir>/shadow-3), and redirects path prefixes there.  Then
  * readdir, readlink, openat on a directory fd, realpath and fopen all work
  * natively, whichever libc entry point the program uses.  Only the device
- * nodes themselves (a char device in stat, a new drm_file on open) and
- * /proc/self/fd reopens are special.
+ * nodes themselves (a char device in stat, a new drm_file on open),
+ * /proc/self/fd reopens, /proc/modules (preload-kmod.c) and the
+ * attributes with behaviour (card0's error, the engine's properties:
+ * preload-attr.c) are special.  /sys/module/i915 shows i915 loaded, as
+ * libkmod reads it; its parameters/ are gemd's i915_params.
  *
  * Without root, `gemctl run` sets GEMKIT_DEBUGFS to gemd's debugfs tree,
  * and /sys/kernel/debug is redirected there too.
@@ -34,8 +37,7 @@
 #include "strbuf.h"
 #include "util.h"
 
-#define SHADOW_NAME	"shadow-2"	/* bump when the tree changes */
-#define PCI_DIR		"/sys/devices/pci0000:00/0000:00:02.0"
+#define SHADOW_NAME	"shadow-3"	/* bump when the tree changes */
 
 static char shadow[PATH_MAX];		/* "" when it could not be made */
 static char debugfs[PATH_MAX];		/* GEMKIT_DEBUGFS, or "" */
@@ -46,6 +48,7 @@ struct shadow_entry {
 	char type;		/* 'd' dir, 'f' file, 'l' symlink */
 	const char *data;	/* contents or link target */
 	size_t len;		/* bytes of a binary file; 0: a string */
+	mode_t mode;		/* a file's; 0: 0444 */
 };
 
 /*
@@ -94,6 +97,11 @@ static const char pci_resource[] =
 	  "../../devices/pci0000:00/0000:00:02.0/drm/" node }, \
 	{ "/dev/dri/" node, 'f', "" }
 
+/* An engine property and its .defaults twin (preload-attr.c writes it). */
+#define ENGINE_PROP_FILES(name, value, max, zero_errno) \
+	{ PCI_DIR ENGINE_DIR "/" #name, 'f', value "\n", 0, 0644 }, \
+	{ PCI_DIR ENGINE_DIR "/.defaults/" #name, 'f', value "\n", 0, 0 },
+
 /* A 945G as the kernel shows it (PCI 8086:2772 rev 2, VGA class). */
 static const struct shadow_entry shadow_tree[] = {
 	{ "/dev", 'd', NULL },
@@ -128,6 +136,30 @@ static const struct shadow_entry shadow_tree[] = {
 	{ PCI_DIR "/drm", 'd', NULL },
 	DRM_MINOR_FILES("card0", 0),
 	DRM_MINOR_FILES("renderD128", 128),
+	/* Read and written as gemd's i915_error_state (preload-attr.c). */
+	{ PCI_DIR "/drm/card0/error", 'f', "", 0, 0600 },
+	{ PCI_DIR "/drm/card0/engine", 'd', NULL },
+	{ PCI_DIR ENGINE_DIR, 'd', NULL },
+	{ PCI_DIR ENGINE_DIR "/.defaults", 'd', NULL },
+	{ PCI_DIR ENGINE_DIR "/name", 'f', "rcs0\n" },
+	{ PCI_DIR ENGINE_DIR "/class", 'f', "0\n" },		/* RENDER */
+	{ PCI_DIR ENGINE_DIR "/instance", 'f', "0\n" },
+	{ PCI_DIR ENGINE_DIR "/mmio_base", 'f', "0x2000\n" },
+	/* No capabilities on a render engine: both print nothing. */
+	{ PCI_DIR ENGINE_DIR "/capabilities", 'f', "" },
+	{ PCI_DIR ENGINE_DIR "/known_capabilities", 'f', "" },
+	ENGINE_PROPS(ENGINE_PROP_FILES)
+	/* i915 loaded, as libkmod reads /sys/module (parameters/ is
+	 * redirected to gemd's i915_params; the directory is for listings). */
+	{ "/sys/module", 'd', NULL },
+	{ "/sys/module/i915", 'd', NULL },
+	{ "/sys/module/i915/initstate", 'f', "live\n" },
+	{ "/sys/module/i915/refcnt", 'f', I915_MODULE_REFCNT "\n" },
+	{ "/sys/module/i915/coresize", 'f', I915_MODULE_SIZE "\n" },
+	{ "/sys/module/i915/initsize", 'f', "0\n" },
+	{ "/sys/module/i915/taint", 'f', "\n" },
+	{ "/sys/module/i915/holders", 'd', NULL },
+	{ "/sys/module/i915/parameters", 'd', NULL },
 };
 
 static int write_entry(const char *root, const struct shadow_entry *e)
@@ -147,13 +179,15 @@ static int write_entry(const char *root, const struct shadow_entry *e)
 		break;
 	default:
 		fd = preload_real.open(p.buf, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC,
-				       0444);
+				       e->mode ? e->mode : 0444);
 		if (fd < 0) {
 			ret = -errno;
 			break;
 		}
 		if (write_full(fd, e->data, e->len ? e->len : strlen(e->data)) < 0)
 			ret = -EIO;
+		else if (e->mode && fchmod(fd, e->mode) < 0)	/* past the umask */
+			ret = -errno;
 		preload_real.close(fd);
 		break;
 	}
@@ -305,11 +339,25 @@ static enum preload_path_kind module_params(const char *rest, char *buf,
 	char sub[PATH_MAX];
 	int n;
 
-	pthread_once(&shadow_once, shadow_create);
 	n = snprintf(sub, sizeof(sub), "/dri/0/i915_params%s", rest);
-	if (n < 0 || (size_t)n >= sizeof(sub))
+	if (n < 0 || (size_t)n >= sizeof(sub) || preload_debugfs_path(sub, buf, len))
 		return PRELOAD_PATH_REAL;
-	return redirect(debugfs[0] ? debugfs : "/sys/kernel/debug", sub, buf, len);
+	return PRELOAD_PATH_SHADOW;
+}
+
+int preload_debugfs_path(const char *sub, char *buf, size_t len)
+{
+	int n;
+
+	pthread_once(&shadow_once, shadow_create);
+	n = snprintf(buf, len, "%s%s", debugfs[0] ? debugfs : "/sys/kernel/debug", sub);
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
+const char *preload_shadow_root(void)
+{
+	pthread_once(&shadow_once, shadow_create);
+	return shadow;
 }
 
 /*
@@ -373,6 +421,8 @@ enum preload_path_kind preload_classify(int dirfd, const char *path,
 		/* /dev/fd/N */
 		fallthrough;
 	case 'p':
+		if (!strcmp(path, "/proc/modules"))
+			return PRELOAD_PATH_MODULES;
 		fd = fd_link(path, "fd");
 		if (fd >= 0 && preload_is_device_fd(fd)) {
 			*out = fd;
@@ -394,6 +444,8 @@ enum preload_path_kind preload_classify(int dirfd, const char *path,
 		}
 		if (has_prefix(path, "/sys/module/i915/parameters", &rest))
 			return module_params(rest, buf, len);
+		if (has_prefix(path, "/sys/module/i915", &rest))
+			break;
 		/* The PCI bus lists the 945G alone, as the DRM nodes hide
 		 * every other GPU: libpciaccess finds it by listing. */
 		if (!strcmp(path, "/sys/bus/pci/devices") ||

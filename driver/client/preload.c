@@ -383,7 +383,7 @@ EXPORT int close(int fd)
 
 	if (!preload_real.close)
 		preload_init();
-	preload_procmem_set(fd, false);
+	preload_fd_kind_set(fd, PRELOAD_FD_PLAIN);
 	if (preload_busy || fd < 0 || fd >= FD_TABLE_SIZE ||
 	    !__atomic_load_n(&fd_table[fd], __ATOMIC_RELAXED))
 		return preload_real.close(fd);
@@ -417,9 +417,11 @@ EXPORT int close_range(unsigned int first, unsigned int last, int flags)
 /* dup and friends: the copy is the same device, known without a lookup. */
 static int dup_result(int oldfd, int newfd)
 {
-	if (newfd >= 0 && newfd != oldfd && !preload_busy)
+	if (newfd >= 0 && newfd != oldfd && !preload_busy) {
 		preload_fd_set(newfd, oldfd >= 0 && oldfd < FD_TABLE_SIZE ?
 			       (int)fd_table[oldfd] - 1 : -1);
+		preload_fd_kind_set(newfd, preload_fd_kind(oldfd));
+	}
 	return newfd;
 }
 

@@ -3,8 +3,11 @@
  * preload.c (the real libc functions, the device fds, ioctl, mmap and
  * munmap), preload-fs.c (path hooks: open, stat, access, readlink,
  * opendir, fopen), preload-sysfs.c (the fake sysfs and /dev/dri tree),
- * preload-prime.c (dma-buf fds: llseek, mmap bounds, their ioctls) and
- * preload-procmem.c (/proc/self/mem stops at a GEM mapping's end).
+ * preload-prime.c (dma-buf fds: llseek, mmap bounds, their ioctls),
+ * preload-procmem.c (read and write: /proc/self/mem stops at a GEM
+ * mapping's end, sysfs attributes check what is written),
+ * preload-attr.c (card0's error and engine attributes) and
+ * preload-kmod.c (i915 in /proc/modules).
  */
 #ifndef GEMKIT_PRELOAD_H
 #define GEMKIT_PRELOAD_H
@@ -19,6 +22,7 @@
 #include <sys/types.h>
 
 #define DRM_MAJOR	226
+#define PCI_DIR		"/sys/devices/pci0000:00/0000:00:02.0"	/* the 945G */
 
 /* The libc functions we replace, resolved with dlsym(RTLD_NEXT). */
 struct preload_real {
@@ -85,9 +89,55 @@ int preload_reopen_device(int fd, int flags);
 /* The device fd's fake char-device identity. */
 void preload_fill_chr_stat(struct stat *st, int minor);
 
-/* The process's own /proc/self/mem fds (preload-procmem.c). */
+/*
+ * What read and write must know about a fd (preload-procmem.c): nothing
+ * (the real call), the process's own /proc/self/mem, or a writable sysfs
+ * attribute (PRELOAD_FD_ATTR + its index in preload-attr.c's table).
+ */
+#define PRELOAD_FD_PLAIN	0
+#define PRELOAD_FD_SELF_MEM	1
+#define PRELOAD_FD_ATTR		2
 bool preload_is_self_mem_path(const char *path);
-void preload_procmem_set(int fd, bool self_mem);
+void preload_fd_kind_set(int fd, unsigned int kind);
+unsigned int preload_fd_kind(int fd);
+
+/*
+ * The engine's writable properties as Linux 6.1 shows them for a 945G's
+ * rcs0 (gt/sysfs_engines.c; the defaults are the Kconfig ones Debian
+ * builds with): name, default, and the largest value the kernel takes,
+ * with HZ=250, and the errno a 0 gets.  A gen3 ring has neither
+ * timeslices nor preempt-reset, so timeslice_duration_ms and
+ * preempt_timeout_ms do not exist, and turning the heartbeat off is
+ * refused (intel_engine_set_heartbeat).  gemd does not act on them.
+ */
+#define ENGINE_PROPS(X) \
+	X(max_busywait_duration_ns, "8000", 8000000ULL /* 2 jiffies */, 0) \
+	X(stop_timeout_ms, "100", 4294967292ULL /* MAX_SCHEDULE_TIMEOUT */, 0) \
+	X(heartbeat_interval_ms, "2500", 4294967291ULL /* below it */, ENODEV)
+#define ENGINE_DIR	"/drm/card0/engine/rcs0"	/* under the PCI device */
+
+/* i915 as a loaded module (/proc/modules, /sys/module/i915). */
+#define I915_MODULE_SIZE	"3088384"
+#define I915_MODULE_REFCNT	"0"
+
+/* A read-only memfd holding len bytes of text (O_CLOEXEC from flags). */
+int preload_text_fd(const char *name, const char *text, size_t len, int flags);
+/* /proc/modules: the real one with i915 in it (preload-kmod.c). */
+int preload_open_modules(int flags);
+
+/*
+ * After an open of a path whose last component is an attribute's name
+ * (preload_attr_candidate): fd itself, another fd that serves it (card0's
+ * error is gemd's i915_error_state), or -1 and errno (a read-only
+ * attribute opened for writing).  The open itself was made without
+ * O_TRUNC (preload_attr_open_flags): it is applied here, where allowed.
+ */
+bool preload_attr_candidate(const char *path);
+int preload_attr_open_flags(int flags);
+int preload_attr_opened(int fd, int flags);
+/* write or pwrite of n bytes to attribute fd: as the kernel's store. */
+ssize_t preload_attr_write(int fd, unsigned int index, const void *buf,
+			   size_t n);
 
 /* Paths (preload-sysfs.c). */
 enum preload_path_kind {
@@ -96,6 +146,7 @@ enum preload_path_kind {
 	PRELOAD_PATH_FDLINK,	/* /proc/self/fd/N of a device fd (fd out) */
 	PRELOAD_PATH_SHADOW,	/* redirected to a real file (path out) */
 	PRELOAD_PATH_FDINFO,	/* /proc/self/fdinfo/N of a device fd (fd out) */
+	PRELOAD_PATH_MODULES,	/* /proc/modules */
 };
 
 /* A read-only fd holding device fd's fdinfo (preload-fdinfo.c), or -1. */
@@ -111,5 +162,9 @@ enum preload_path_kind preload_classify(int dirfd, const char *path,
 void preload_unshadow(char *path);
 /* True when /sys/kernel/debug is redirected (GEMKIT_DEBUGFS). */
 bool preload_debugfs_redirected(void);
+/* Where gemd's debugfs file sub ("/dri/0/...") is: 0, or -ENAMETOOLONG. */
+int preload_debugfs_path(const char *sub, char *buf, size_t len);
+/* The shadow tree's root ("" if it could not be made). */
+const char *preload_shadow_root(void);
 
 #endif

@@ -1,0 +1,202 @@
+#!/bin/sh
+# gemctl run: the real-system files IGT reads beyond the device -- i915
+# loaded (/proc/modules, /sys/module/i915, as libkmod reads them), card0's
+# error (gemd's error state, cleared by a write) and rcs0's engine
+# properties (kept, checked when written as the kernel checks them).
+test_description='gemctl run: i915 loaded, card0/error, engine properties'
+. "$(dirname "$0")/test-lib.sh"
+
+GEMCTL="$GEMKIT_BUILD_DIR/gemctl/gemctl"
+
+if ! test -x "$GEMCTL"; then
+	echo "1..0 # SKIP $GEMCTL is not built"
+	exit 0
+fi
+if ! command -v python3 >/dev/null 2>&1; then
+	echo "1..0 # SKIP needs python3 (write() through the interposer)"
+	exit 0
+fi
+
+# A failed or hung program's private gemd log is kept (t0017): remove it.
+remove_kept () {
+	sed -n "s/.* kept in \(\/tmp\/gemctl-run\.[A-Za-z0-9]*\).*/\1/p" "$@" |
+	while read -r d; do rm -rf "$d"; done
+}
+
+# Writes with write(2), as IGT's igt_sysfs_set does (a shell's echo goes
+# through stdio inside libc, which the interposer does not see): for each
+# PATH=TEXT, "PATH: ok N" or "PATH: ERRNO", then the file's contents.
+# "@DIR/NAME" opens NAME relative to an fd on DIR, as igt_sysfs_open's
+# callers do; a "!" before TEXT opens with O_TRUNC.
+cat >write.py <<\EOF
+import errno, os, sys
+for arg in sys.argv[1:]:
+    path, text = arg.split("=", 1)
+    flags = os.O_WRONLY
+    if text.startswith("!"):
+        flags |= os.O_TRUNC
+        text = text[1:]
+    text = text.encode().decode("unicode_escape").encode()
+    dirfd = None
+    name = path
+    if path.startswith("@"):
+        d, name = os.path.split(path[1:])
+        dirfd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fd = os.open(name, flags, dir_fd=dirfd)
+        try:
+            res = "ok %d" % os.write(fd, text)
+        finally:
+            os.close(fd)
+    except OSError as e:
+        res = errno.errorcode[e.errno]
+    with open(name, "rb", opener=lambda p, f: os.open(p, f, dir_fd=dirfd)) as f:
+        now = f.read().decode()
+    if dirfd is not None:
+        os.close(dirfd)
+    print("%s: %s: %r" % (os.path.basename(name), res, now))
+EOF
+
+test_expect_success '/proc/modules is the real list and i915, as 6.1 prints it' '
+	{ cat /proc/modules 2>/dev/null | grep -v "^i915 " || true; } >expect &&
+	echo "i915 3088384 0 - Live 0x0000000000000000" >>expect &&
+	"$GEMCTL" run cat /proc/modules >out &&
+	test_cmp expect out
+'
+
+test_expect_success '/sys/module/i915: loaded and live, parameters from gemd' '
+	"$GEMCTL" run sh -c "M=/sys/module/i915 &&
+		cat \$M/initstate \$M/refcnt \$M/coresize \$M/initsize \$M/taint &&
+		ls \$M \$M/holders &&
+		cat /sys/module/i915/parameters/reset" >out &&
+	cat >expect <<-\EOF &&
+	live
+	0
+	3088384
+	0
+
+	/sys/module/i915:
+	coresize
+	holders
+	initsize
+	initstate
+	parameters
+	refcnt
+	taint
+
+	/sys/module/i915/holders:
+	3
+	EOF
+	test_cmp expect out
+'
+
+test_expect_success 'rcs0: the files Linux 6.1 has for a gen3 engine' '
+	"$GEMCTL" run sh -c "ls /sys/class/drm/card0/engine &&
+		E=/sys/class/drm/card0/engine/rcs0 && ls -A \$E \$E/.defaults &&
+		for f in name class instance mmio_base capabilities known_capabilities \
+			heartbeat_interval_ms stop_timeout_ms max_busywait_duration_ns \
+			.defaults/heartbeat_interval_ms .defaults/stop_timeout_ms \
+			.defaults/max_busywait_duration_ns; do
+			printf \"%s=%s\n\" \$f \"\$(cat \$E/\$f)\"; done" >out &&
+	cat >expect <<-\EOF &&
+	rcs0
+	/sys/class/drm/card0/engine/rcs0:
+	.defaults
+	capabilities
+	class
+	heartbeat_interval_ms
+	instance
+	known_capabilities
+	max_busywait_duration_ns
+	mmio_base
+	name
+	stop_timeout_ms
+
+	/sys/class/drm/card0/engine/rcs0/.defaults:
+	heartbeat_interval_ms
+	max_busywait_duration_ns
+	stop_timeout_ms
+	name=rcs0
+	class=0
+	instance=0
+	mmio_base=0x2000
+	capabilities=
+	known_capabilities=
+	heartbeat_interval_ms=2500
+	stop_timeout_ms=100
+	max_busywait_duration_ns=8000
+	.defaults/heartbeat_interval_ms=2500
+	.defaults/stop_timeout_ms=100
+	.defaults/max_busywait_duration_ns=8000
+	EOF
+	test_cmp expect out
+'
+
+E=/sys/class/drm/card0/engine/rcs0
+test_expect_success 'engine properties: what is written is kept, as the kernel shows it' '
+	"$GEMCTL" run python3 write.py "$E/heartbeat_interval_ms=1000\n" \
+		"@/sys/dev/char/226:0/engine/rcs0/stop_timeout_ms=0x10" \
+		"$E/max_busywait_duration_ns=+8000000" \
+		"$E/stop_timeout_ms=!017\n" >out &&
+	cat >expect <<-\EOF &&
+	heartbeat_interval_ms: ok 5: '"'"'1000\n'"'"'
+	stop_timeout_ms: ok 4: '"'"'16\n'"'"'
+	max_busywait_duration_ns: ok 8: '"'"'8000000\n'"'"'
+	stop_timeout_ms: ok 4: '"'"'15\n'"'"'
+	EOF
+	test_cmp expect out &&
+	"$GEMCTL" run cat $E/heartbeat_interval_ms $E/.defaults/heartbeat_interval_ms >out &&
+	printf "1000\n2500\n" >expect &&
+	test_cmp expect out
+'
+
+test_expect_success 'engine properties: the kernel'"'"'s refusals and their errnos' '
+	"$GEMCTL" run python3 write.py "$E/heartbeat_interval_ms=abc" \
+		"$E/heartbeat_interval_ms=12 " "$E/heartbeat_interval_ms= 12" \
+		"$E/heartbeat_interval_ms=0" "$E/heartbeat_interval_ms=4294967292" \
+		"$E/stop_timeout_ms=4294967293" "$E/stop_timeout_ms=-1" \
+		"$E/max_busywait_duration_ns=8000001" \
+		"$E/max_busywait_duration_ns=18446744073709551616" \
+		"$E/stop_timeout_ms=!junk" "$E/stop_timeout_ms=0x" \
+		"$E/name=rcs1" "$E/.defaults/stop_timeout_ms=5" >out &&
+	cat >expect <<-\EOF &&
+	heartbeat_interval_ms: EINVAL: '"'"'1000\n'"'"'
+	heartbeat_interval_ms: EINVAL: '"'"'1000\n'"'"'
+	heartbeat_interval_ms: EINVAL: '"'"'1000\n'"'"'
+	heartbeat_interval_ms: ENODEV: '"'"'1000\n'"'"'
+	heartbeat_interval_ms: EINVAL: '"'"'1000\n'"'"'
+	stop_timeout_ms: EINVAL: '"'"'15\n'"'"'
+	stop_timeout_ms: EINVAL: '"'"'15\n'"'"'
+	max_busywait_duration_ns: EINVAL: '"'"'8000000\n'"'"'
+	max_busywait_duration_ns: ERANGE: '"'"'8000000\n'"'"'
+	stop_timeout_ms: EINVAL: '"'"'15\n'"'"'
+	stop_timeout_ms: EINVAL: '"'"'15\n'"'"'
+	name: EACCES: '"'"'rcs0\n'"'"'
+	stop_timeout_ms: EACCES: '"'"'100\n'"'"'
+	EOF
+	test_cmp expect out
+'
+
+if test_have_fuse; then
+test_expect_success 'card0/error: no error state, then the hang'"'"'s, cleared by a write' '
+	"$GEMCTL" run sh -c "cat /sys/class/drm/card0/error &&
+		\"$GEMCTL\" -q -c \"hang --kind badop; wait-hang --timeout 20s\" >/dev/null &&
+		cat /sys/class/drm/card0/error >error &&
+		cat /sys/kernel/debug/dri/0/i915_error_state >debugfs &&
+		python3 write.py @/sys/dev/char/226:0/error=1 &&
+		cat /sys/dev/char/226:0/error" >out 2>err &&
+	remove_kept err &&
+	cat >expect <<-\EOF &&
+	no error state collected
+	error: ok 1: '"'"'no error state collected\n'"'"'
+	no error state collected
+	EOF
+	test_cmp expect out &&
+	test_cmp debugfs error &&
+	sed -n "s/^gemd hang kind: //p" error >kind &&
+	echo badop >expect &&
+	test_cmp expect kind
+'
+fi
+
+test_done
