@@ -183,19 +183,41 @@ static pid_t read_pidfile(const char *path)
 	return pid;
 }
 
+/*
+ * A new directory for a private gemd or a stand-in debugfs, under
+ * $TMPDIR as mkdtemp(3)'s callers do (a test rig keeps its runs' leftovers
+ * in its own scratch), else /tmp: its path in dir, 0 or -errno.
+ */
+static int run_mkdtemp(struct strbuf *dir)
+{
+	const char *base = getenv("TMPDIR");
+
+	if (!base || base[0] != '/')
+		base = "/tmp";
+	strbuf_reset(dir);
+	if (strbuf_addf(dir, "%s/gemctl-run.XXXXXX", base))
+		return -ENOMEM;
+	return mkdtemp(dir->buf) ? 0 : -errno;
+}
+
 static int start_gemd(struct run *r)
 {
 	struct strbuf dev = STRBUF_INIT, pid = STRBUF_INIT, log = STRBUF_INIT;
-	char tmpl[] = "/tmp/gemctl-run.XXXXXX";
+	struct strbuf tmp = STRBUF_INIT;
+	const char *tmpl;
 	const char **args = NULL;
 	size_t n = 0, i;
 	int status, ret = -EIO;
 	pid_t child;
 
-	if (!mkdtemp(tmpl)) {
-		fprintf(stderr, "gemctl run: mkdtemp %s: %s\n", tmpl, strerror(errno));
-		return -errno;
+	ret = run_mkdtemp(&tmp);
+	if (ret) {
+		fprintf(stderr, "gemctl run: mkdtemp %s: %s\n", tmp.buf, strerror(-ret));
+		strbuf_release(&tmp);
+		return ret;
 	}
+	tmpl = tmp.buf;
+	ret = -EIO;
 	/* Reachable by every user, as /dev/dri/card0 is: a program that
 	 * drops root (IGT's igt_drop_root) still opens the device. */
 	chmod(tmpl, 0755);
@@ -248,6 +270,7 @@ out:
 	strbuf_release(&dev);
 	strbuf_release(&pid);
 	strbuf_release(&log);
+	strbuf_release(&tmp);
 	return ret;
 }
 
@@ -383,19 +406,19 @@ out:
  */
 static void fake_debugfs(struct run *r)
 {
-	char tmpl[] = "/tmp/gemctl-run.XXXXXX";
 	struct strbuf p = STRBUF_INIT;
 
-	if (geteuid() == 0 || r->debugfs.len || !mkdtemp(tmpl))
+	if (geteuid() == 0 || r->debugfs.len || run_mkdtemp(&r->fake)) {
+		strbuf_reset(&r->fake);
 		return;
-	strbuf_addstr(&r->fake, tmpl);
-	strbuf_addf(&p, "%s/dri", tmpl);
+	}
+	strbuf_addf(&p, "%s/dri", r->fake.buf);
 	mkdir(p.buf, 0755);
 	strbuf_addstr(&p, "/0");
 	if (mkdir(p.buf, 0755) == 0 &&
 	    !write_file(p.buf, "name", "i915 dev=0000:00:02.0 unique=0000:00:02.0\n") &&
 	    !write_file(p.buf, "i915_gem_drop_caches", "0x000001ff\n"))
-		strbuf_addstr(&r->debugfs, tmpl);
+		strbuf_addstr(&r->debugfs, r->fake.buf);
 	strbuf_release(&p);
 }
 

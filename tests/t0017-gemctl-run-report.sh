@@ -45,6 +45,16 @@ test_expect_success 'a failing program: its status, and where the log is' '
 	rm -rf "$dir"
 '
 
+test_expect_success '$TMPDIR: the private directory, and what is kept, go there' '
+	mkdir scratch &&
+	test_expect_code 5 env TMPDIR="$PWD/scratch" "$GEMCTL" run \
+		sh -c "echo \$GEM_DEVICE; exit 5" >dev 2>err &&
+	case "$(cat dev)" in "$PWD"/scratch/gemctl-run.*/card0) ;; *) false ;; esac &&
+	grep "^gemctl run: sh exited with status 5; gemd.s log kept in $PWD/scratch/gemctl-run\.[A-Za-z0-9]*/gemd.log$" err &&
+	test "$(ls scratch)" = "$(basename "$(dirname "$(cat dev)")")" &&
+	rm -rf scratch
+'
+
 test_expect_success 'a shared gemd: the line points at it' '
 	start_gemd --no-debugfs --hangcheck 200ms &&
 	"$GEMCTL" run -D "$GEMD_SOCK" sh -c \

@@ -25,8 +25,10 @@ test_failures=0
 test_fixed=0
 test_broken=0
 
-# Nothing from the caller's environment may pick the device.
-unset GEM_DEVICE
+# Nothing from the caller's environment may pick the device, nor where
+# gemctl run makes its private directories ($TMPDIR, else /tmp: the tests
+# that want another place set it themselves).
+unset GEM_DEVICE TMPDIR
 LC_ALL=C
 export LC_ALL
 # Every gemd a test starts checks its state after each ioctl and aborts on
