@@ -160,9 +160,12 @@ int channel_shm_call(struct gem_channel *ch, struct wire_call *call)
 			memcpy(p, call->iov[i].iov_base, call->iov[i].iov_len);
 		p += call->iov[i].iov_len;
 	}
-	end = shm_client_commit(&ch->shm, hdr.len);
-	if (call->flags & GEM_MSG_F_NOREPLY)
+	/* A notice waits in the ring for the next call, which rings. */
+	if (call->flags & GEM_MSG_F_NOREPLY) {
+		shm_client_commit_quiet(&ch->shm, hdr.len);
 		return 0;
+	}
+	end = shm_client_commit(&ch->shm, hdr.len);
 	ret = call->interrupt ?
 	      shm_client_wait_interruptible(&ch->shm, end, ch->sock) :
 	      shm_client_wait(&ch->shm, end, ch->sock);

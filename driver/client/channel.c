@@ -70,6 +70,7 @@ static void channel_free(struct gem_channel *ch)
 	strbuf_release(&ch->extra);
 	strbuf_release(&ch->rbuf);
 	strbuf_release(&ch->arg);
+	strbuf_release(&ch->queued);
 	free(ch);
 }
 
@@ -102,6 +103,7 @@ void channel_reset(struct gem_channel *ch)
 	ch->sock = -1;
 	ch->notices = false;
 	ch->owed.request = 0;
+	strbuf_reset(&ch->queued);
 	ch->in_call = false;
 }
 
@@ -231,6 +233,42 @@ struct gem_dev *libgem_dev_only(void)
 
 /* --- one request and its reply ---------------------------------------- */
 
+/* Notices queued on a socket channel beyond this go at once. */
+#define QUEUED_MAX	4096u
+
+/*
+ * On the socket, a notice written at once would wake gemd for nothing
+ * that needs an answer: it is queued, and goes ahead of the next request
+ * in the same sendmsg (alone before one passing a descriptor, which must
+ * travel with its own message's first byte).
+ */
+static int socket_call(struct gem_channel *ch, struct wire_call *call)
+{
+	struct iovec iov = { ch->queued.buf, ch->queued.len };
+	ssize_t n;
+	int ret;
+
+	if (call->flags & GEM_MSG_F_NOREPLY) {
+		ret = wire_call_pack(call, &ch->queued);
+		if (ret || ch->queued.len < QUEUED_MAX)
+			return ret;
+		call = NULL;
+	}
+	if (ch->queued.len && (!call || call->pass_fd)) {
+		n = wire_send(ch->sock, &iov, 1, -1);
+		if (n < 0)
+			return (int)n;
+		strbuf_reset(&ch->queued);
+	}
+	if (!call)
+		return 0;
+	call->before = ch->queued.len ? &ch->queued : NULL;
+	ret = wire_call(ch->sock, call);
+	call->before = NULL;
+	strbuf_reset(&ch->queued);
+	return ret;
+}
+
 int channel_call(struct gem_channel *ch, struct wire_call *call)
 {
 	int ret;
@@ -248,7 +286,7 @@ int channel_call(struct gem_channel *ch, struct wire_call *call)
 		call->interrupt_arg = ch;
 	}
 	ch->in_call = true;
-	ret = ch->shm_base ? channel_shm_call(ch, call) : wire_call(ch->sock, call);
+	ret = ch->shm_base ? channel_shm_call(ch, call) : socket_call(ch, call);
 	ch->in_call = false;
 	if (!ret) {
 		if (call->flags & GEM_MSG_F_NOREPLY)
@@ -355,6 +393,7 @@ int channel_get_for(struct gem_dev *dev, int devfd, struct gem_channel **out)
 		strbuf_init(&ch->extra, 0);
 		strbuf_init(&ch->rbuf, RBUF_INITIAL);
 		strbuf_init(&ch->arg, 0);
+		strbuf_init(&ch->queued, 0);
 		tc->ch[dev->index] = ch;
 		pthread_mutex_lock(&state_lock);
 		ch->next = channels;

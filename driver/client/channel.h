@@ -91,6 +91,8 @@ struct gem_channel {
 		uint64_t data_ptr;
 	} owed;
 	struct strbuf arg;	/* the caller's ioctl struct, copied in */
+	struct strbuf queued;	/* socket only: notices not sent yet, whole
+				 * messages that go ahead of the next request */
 	bool in_call;		/* a request sent, its reply not read yet */
 };
 

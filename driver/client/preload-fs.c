@@ -268,6 +268,9 @@ static FILE *do_freopen(const char *path, const char *mode, FILE *f)
 	char buf[PATH_MAX];
 	int n;
 
+	/* Its descriptor is closed (or replaced) by libc itself. */
+	if (f)
+		preload_fd_closing(fileno(f));
 	if (classify(AT_FDCWD, path, buf, &n) == PRELOAD_PATH_SHADOW)
 		return preload_real.freopen(buf, mode, f);
 	return preload_real.freopen(path, mode, f);

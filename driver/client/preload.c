@@ -24,6 +24,7 @@
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
+#include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -46,6 +47,7 @@
 #include "sockpath.h"
 #include "strbuf.h"
 #include "util.h"
+#include "vouch.h"
 
 #define EXPORT __attribute__((visibility("default")))
 
@@ -87,6 +89,7 @@ static void resolve_all(void)
 	r.opendir = must_resolve("opendir");
 	r.fopen = must_resolve("fopen");
 	r.freopen = must_resolve("freopen");
+	r.fclose = must_resolve("fclose");
 	r.dup = must_resolve("dup");
 	r.dup2 = must_resolve("dup2");
 	r.dup3 = must_resolve("dup3");
@@ -285,7 +288,9 @@ EXPORT int ioctl(int fd, unsigned long request, ...)
 		return preload_real.ioctl(fd, request, arg);
 	}
 	preload_busy++;
-	ret = gem_ioctl(fd, request, arg);
+	/* Known by number: the table sees every close (close hooks below). */
+	ret = preload_fd_minor_raw(fd) >= 0 ? libgem_ioctl_vouched(fd, request, arg) :
+					       gem_ioctl(fd, request, arg);
 	err = errno;
 	preload_busy--;
 	if (ret < 0)
@@ -414,13 +419,46 @@ EXPORT int close_range(unsigned int first, unsigned int last, int flags)
 	return real_close_range(first, last, flags);
 }
 
-/* dup and friends: the copy is the same device, known without a lookup. */
+EXPORT void closefrom(int first)
+{
+	static void (*real_closefrom)(int);
+	int fd;
+
+	if (!real_closefrom)
+		real_closefrom = dlsym(RTLD_NEXT, "closefrom");
+	for (fd = MAX(first, 0); fd < FD_TABLE_SIZE; fd++)
+		fd_table[fd] = 0;
+	if (real_closefrom)
+		real_closefrom(first);
+}
+
+void preload_fd_closing(int fd)
+{
+	if (fd >= 0 && fd < FD_TABLE_SIZE)
+		__atomic_store_n(&fd_table[fd], 0, __ATOMIC_RELAXED);
+}
+
+/* A stream's close is libc's own close(2), which no hook sees. */
+EXPORT int fclose(FILE *f)
+{
+	if (!preload_real.fclose)
+		preload_init();
+	if (f)
+		preload_fd_closing(fileno(f));
+	return preload_real.fclose(f);
+}
+
+/* dup and friends: the copy is the same device, known without a lookup,
+ * by libgem too (whatever it knew of newfd is of a file closed now). */
 static int dup_result(int oldfd, int newfd)
 {
 	if (newfd >= 0 && newfd != oldfd && !preload_busy) {
 		preload_fd_set(newfd, oldfd >= 0 && oldfd < FD_TABLE_SIZE ?
 			       (int)fd_table[oldfd] - 1 : -1);
 		preload_fd_kind_set(newfd, preload_fd_kind(oldfd));
+		preload_busy++;
+		libgem_fd_copy(oldfd, newfd);
+		preload_busy--;
 	}
 	return newfd;
 }

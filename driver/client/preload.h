@@ -39,6 +39,7 @@ struct preload_real {
 	DIR *(*opendir)(const char *);
 	FILE *(*fopen)(const char *, const char *);
 	FILE *(*freopen)(const char *, const char *, FILE *);
+	int (*fclose)(FILE *);
 	int (*dup)(int);
 	int (*dup2)(int, int);
 	int (*dup3)(int, int, int);
@@ -69,6 +70,13 @@ extern __thread int preload_busy;
 /* Device fds: known by number (fast) or recognised off the socket. */
 bool preload_is_device_fd(int fd);
 void preload_fd_set(int fd, int minor);	/* minor -1: not a device */
+/*
+ * fd is being closed where no close hook sees it (fclose, freopen):
+ * forget it.  The table must know every close of a device fd, for
+ * ioctls on the fds it knows are vouched for (vouch.h); a close it
+ * cannot see (a raw close system call, fcloseall) leaves it wrong.
+ */
+void preload_fd_closing(int fd);
 /* dma-buf fds this process got from PRIME (preload-prime.c). */
 #define PRELOAD_FD_DMABUF	254	/* preload_fd_set's "minor" for them */
 bool preload_is_dmabuf(int fd);

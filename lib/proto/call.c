@@ -253,33 +253,71 @@ void wire_call_interrupt_message(struct wire_call *c, int sock)
 	errno = err;
 }
 
-int wire_call_send(int sock, struct wire_call *c)
+/* The header of c's request, its payload's length checked. */
+static int call_hdr(const struct wire_call *c, struct gem_msg_hdr *hdr)
 {
-	struct gem_msg_hdr hdr = {
+	size_t len = 0;
+	int i;
+
+	if (c->iovcnt < 0 || c->iovcnt > WIRE_CALL_MAX_IOV)
+		return -EINVAL;
+	for (i = 0; i < c->iovcnt; i++)
+		len += c->iov[i].iov_len;
+	if (len > GEM_MSG_MAX_PAYLOAD)
+		return -EMSGSIZE;
+	*hdr = (struct gem_msg_hdr){
 		.magic = GEM_PROTOCOL_MAGIC,
 		.type = c->type,
 		.flags = c->flags,
 		.request = c->request,
+		.len = (uint32_t)len,
 		.file = c->file,
 	};
-	struct iovec iov[1 + WIRE_CALL_MAX_IOV];
-	size_t len = 0;
+	return 0;
+}
+
+int wire_call_pack(const struct wire_call *c, struct strbuf *out)
+{
+	struct gem_msg_hdr hdr;
+	size_t start = out->len;
+	int i, ret;
+
+	ret = c->pass_fd ? -EINVAL : call_hdr(c, &hdr);
+	if (ret)
+		return ret;
+	if (strbuf_add(out, &hdr, sizeof(hdr)))
+		goto out_truncate;
+	for (i = 0; i < c->iovcnt; i++)
+		if (strbuf_add(out, c->iov[i].iov_base, c->iov[i].iov_len))
+			goto out_truncate;
+	return 0;
+
+out_truncate:
+	strbuf_setlen(out, start);
+	return -ENOMEM;
+}
+
+int wire_call_send(int sock, struct wire_call *c)
+{
+	struct iovec iov[2 + WIRE_CALL_MAX_IOV];
+	struct gem_msg_hdr hdr;
 	ssize_t n;
-	int i;
+	int i, k = 0, ret;
 
 	c->result = 0;
 	c->fd = -1;
-	if (c->iovcnt < 0 || c->iovcnt > WIRE_CALL_MAX_IOV)
+	ret = call_hdr(c, &hdr);
+	if (ret)
+		return ret;
+	/* A descriptor goes with the first byte: it must be this message's. */
+	if (c->before && c->pass_fd)
 		return -EINVAL;
-	iov[0] = (struct iovec){ &hdr, sizeof(hdr) };
-	for (i = 0; i < c->iovcnt; i++) {
-		iov[1 + i] = c->iov[i];
-		len += c->iov[i].iov_len;
-	}
-	if (len > GEM_MSG_MAX_PAYLOAD)
-		return -EMSGSIZE;
-	hdr.len = (uint32_t)len;
-	n = wire_send(sock, iov, 1 + c->iovcnt, c->pass_fd ? *c->pass_fd : -1);
+	if (c->before)
+		iov[k++] = (struct iovec){ c->before->buf, c->before->len };
+	iov[k++] = (struct iovec){ &hdr, sizeof(hdr) };
+	for (i = 0; i < c->iovcnt; i++)
+		iov[k++] = c->iov[i];
+	n = wire_send(sock, iov, k, c->pass_fd ? *c->pass_fd : -1);
 	return n < 0 ? (int)n : 0;
 }
 

@@ -129,6 +129,16 @@ static bool handler_breaks_calls(void)
 	return false;
 }
 
+void shm_client_ring(struct shm_client *c)
+{
+	struct gem_shm_ctl *ctl = c->ctl;
+
+	if (__atomic_load_n(&ctl->server_state, __ATOMIC_SEQ_CST) == GEM_SHM_SLEEPING) {
+		__atomic_fetch_add(&ctl->bell, 1, __ATOMIC_SEQ_CST);
+		futex_wake(&ctl->bell, 1);
+	}
+}
+
 void shm_client_interrupt(struct shm_client *c)
 {
 	store_fenced(&c->ctl->interrupt, c->head);
@@ -147,6 +157,8 @@ static int client_wait(struct shm_client *c, uint32_t pos, int sock,
 
 	if (reached(load(&ctl->done), pos))
 		return 0;
+	/* Messages committed quietly may be all gemd has not seen. */
+	shm_client_ring(c);
 	if (other_cpu(load(&ctl->server_cpu))) {
 		uint64_t end = now_ns() + CLIENT_SPIN_NS;
 
@@ -214,18 +226,24 @@ void *shm_client_reserve(struct shm_client *c, uint32_t len, int sock, int *err)
 	return c->ring + c->head % GEM_SHM_RING_SIZE;
 }
 
-uint32_t shm_client_commit(struct shm_client *c, uint32_t len)
+uint32_t shm_client_commit_quiet(struct shm_client *c, uint32_t len)
 {
 	struct gem_shm_ctl *ctl = c->ctl;
 
 	c->head += shm_msg_size(len);
 	store(&ctl->client_cpu, my_cpu());
+	/* Fenced: whoever rings next must see gemd's sleep if gemd missed
+	 * this head (the Dekker pair of shm_server_wait). */
 	store_fenced(&ctl->head, c->head);
-	if (__atomic_load_n(&ctl->server_state, __ATOMIC_SEQ_CST) == GEM_SHM_SLEEPING) {
-		__atomic_fetch_add(&ctl->bell, 1, __ATOMIC_SEQ_CST);
-		futex_wake(&ctl->bell, 1);
-	}
 	return c->head;
+}
+
+uint32_t shm_client_commit(struct shm_client *c, uint32_t len)
+{
+	uint32_t end = shm_client_commit_quiet(c, len);
+
+	shm_client_ring(c);
+	return end;
 }
 
 bool shm_client_idle(const struct shm_client *c)

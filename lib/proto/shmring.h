@@ -23,9 +23,13 @@
  *
  * Waking: each side says in its line whether it runs, spins or sleeps.  A
  * client that finds gemd asleep adds one to bell and FUTEX_WAKEs it; gemd
- * wakes a sleeping client on done.  Each side spins first, but only while
- * the other runs on another CPU (on the same one, spinning only keeps it
- * from running); gemd learns from each channel how long spinning pays.
+ * wakes a sleeping client on done.  A message that needs no reply does
+ * not ring: it waits in the ring for the next message that does, or for
+ * any wait of the client, which rings first; so no notice costs a wake-up
+ * of its own, and no reply is waited for with notices unread.  Each side
+ * spins first, but only while the other runs on another CPU (on the same
+ * one, spinning only keeps it from running); gemd learns from each
+ * channel how long spinning pays.
  *
  * Trust: the client trusts gemd.  gemd trusts nothing in the memory: it
  * reads head once per look, copies a message out before it looks inside,
@@ -104,6 +108,16 @@ void *shm_client_reserve(struct shm_client *c, uint32_t len, int sock, int *err)
 /* Publish the message reserved last and ring gemd if it sleeps.  Returns
  * the ring position after it (what done must reach). */
 uint32_t shm_client_commit(struct shm_client *c, uint32_t len);
+/*
+ * The same without ringing: for a message that needs no reply, which gemd
+ * reads when it next looks at the ring -- at once if it runs or spins,
+ * else when the client next rings (a commit, or any shm_client_wait,
+ * which rings first), so a reply always comes after the messages before
+ * it have been handled.  A client that dies leaves them to be read too.
+ */
+uint32_t shm_client_commit_quiet(struct shm_client *c, uint32_t len);
+/* Ring gemd if it sleeps (after a quiet commit, before waiting). */
+void shm_client_ring(struct shm_client *c);
 /*
  * Wait until gemd is done with everything up to pos: spin while gemd runs
  * on another CPU, then sleep on done, looking at sock (the channel's

@@ -166,6 +166,9 @@ struct wire_call {
 	struct iovec *iov;		/* the payload's pieces, consumed */
 	int iovcnt;			/* at most WIRE_CALL_MAX_IOV */
 	const int *pass_fd;		/* a descriptor to send along, or NULL */
+	/* whole messages that need no reply, sent ahead of this one in
+	 * the same sendmsg (not with pass_fd), or NULL */
+	const struct strbuf *before;
 	/* what a valid reply looks like */
 	struct strbuf *reply;		/* payload appended; NULL: none may come */
 	size_t min_len;			/* a success carries at least this much */
@@ -213,6 +216,9 @@ struct wire_call {
  * deadline set, the wait polls in 100 ms slices to look at them.
  */
 int wire_call(int sock, struct wire_call *c);
+/* Append c's request, as wire_call would send it, to out (no
+ * descriptor): 0, -EINVAL, -EMSGSIZE or -ENOMEM. */
+int wire_call_pack(const struct wire_call *c, struct strbuf *out);
 /*
  * wire_call in its two halves, for a transport that sends the request
  * another way (the shared ring) and has gemd answer on the socket.

@@ -7,6 +7,7 @@
  * program timeout fails the test.  And where an answer needs gemd (a
  * busy object, one another file shares), it still gets the kernel's.
  */
+#include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
@@ -277,12 +278,8 @@ static void test_exit_keeps_books(void)
 {
 	static uint8_t data[3 << 12];
 	uint64_t pw0 = counter("pwrite_bytes");
-	int status;
-	pid_t pid;
+	pid_t pid = gt_fork();
 
-	fflush(NULL);
-	pid = fork();
-	gt_assert(pid >= 0);
 	if (pid == 0) {
 		int fd = gt_open();
 		uint32_t h = gt_create(fd, sizeof(data));
@@ -291,9 +288,149 @@ static void test_exit_keeps_books(void)
 		gt_write(fd, h, 0, data, sizeof(data));
 		exit(0);
 	}
-	gt_assert_eq(waitpid(pid, &status, 0), pid);
-	gt_assert(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	gt_wait_child(pid, 0);
 	gt_assert_eq(counter("pwrite_bytes") - pw0, sizeof(data));
+}
+
+/* Writes of len bytes into a and b in turn: each switch tells gemd of
+ * the copies before it (a notice), the last is still owed. */
+static void write_in_turn(int fd, uint32_t a, uint32_t b, int n, uint64_t len)
+{
+	static const uint8_t buf[64];
+	int i;
+
+	for (i = 0; i < n; i++)
+		gt_write(fd, i & 1 ? b : a, (uint64_t)i, buf, len);
+}
+
+/* Two idle objects whose pages and status entries are in place. */
+static void two_idle(int fd, uint32_t *a, uint32_t *b)
+{
+	*a = gt_create(fd, 4096);
+	*b = gt_create(fd, 4096);
+	gt_write(fd, *a, 0, "a", 1);
+	gt_write(fd, *b, 0, "b", 1);
+	gt_assert(!gt_busy(fd, *a) && !gt_busy(fd, *b));
+	gt_getparam(fd, I915_PARAM_CHIPSET_ID);	/* the books of those */
+}
+
+/*
+ * Notices do not wake gemd: with gemd stopped they wait in the ring, and
+ * the next call that needs an answer wakes gemd, which handles them
+ * first (a call that did not wake it would never return: the program
+ * timeout).  The books are exact without gem_sync.
+ */
+static void test_notices_wait_for_a_call(void)
+{
+	int fd = gt_open();
+	uint32_t a, b;
+	uint64_t pw0;
+
+	two_idle(fd, &a, &b);
+	pw0 = counter("pwrite_bytes");
+	gemd_stop();
+	write_in_turn(fd, a, b, 40, 32);
+	gemd_continue();
+	gt_getparam(fd, I915_PARAM_CHIPSET_ID);
+	gt_assert_eq(counter("pwrite_bytes") - pw0, 40 * 32);
+	gt_close(fd, a);
+	gt_close(fd, b);
+	gem_close(fd);
+}
+
+struct turn_job {
+	int fd;
+	uint32_t a, b;
+	bool call;		/* end with a call that needs an answer */
+};
+
+static void *turn_thread(void *arg)
+{
+	struct turn_job *j = arg;
+
+	write_in_turn(j->fd, j->a, j->b, 25, 16);
+	if (j->call)
+		gt_getparam(j->fd, I915_PARAM_CHIPSET_ID);
+	return NULL;
+}
+
+/*
+ * A thread's notices, then its call (or its exit): by then gemd has
+ * its books, as another thread of the file reads them.
+ */
+static void test_thread_books(bool call)
+{
+	struct turn_job j = { .fd = gt_open(), .call = call };
+	uint64_t pw0;
+	pthread_t t;
+
+	two_idle(j.fd, &j.a, &j.b);
+	pw0 = counter("pwrite_bytes");
+	gt_assert_eq(pthread_create(&t, NULL, turn_thread, &j), 0);
+	gt_assert_eq(pthread_join(t, NULL), 0);
+	gt_assert_eq(counter("pwrite_bytes") - pw0, 25 * 16);
+	gt_close(j.fd, j.a);
+	gt_close(j.fd, j.b);
+	gem_close(j.fd);
+}
+
+/*
+ * A client killed with notices unread (gemd stopped meanwhile): gemd
+ * reads what the dead client sent, or drops it with the client's file
+ * (whichever goes first in gemd), but never counts more than was sent
+ * and never the copy still owed; it stays up, and another client's
+ * copies and books are its own.
+ */
+static void test_killed_with_notices(void)
+{
+	int other = gt_open(), ready[2], go[2];
+	uint32_t oa, ob;
+	uint64_t pw0, objects0, got;
+	uint8_t back[8];
+	char c = 0;
+	pid_t pid;
+
+	two_idle(other, &oa, &ob);
+	pw0 = counter("pwrite_bytes");
+	objects0 = counter("objects");
+	gt_assert_eq(pipe(ready), 0);
+	gt_assert_eq(pipe(go), 0);
+	pid = gt_fork();
+	if (pid == 0) {
+		int fd = gt_open();
+		uint32_t a, b;
+
+		two_idle(fd, &a, &b);
+		gt_assert_eq(write(ready[1], &c, 1), 1);
+		gt_assert_eq(read(go[0], &c, 1), 1);	/* gemd stopped */
+		write_in_turn(fd, a, b, 20, 8);
+		kill(getpid(), SIGKILL);
+		_exit(1);
+	}
+	gt_assert_eq(read(ready[0], &c, 1), 1);
+	gemd_stop();
+	gt_assert_eq(write(go[1], &c, 1), 1);
+	gt_wait_child(pid, -SIGKILL);
+	close(ready[0]);
+	close(ready[1]);
+	close(go[0]);
+	close(go[1]);
+	gemd_continue();
+	/* Its file goes in gemd's time: once its objects are gone, nothing
+	 * of it can be counted any more. */
+	while (counter("objects") != objects0)
+		usleep(1000);
+	got = counter("pwrite_bytes") - pw0;
+	/* Its setup's 2 bytes, then some of the 19 notices of 8 bytes. */
+	gt_assert(got >= 2 && got <= 2 + 19 * 8 && (got - 2) % 8 == 0);
+	gt_write(other, oa, 0, "other!!", 8);
+	gt_read(other, oa, 0, back, 8);
+	gt_assert(!memcmp(back, "other!!", 8));
+	gt_getparam(other, I915_PARAM_CHIPSET_ID);
+	gt_assert_eq(counter("pwrite_bytes") - pw0, got + 8);
+	gt_close(other, oa);
+	gt_close(other, ob);
+	gem_close(other);
 }
 
 int main(int argc, char **argv)
@@ -314,5 +451,13 @@ int main(int argc, char **argv)
 		test_books_add_up();
 	gemtest_subtest("exit-keeps-books")
 		test_exit_keeps_books();
+	gemtest_subtest("notices-wait-for-a-call")
+		test_notices_wait_for_a_call();
+	gemtest_subtest("thread-notices-then-call")
+		test_thread_books(true);
+	gemtest_subtest("thread-notices-then-exit")
+		test_thread_books(false);
+	gemtest_subtest("killed-with-notices-unread")
+		test_killed_with_notices();
 	return gemtest_exit();
 }

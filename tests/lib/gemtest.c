@@ -232,6 +232,29 @@ static void cleanup_at_exit(void)
 	gemd.dir[0] = '\0';
 }
 
+pid_t gt_fork(void)
+{
+	pid_t pid;
+
+	fflush(NULL);
+	pid = fork();
+	gt_assert_f(pid >= 0, "fork: %s", strerror(errno));
+	return pid;
+}
+
+void gt_wait_child(pid_t pid, int status)
+{
+	int st;
+
+	gt_assert_eq(waitpid(pid, &st, 0), pid);
+	if (status >= 0)
+		gt_assert_f(WIFEXITED(st) && WEXITSTATUS(st) == status,
+			    "child status 0x%x, want exit %d", st, status);
+	else
+		gt_assert_f(WIFSIGNALED(st) && WTERMSIG(st) == -status,
+			    "child status 0x%x, want signal %d", st, -status);
+}
+
 const char *gemtest_tmpdir(void)
 {
 	const char *base = getenv("TMPDIR");

@@ -30,6 +30,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/types.h>
 
 void gemtest_init(int argc, char **argv);
 int gemtest_exit(void);		/* prints the plan; returns the exit code */
@@ -99,6 +100,13 @@ void gt_exec_batch(int fd, uint32_t batch, const uint32_t *extra_handles, int n)
 /* Fill the first size bytes of an object with gt_fill_pattern(seed) and
  * return a malloc'd copy of what was written (the reference). */
 uint8_t *gt_upload_pattern(int fd, uint32_t handle, uint64_t size, uint32_t seed);
+
+/* fork(), stdio flushed first (the child must not print the parent's
+ * buffered output again): 0 in the child, its pid in the parent. */
+pid_t gt_fork(void);
+/* Wait for child pid, which must end with status (>= 0) or be killed
+ * by signal -status. */
+void gt_wait_child(pid_t pid, int status);
 
 /* Deterministic pseudo random data. */
 uint32_t gt_rand(uint32_t *state);
