@@ -415,7 +415,7 @@ EXPORT int close_range(unsigned int first, unsigned int last, int flags)
 	/* CLOSE_RANGE_CLOEXEC closes nothing now; exec starts a new table. */
 	if (!(flags & CLOSE_RANGE_CLOEXEC))
 		for (fd = first; fd <= last && fd < FD_TABLE_SIZE; fd++)
-			fd_table[fd] = 0;
+			preload_fd_closing((int)fd);
 	return real_close_range(first, last, flags);
 }
 
@@ -427,15 +427,18 @@ EXPORT void closefrom(int first)
 	if (!real_closefrom)
 		real_closefrom = dlsym(RTLD_NEXT, "closefrom");
 	for (fd = MAX(first, 0); fd < FD_TABLE_SIZE; fd++)
-		fd_table[fd] = 0;
+		preload_fd_closing(fd);
 	if (real_closefrom)
 		real_closefrom(first);
 }
 
+/* Closed behind close(): neither a device nor an attribute any more,
+ * whatever file gets the number next. */
 void preload_fd_closing(int fd)
 {
 	if (fd >= 0 && fd < FD_TABLE_SIZE)
 		__atomic_store_n(&fd_table[fd], 0, __ATOMIC_RELAXED);
+	preload_fd_kind_set(fd, PRELOAD_FD_PLAIN);
 }
 
 /* A stream's close is libc's own close(2), which no hook sees. */
