@@ -383,9 +383,9 @@ static void bench_getparam(void *arg, unsigned long iters)
 }
 
 /* What gemd adds to every ioctl to account for it (acct.h): the same
- * calls on a file of our own, with no gemd around them: the wait for the
- * next request (idle), the dispatch's begin and end, and the flushes
- * they make (one CPU clock reading per 128 requests or 1 ms). */
+ * calls on a file of our own, with no gemd around them: the dispatch's
+ * begin and end, and the flushes they make (one CPU clock reading per
+ * 128 requests or 1 ms). */
 static void bench_acct(void *arg, unsigned long iters)
 {
 	struct gem_acct *acct = arg;
@@ -393,7 +393,6 @@ static void bench_acct(void *arg, unsigned long iters)
 	unsigned long i;
 
 	for (i = 0; i < iters; i++) {
-		gem_acct_idle();
 		gem_acct_serve_begin(acct, nr);
 		gem_acct_serve_end(acct, nr);
 	}

@@ -372,12 +372,6 @@ void gem_acct_end(struct gem_file *file, unsigned int nr)
 	gem_acct_serve_end(file->acct, nr);
 }
 
-void gem_acct_idle(void)
-{
-	if (pending.n && cheap_now() - pending.since >= PEND_US * ticks_per_us)
-		gem_acct_flush();
-}
-
 void gem_acct_sleep(void)
 {
 	if (serving)

@@ -15,8 +15,7 @@
  * the sum is exact, nothing is counted twice or lost.  A thread flushes
  * when its table is full (8 pairs), after 128 requests or 1 ms, before
  * it sleeps inside a request (gem_wait_seqno: the sleep is not CPU, so it
- * must not weigh), before it waits for its next request if its charges
- * are older than 1 ms, before any other reading of its clock (interrupts,
+ * must not weigh), before any other reading of its clock (interrupts,
  * retirement, fdinfo) and when it exits.
  *
  * What that means for the figures:
@@ -28,8 +27,11 @@
  *   its thread serves it alone between flushes (one thread per
  *   connection: the usual case);
  * - a reader sees up to 1 ms (or 128 requests) of a thread's requests not
- *   yet charged, until that thread's next request, sleep or exit; a
- *   client reading its own fdinfo flushes its thread first.
+ *   yet charged, until that thread's next request, a sleep inside one, or
+ *   its exit -- however long the thread then waits for work (checking the
+ *   age before each wait cost a clock reading per request, for nothing:
+ *   the end of the request before it had just checked); a client reading
+ *   its own fdinfo flushes its thread first.
  *
  * GPU work is charged at each request's user interrupt, on the
  * thread that executed it (the command streamer's, or a submitter running
@@ -100,10 +102,6 @@ void gem_acct_serve_end(struct gem_acct *acct, unsigned int nr);
  * about, so they must not hide in submission.
  * Returns the class it left, to switch back to. */
 enum gem_acct_class gem_acct_switch(enum gem_acct_class cls);
-/* A serving thread is about to wait for its next request: flushes if its
- * pending charges are older than 1 ms (bounded staleness, without a
- * system call per request for a busy client). */
-void gem_acct_idle(void);
 /* A request is about to sleep, and woke: its weight so far is pended and
  * flushed, and restarts on waking. */
 void gem_acct_sleep(void);

@@ -1499,8 +1499,7 @@ static void *conn_main(void *arg)
 	struct gem_msg_hdr hdr;
 	uint8_t *payload;
 
-	/* Bounded staleness of this thread's pending charges (acct.h). */
-	while (gem_acct_idle(), conn_next_msg(c, &hdr, &payload) > 0) {
+	while (conn_next_msg(c, &hdr, &payload) > 0) {
 		h = msg_handler_find(hdr.type);
 		if (!h) {
 			conn_error(c, "unknown message type %u", hdr.type);
