@@ -27,9 +27,11 @@ remove_kept () {
 # through stdio inside libc, which the interposer does not see): for each
 # PATH=TEXT, "PATH: ok N" or "PATH: ERRNO", then the file's contents.
 # "@DIR/NAME" opens NAME relative to an fd on DIR, as igt_sysfs_open's
-# callers do; a "!" before TEXT opens with O_TRUNC.
+# callers do; a "!" before TEXT opens with O_TRUNC; TEXT "?bad" writes 4
+# bytes from an unmapped address (through libc's write, so the interposer's).
 cat >write.py <<\EOF
-import errno, os, sys
+import ctypes, errno, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
 for arg in sys.argv[1:]:
     path, text = arg.split("=", 1)
     flags = os.O_WRONLY
@@ -45,7 +47,13 @@ for arg in sys.argv[1:]:
     try:
         fd = os.open(name, flags, dir_fd=dirfd)
         try:
-            res = "ok %d" % os.write(fd, text)
+            if text == b"?bad":
+                n = libc.write(fd, ctypes.c_void_p(8), 4)
+                if n < 0:
+                    raise OSError(ctypes.get_errno(), "write")
+                res = "ok %d" % n
+            else:
+                res = "ok %d" % os.write(fd, text)
         finally:
             os.close(fd)
     except OSError as e:
@@ -158,7 +166,8 @@ test_expect_success 'engine properties: the kernel'"'"'s refusals and their errn
 		"$E/max_busywait_duration_ns=8000001" \
 		"$E/max_busywait_duration_ns=18446744073709551616" \
 		"$E/stop_timeout_ms=!junk" "$E/stop_timeout_ms=0x" \
-		"$E/name=rcs1" "$E/.defaults/stop_timeout_ms=5" >out &&
+		"$E/name=rcs1" "$E/.defaults/stop_timeout_ms=5" \
+		"$E/heartbeat_interval_ms=?bad" >out &&
 	cat >expect <<-\EOF &&
 	heartbeat_interval_ms: EINVAL: '"'"'1000\n'"'"'
 	heartbeat_interval_ms: EINVAL: '"'"'1000\n'"'"'
@@ -173,6 +182,7 @@ test_expect_success 'engine properties: the kernel'"'"'s refusals and their errn
 	stop_timeout_ms: EINVAL: '"'"'15\n'"'"'
 	name: EACCES: '"'"'rcs0\n'"'"'
 	stop_timeout_ms: EACCES: '"'"'100\n'"'"'
+	heartbeat_interval_ms: EFAULT: '"'"'1000\n'"'"'
 	EOF
 	test_cmp expect out
 '

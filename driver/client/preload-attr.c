@@ -35,6 +35,7 @@
 #include <unistd.h>
 
 #include "preload.h"
+#include "usercopy.h"
 #include "util.h"
 
 #define STORE_MAX	4096	/* kernfs hands a store at most a page */
@@ -270,7 +271,11 @@ ssize_t preload_attr_write(int fd, unsigned int index, const void *buf,
 		return 0;
 	if (n > STORE_MAX)
 		n = STORE_MAX;
-	memcpy(text, buf, n);
+	/* A bad pointer is EFAULT, as the kernel's copy from user gives. */
+	if (copy_from_user(text, buf, n)) {
+		errno = EFAULT;
+		return -1;
+	}
 	text[n] = '\0';
 	ret = parse_ull(text, &v);
 	if (!ret)
