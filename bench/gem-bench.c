@@ -5,9 +5,11 @@
  * AF_UNIX round trip to another process (the socket's floor) and a futex
  * ping-pong between two threads (the shared ring's), BUSY of an idle
  * object against a system call, pwrite/pread against memcpy of the same
- * size.  The floors' partners run where gemd runs (its CPU affinity), so
- * `gemctl bench micro --placement same|cross` places both alike.  It
- * starts nothing: gemd must be running at the device path (-D, else
+ * size.  Everything is measured once per placement (--placement): the
+ * measuring threads on one CPU and gemd's threads, with the floors'
+ * partners, on the same CPU or on another (or where they are, "any"), so
+ * a figure is only ever held against floors taken in its own placement.
+ * It starts nothing: gemd must be running at the device path (-D, else
  * $GEM_DEVICE, else the default).
  */
 #ifndef _GNU_SOURCE
@@ -35,6 +37,7 @@
 #include <i915_drm.h>
 
 #include "cmd.h"
+#include "cpupin.h"
 #include "acct.h"		/* the accounting's cost */
 #include "libgem.h"
 #include "util.h"
@@ -47,8 +50,16 @@
 #define MSG_SIZE	32
 #define MiB		(1ull << 20)
 
+/* Where the measuring threads run against gemd and the floors' partners. */
+enum placement { PLACE_SAME, PLACE_CROSS, PLACE_ANY, NPLACES };
+
+static const char *const place_names[NPLACES] = { "same", "cross", "any" };
+
+#define PLACES_DEFAULT	((1u << PLACE_SAME) | (1u << PLACE_CROSS))
+
 struct opts {
 	const char *device;
+	unsigned int places;		/* 1 << enum placement */
 	unsigned long iterations;
 	unsigned long repeat;
 	bool json;
@@ -57,15 +68,20 @@ struct opts {
 /* One measured operation: per-op nanoseconds over the repeats. */
 struct result {
 	const char *name;
+	enum placement place;		/* measured in this placement */
 	const char *floor;		/* name of the floor it is held against */
 	double median, min, max;	/* ns per operation */
 	double ratio;			/* median / floor median, 0 if none */
 	double goal;			/* highest acceptable ratio, 0 if none */
 };
 
-#define MAX_RESULTS 48
+#define MAX_RESULTS 128
 static struct result results[MAX_RESULTS];
 static int nresults;
+
+/* The placement being measured, and why each asked one was not. */
+static enum placement cur_place;
+static char not_measured[NPLACES][128];
 
 static void die(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void die(const char *fmt, ...)
@@ -101,6 +117,10 @@ static void show_help(void)
 	       "  -n, --iterations N     operations per measurement (default 2000)\n"
 	       "  -r, --repeat N         measurements per operation; the median is\n"
 	       "                         reported with the spread (default 5)\n"
+	       "  -p, --placement LIST   where to measure, a comma-separated list of\n"
+	       "                         same (gemd on this thread's CPU), cross (gemd\n"
+	       "                         on another CPU) and any (unpinned); default\n"
+	       "                         same,cross\n"
 	       "      --json             print the results as JSON\n"
 	       "  -h, --help             show this help and exit\n"
 	       "  -V, --version          show the version and exit\n\n"
@@ -108,7 +128,13 @@ static void show_help(void)
 	       "on a thread of its own.  Floors: an AF_UNIX SOCK_STREAM round trip of\n"
 	       "%d bytes to another process, a futex ping-pong between two threads\n"
 	       "(their partners placed where gemd runs), a system call (getppid),\n"
-	       "and memcpy of each size (warm buffers).\n"
+	       "and memcpy of each size (warm buffers).  Each placement measures\n"
+	       "floors and figures alike: the measuring threads are pinned to one\n"
+	       "CPU, every thread of gemd (found through SO_PEERCRED) and the\n"
+	       "floors' partners to the same CPU (same) or to another (cross); gemd\n"
+	       "gets its threads' masks back afterwards.  A placement that cannot\n"
+	       "be had (one CPU, a refused sched_setaffinity) is reported as\n"
+	       "\"not measured: WHY\".\n"
 	       "Goals: on the socket, ioctl <= 1.25x its round trip and nop\n"
 	       "execbuffer <= 1.5x; on the shared ring, ioctl <= 3x the futex\n"
 	       "ping-pong and nop execbuffer <= 4x; BUSY of an idle object <= 10x a\n"
@@ -132,6 +158,29 @@ static unsigned long parse_count(const char *opt, const char *s)
 	return v;
 }
 
+/* same,cross,any in any order: a mask of 1 << enum placement. */
+static unsigned int parse_places(const char *list)
+{
+	const char *p = list, *comma;
+	unsigned int places = 0;
+	size_t len, i;
+
+	for (;;) {
+		comma = strchr(p, ',');
+		len = comma ? (size_t)(comma - p) : strlen(p);
+		for (i = 0; i < NPLACES; i++)
+			if (strlen(place_names[i]) == len && !strncmp(p, place_names[i], len))
+				break;
+		if (i == NPLACES)
+			usage_error("invalid --placement '%s': a list of same, cross and any",
+				    list);
+		places |= 1u << i;
+		if (!comma)
+			return places;
+		p = comma + 1;
+	}
+}
+
 static void parse_options(int argc, char **argv, struct opts *o)
 {
 	enum { OPT_JSON = 256 };
@@ -139,6 +188,7 @@ static void parse_options(int argc, char **argv, struct opts *o)
 		{ "device", required_argument, NULL, 'D' },
 		{ "iterations", required_argument, NULL, 'n' },
 		{ "repeat", required_argument, NULL, 'r' },
+		{ "placement", required_argument, NULL, 'p' },
 		{ "json", no_argument, NULL, OPT_JSON },
 		{ "help", no_argument, NULL, 'h' },
 		{ "version", no_argument, NULL, 'V' },
@@ -147,7 +197,7 @@ static void parse_options(int argc, char **argv, struct opts *o)
 	int c;
 
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":D:n:r:hV", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":D:n:r:p:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'D':
 			o->device = optarg;
@@ -157,6 +207,9 @@ static void parse_options(int argc, char **argv, struct opts *o)
 			break;
 		case 'r':
 			o->repeat = parse_count("--repeat", optarg);
+			break;
+		case 'p':
+			o->places = parse_places(optarg);
 			break;
 		case OPT_JSON:
 			o->json = true;
@@ -213,6 +266,7 @@ static struct result *measure(const char *name, bench_fn fn, void *arg,
 	r = &results[nresults++];
 	memset(r, 0, sizeof(*r));
 	r->name = name;
+	r->place = cur_place;
 	r->min = t[0];
 	r->max = t[repeat - 1];
 	r->median = repeat & 1 ? t[repeat / 2] : (t[repeat / 2 - 1] + t[repeat / 2]) / 2;
@@ -240,16 +294,7 @@ struct sock_pair {
 	pid_t echo;
 };
 
-/* The CPUs gemd may run on, for the floors' partners; false if unknown. */
-static bool gemd_cpus(int fd, cpu_set_t *set)
-{
-	struct ucred cred;
-	socklen_t len = sizeof(cred);
-
-	return getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) == 0 &&
-	       cred.pid > 0 && sched_getaffinity(cred.pid, sizeof(*set), set) == 0;
-}
-
+/* The CPUs the floors' partners run on: gemd's, in every placement. */
 static cpu_set_t partner_cpus;
 static bool partner_placed;
 
@@ -592,12 +637,11 @@ struct floors {
 	const struct result *sock, *futex, *syscall;
 };
 
-static void measure_floors(const struct opts *o, int fd, struct floors *f)
+static void measure_floors(const struct opts *o, struct floors *f)
 {
 	struct sock_pair sp;
 	struct pingpong pp = { .word = 0 };
 
-	partner_placed = gemd_cpus(fd, &partner_cpus);
 	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sp.fd) < 0)
 		die("socketpair: %s", strerror(errno));
 	sp.echo = fork();
@@ -694,11 +738,90 @@ static void *run_transport(void *arg)
 	return NULL;
 }
 
+/* --- placements ------------------------------------------------------------ */
+
+/*
+ * A placement pins this thread (and so the transport threads it starts,
+ * which inherit its mask) to one CPU of those it was given, and every
+ * thread of gemd and the floors' partners to the same CPU or to another
+ * of them.  gemd's serving threads for our connections are born after
+ * the pinning, from pinned threads, so they inherit it too.  gemd gets
+ * its threads' old masks back at the end (cpupin_restore), also when
+ * gem-bench dies of an error (atexit); a signal leaves gemd pinned.
+ */
+static cpu_set_t own_cpus;		/* this thread's mask at start */
+static struct cpupin_saved gemd_saved;
+
+static void unplace(void)
+{
+	cpupin_restore(&gemd_saved);
+	sched_setaffinity(0, sizeof(own_cpus), &own_cpus);
+}
+
+static int nth_cpu(const cpu_set_t *set, int n)
+{
+	int cpu;
+
+	for (cpu = 0; cpu < CPU_SETSIZE; cpu++)
+		if (CPU_ISSET(cpu, set) && n-- == 0)
+			return cpu;
+	return -1;
+}
+
+/* Take placement p; false (with not_measured[p] saying why) if it cannot
+ * be had. */
+static bool place(int fd, enum placement p)
+{
+	char *why = not_measured[p];
+	size_t wlen = sizeof(not_measured[p]);
+	struct ucred cred;
+	socklen_t len = sizeof(cred);
+	cpu_set_t mine;
+	int cpu, tid, ret;
+
+	cur_place = p;
+	partner_placed = false;
+	if (getsockopt(fd, SOL_SOCKET, SO_PEERCRED, &cred, &len) || cred.pid <= 0) {
+		if (p == PLACE_ANY)
+			return true;
+		snprintf(why, wlen, "gemd's pid is unknown (SO_PEERCRED: %s)",
+			 cred.pid <= 0 ? "no pid" : strerror(errno));
+		return false;
+	}
+	if (p == PLACE_ANY) {
+		partner_placed = !sched_getaffinity(cred.pid, sizeof(partner_cpus),
+						    &partner_cpus);
+		return true;
+	}
+	cpu = nth_cpu(&own_cpus, p == PLACE_CROSS);
+	if (cpu < 0) {
+		snprintf(why, wlen, "gem-bench may run on one CPU only");
+		return false;
+	}
+	CPU_ZERO(&partner_cpus);
+	CPU_SET(cpu, &partner_cpus);
+	partner_placed = true;
+	ret = cpupin_process(cred.pid, &partner_cpus, &gemd_saved, &tid);
+	if (ret) {
+		snprintf(why, wlen, "cannot pin gemd's thread %d: %s", tid,
+			 strerror(-ret));
+		return false;
+	}
+	CPU_ZERO(&mine);
+	CPU_SET(nth_cpu(&own_cpus, 0), &mine);
+	if (sched_setaffinity(0, sizeof(mine), &mine)) {
+		snprintf(why, wlen, "cannot pin gem-bench: %s", strerror(errno));
+		unplace();
+		return false;
+	}
+	return true;
+}
+
 /*
  * libgem picks a thread's transport when the thread first talks to gemd,
  * from $GEMKIT_TRANSPORT: each transport gets a fresh thread.
  */
-static void run_all(const struct opts *o, int fd)
+static void run_placement(const struct opts *o, int fd)
 {
 	static const char *const tags[] = { "socket", "shm" };
 	struct floors f;
@@ -706,7 +829,7 @@ static void run_all(const struct opts *o, int fd)
 	pthread_t tid;
 	size_t i;
 
-	measure_floors(o, fd, &f);
+	measure_floors(o, &f);
 	for (i = 0; i < ARRAY_SIZE(tags); i++) {
 		t.tag = tags[i];
 		if (setenv("GEMKIT_TRANSPORT", tags[i], 1))
@@ -714,6 +837,21 @@ static void run_all(const struct opts *o, int fd)
 		if (pthread_create(&tid, NULL, run_transport, &t))
 			die("cannot start the %s thread", tags[i]);
 		pthread_join(tid, NULL);
+	}
+}
+
+static void run_all(const struct opts *o, int fd)
+{
+	enum placement p;
+
+	if (sched_getaffinity(0, sizeof(own_cpus), &own_cpus))
+		die("sched_getaffinity: %s", strerror(errno));
+	atexit(unplace);
+	for (p = 0; p < NPLACES; p++) {
+		if (!(o->places & (1u << p)) || !place(fd, p))
+			continue;
+		run_placement(o, fd);
+		unplace();
 	}
 }
 
@@ -750,8 +888,11 @@ static void print_table(const struct opts *o, const char *device)
 	printf("gem-bench %s: %s, %lu iterations (fewer for big copies), "
 	       "median of %lu runs\n\n", PACKAGE_VERSION, device, o->iterations,
 	       o->repeat);
-	printf("%-28s %11s %8s  %-20s %7s  %s\n", "operation", "median", "spread",
-	       "floor", "ratio", "goal");
+	printf("%-5s  %-28s %11s %8s  %-20s %7s  %s\n", "place", "operation",
+	       "median", "spread", "floor", "ratio", "goal");
+	for (i = 0; i < NPLACES; i++)
+		if ((o->places & (1u << i)) && not_measured[i][0])
+			printf("%-5s  not measured: %s\n", place_names[i], not_measured[i]);
 	for (i = 0; i < nresults; i++) {
 		const struct result *r = &results[i];
 		const char *st = status(r);
@@ -767,8 +908,8 @@ static void print_table(const struct opts *o, const char *device)
 			else
 				miss++;
 		}
-		printf("%-28s %11s %7.1f%%  %-20s %7s  %s\n", r->name, t, spread_pct(r),
-		       r->floor ? r->floor : "-", ratio, goal);
+		printf("%-5s  %-28s %11s %7.1f%%  %-20s %7s  %s\n", place_names[r->place],
+		       r->name, t, spread_pct(r), r->floor ? r->floor : "-", ratio, goal);
 	}
 	printf("\nspread: (slowest - fastest run) / median.  goals: %d PASS, %d MISS\n",
 	       pass, miss);
@@ -790,20 +931,33 @@ static void json_string(const char *s)
 
 static void print_json(const struct opts *o, const char *device)
 {
-	int i;
+	int i, n;
 
 	printf("{\"version\":");
 	json_string(PACKAGE_VERSION);
 	printf(",\"device\":");
 	json_string(device);
-	printf(",\"iterations\":%lu,\"repeat\":%lu,\"results\":[", o->iterations,
+	printf(",\"iterations\":%lu,\"repeat\":%lu,\"placements\":[", o->iterations,
 	       o->repeat);
+	for (i = 0, n = 0; i < NPLACES; i++) {
+		if (!(o->places & (1u << i)))
+			continue;
+		printf("%s{\"placement\":\"%s\",\"measured\":%s", n++ ? "," : "",
+		       place_names[i], not_measured[i][0] ? "false" : "true");
+		if (not_measured[i][0]) {
+			printf(",\"why\":");
+			json_string(not_measured[i]);
+		}
+		putchar('}');
+	}
+	printf("],\"results\":[");
 	for (i = 0; i < nresults; i++) {
 		const struct result *r = &results[i];
 		const char *st = status(r);
 
 		printf("%s{\"name\":", i ? "," : "");
 		json_string(r->name);
+		printf(",\"placement\":\"%s\"", place_names[r->place]);
 		printf(",\"median_ns\":%.1f,\"min_ns\":%.1f,\"max_ns\":%.1f",
 		       r->median, r->min, r->max);
 		if (r->floor) {
@@ -820,7 +974,7 @@ static void print_json(const struct opts *o, const char *device)
 
 int main(int argc, char **argv)
 {
-	struct opts o = { .iterations = 2000, .repeat = 5 };
+	struct opts o = { .iterations = 2000, .repeat = 5, .places = PLACES_DEFAULT };
 	const char *device;
 	int fd;
 

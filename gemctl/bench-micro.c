@@ -4,8 +4,9 @@
  * Each already measures its own floors in its own run; re-implementing
  * them here would only give two versions to keep in step.
  *
- *   gem-bench       ioctl and nop execbuffer vs a socket round trip,
- *                   pwrite/pread vs memcpy, create/close  (--json, parsed)
+ *   gem-bench       ioctl and nop execbuffer vs a socket round trip and
+ *                   a futex ping-pong, pwrite/pread vs memcpy,
+ *                   create/close, in each placement (--json, parsed)
  *   debugfs-bench   the debugfs cycle at 100k objects, in-process
  *   preload-bench   the interposer's cost, under `gemctl run`
  *   gemtop-bench    gemtop's CPU per refresh
@@ -81,6 +82,7 @@ struct micro_out {
 	FILE *f;
 	bool json;
 	gj *rows;
+	const char *place;	/* gem-bench's placement of the next row, or NULL */
 };
 
 /* The text table's figure column.  A figure is formatted whole into a
@@ -97,6 +99,9 @@ static void row(struct micro_out *o, const char *prog, const char *status,
 	struct strbuf text = STRBUF_INIT;
 	va_list ap;
 
+	/* The text table shows gem-bench's placement first; JSON a field. */
+	if (o->place && !o->json)
+		strbuf_addf(&text, "%-5s  ", o->place);
 	va_start(ap, fmt);
 	strbuf_vaddf(&text, fmt, ap);
 	va_end(ap);
@@ -109,6 +114,8 @@ static void row(struct micro_out *o, const char *prog, const char *status,
 		gj *r = gj_object();
 
 		gj_str(r, "program", prog);
+		if (o->place)
+			gj_str(r, "placement", o->place);
 		gj_str(r, "text", text.buf);
 		gj_str(r, "status", status);
 		gj_push(o->rows, r);
@@ -136,7 +143,33 @@ static void text_rows(struct micro_out *o, const char *prog, struct strbuf *sb)
 	}
 }
 
-/* gem-bench --json: one row per result, ratio and goal. */
+/* gem-bench's placements that could not be had, a row each: "not
+ * measured: WHY". */
+static void gem_bench_unplaced(struct micro_out *o, json_object *doc)
+{
+	json_object *places, *e, *v;
+	size_t i;
+
+	if (!json_object_object_get_ex(doc, "placements", &places) ||
+	    !json_object_is_type(places, json_type_array))
+		return;
+	for (i = 0; i < json_object_array_length(places); i++) {
+		const char *why = "";
+
+		e = json_object_array_get_idx(places, i);
+		if (!json_object_object_get_ex(e, "measured", &v) ||
+		    json_object_get_boolean(v))
+			continue;
+		if (json_object_object_get_ex(e, "why", &v))
+			why = json_object_get_string(v);
+		o->place = json_object_object_get_ex(e, "placement", &v) ?
+			   json_object_get_string(v) : "?";
+		row(o, "gem-bench", "", "not measured: %s", why);
+	}
+	o->place = NULL;
+}
+
+/* gem-bench --json: one row per result, its placement, ratio and goal. */
 static bool gem_bench_rows(struct micro_out *o, struct strbuf *sb)
 {
 	json_object *doc = json_tokener_parse(sb->buf), *res, *e, *v;
@@ -148,11 +181,14 @@ static bool gem_bench_rows(struct micro_out *o, struct strbuf *sb)
 		json_object_put(doc);
 		return false;
 	}
+	gem_bench_unplaced(o, doc);
 	for (i = 0; i < json_object_array_length(res); i++) {
 		const char *name = "", *floor = NULL, *status = "";
 		double median = 0, ratio = 0, goal = 0;
 
 		e = json_object_array_get_idx(res, i);
+		o->place = json_object_object_get_ex(e, "placement", &v) ?
+			   json_object_get_string(v) : NULL;
 		if (json_object_object_get_ex(e, "name", &v))
 			name = json_object_get_string(v);
 		if (json_object_object_get_ex(e, "median_ns", &v))
@@ -174,6 +210,7 @@ static bool gem_bench_rows(struct micro_out *o, struct strbuf *sb)
 		else
 			row(o, "gem-bench", status, "%s: %.0f ns", name, median);
 	}
+	o->place = NULL;
 	json_object_put(doc);
 	return true;
 }
@@ -235,7 +272,8 @@ static void run_one(struct micro_out *o, const char *prog, char *const *argv,
 /* How a micro benchmark runs. */
 enum micro_how {
 	MICRO_ALONE,		/* PROG: in-process, no gemd */
-	MICRO_DEVICE_JSON,	/* PROG -D DEVICE --json (gem_bench_rows) */
+	MICRO_DEVICE_JSON,	/* PROG -D DEVICE --json [--placement P]
+				 * (gem_bench_rows); it places itself */
 	MICRO_UNDER_RUN,	/* gemctl -D DEVICE run PROG; "not built" if absent */
 };
 
@@ -251,10 +289,10 @@ static const struct micro_prog {
 };
 
 static void run_prog(struct micro_out *o, const struct micro_prog *mp, const char *dir,
-		     char *self, const char *device)
+		     char *self, const char *device, const char *placement)
 {
 	char path[PATH_MAX + 32];
-	char *argv[6] = { path, NULL };
+	char *argv[7] = { path, NULL };
 
 	snprintf(path, sizeof(path), "%s/%s", dir, mp->name);
 	switch (mp->how) {
@@ -264,6 +302,10 @@ static void run_prog(struct micro_out *o, const struct micro_prog *mp, const cha
 		argv[1] = (char *)"-D";
 		argv[2] = (char *)device;
 		argv[3] = (char *)"--json";
+		if (placement) {
+			argv[4] = (char *)"--placement";
+			argv[5] = (char *)placement;
+		}
 		break;
 	case MICRO_UNDER_RUN:
 		if (access(path, X_OK)) {
@@ -280,12 +322,19 @@ static void run_prog(struct micro_out *o, const struct micro_prog *mp, const cha
 	run_one(o, mp->name, argv, mp->how == MICRO_DEVICE_JSON);
 }
 
-int bench_micro(const char *device, bool json, FILE *out)
+int bench_micro(const char *device, bool json, FILE *out, int gemd_pid,
+		const enum bench_placement *placement)
 {
 	char dir[PATH_MAX], self[PATH_MAX];
 	struct micro_out o = { .f = out, .json = json };
+	enum bench_placement placed = BENCH_ANY;
+	const char *why, *pname = NULL;
+	bool pinning = placement && *placement != BENCH_ANY;
 	size_t i;
 	int ret;
+
+	if (placement)
+		pname = bench_placement_names[*placement];
 
 	ret = bench_dir(dir, sizeof(dir), self, sizeof(self));
 	if (ret)
@@ -294,8 +343,20 @@ int bench_micro(const char *device, bool json, FILE *out)
 	if (!json)
 		fprintf(out, "%-14s %-*s %s\n", "program", MICRO_FIGURE_WIDTH,
 			"figure", "goal");
-	for (i = 0; i < ARRAY_SIZE(micro_progs); i++)
-		run_prog(&o, &micro_progs[i], dir, self, device);
+	for (i = 0; i < ARRAY_SIZE(micro_progs); i++) {
+		/* gem-bench pins itself and gemd per placement; the others
+		 * inherit this thread's affinity, taken after it. */
+		if (pinning && micro_progs[i].how != MICRO_DEVICE_JSON) {
+			pinning = false;
+			placed = bench_place(gemd_pid, *placement, &why);
+			if (placed == BENCH_ANY)
+				fprintf(stderr, "gemctl bench: placement %s refused (%s)\n",
+					pname, why);
+		}
+		run_prog(&o, &micro_progs[i], dir, self, device, pname);
+	}
+	if (placed != BENCH_ANY)
+		bench_unplace(gemd_pid);
 	if (json) {
 		gj *doc = gj_doc("gemctl", GEMCTL_SCHEMA_VERSION);
 

@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "bench.h"
+#include "cpupin.h"
 #include "sockpath.h"
 #include "util.h"
 
@@ -124,34 +125,17 @@ void bench_thread_cpu(uint64_t *user_ns, uint64_t *sys_ns)
 		  (uint64_t)ru.ru_stime.tv_usec * 1000ull;
 }
 
-/* Set every thread of pid to set; -errno of the first refusal. */
-static int place_process(int pid, const cpu_set_t *set)
-{
-	char path[64];
-	struct dirent *de;
-	int ret = 0;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/proc/%d/task", pid);
-	d = opendir(path);
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		if (de->d_name[0] == '.')
-			continue;
-		if (sched_setaffinity(atoi(de->d_name), sizeof(*set), set) && !ret)
-			ret = -errno;
-	}
-	closedir(d);
-	return ret;
-}
+/* What bench_place changed, for bench_unplace to give back. */
+static struct cpupin_saved gemd_saved;
+static cpu_set_t own_saved;
+static bool own_pinned;
 
 enum bench_placement bench_place(int gemd_pid, enum bench_placement want,
 				 const char **why)
 {
 	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
 	cpu_set_t me, it;
-	int ret;
+	int ret, tid;
 
 	*why = NULL;
 	if (want == BENCH_ANY)
@@ -168,13 +152,17 @@ enum bench_placement bench_place(int gemd_pid, enum bench_placement want,
 	CPU_ZERO(&it);
 	CPU_SET(0, &me);
 	CPU_SET(want == BENCH_SAME ? 0 : 1, &it);
-	ret = place_process(gemd_pid, &it);
+	if (sched_getaffinity(0, sizeof(own_saved), &own_saved)) {
+		*why = "cannot read this thread's affinity";
+		return BENCH_ANY;
+	}
+	ret = cpupin_process(gemd_pid, &it, &gemd_saved, &tid);
 	if (ret) {
 		*why = ret == -EPERM ? "not allowed to set gemd's affinity"
 				     : "cannot set gemd's affinity";
-		bench_unplace(gemd_pid);
 		return BENCH_ANY;
 	}
+	own_pinned = true;
 	if (sched_setaffinity(0, sizeof(me), &me)) {
 		*why = "cannot set this thread's affinity";
 		bench_unplace(gemd_pid);
@@ -185,16 +173,11 @@ enum bench_placement bench_place(int gemd_pid, enum bench_placement want,
 
 void bench_unplace(int gemd_pid)
 {
-	long ncpu = sysconf(_SC_NPROCESSORS_ONLN);
-	cpu_set_t all;
-	long i;
-
-	CPU_ZERO(&all);
-	for (i = 0; i < ncpu && i < CPU_SETSIZE; i++)
-		CPU_SET(i, &all);
-	if (gemd_pid > 0)
-		place_process(gemd_pid, &all);
-	sched_setaffinity(0, sizeof(all), &all);
+	(void)gemd_pid;		/* the one bench_place saved */
+	cpupin_restore(&gemd_saved);
+	if (own_pinned)
+		sched_setaffinity(0, sizeof(own_saved), &own_saved);
+	own_pinned = false;
 }
 
 void bench_machine(struct bench_machine *m)

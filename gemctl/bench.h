@@ -140,7 +140,7 @@ enum bench_placement { BENCH_ANY, BENCH_SAME, BENCH_CROSS };
  * (BENCH_ANY when pinning was refused), *why says why not. */
 enum bench_placement bench_place(int gemd_pid, enum bench_placement want,
 				 const char **why);
-/* Undo bench_place on gemd. */
+/* Undo bench_place: gemd's threads and this one get their old masks. */
 void bench_unplace(int gemd_pid);
 extern const char *const bench_placement_names[3];
 
@@ -211,7 +211,12 @@ int bench_compare(FILE *f, const char *a, const char *b);
 
 /* --- bench micro (bench-micro.c) ------------------------------------------ */
 
-int bench_micro(const char *device, bool json, FILE *out);
+/* Run the micro benchmarks against gemd (gemd_pid) at device.  With a
+ * placement, gem-bench measures in it (--placement) and the others run
+ * with gemd and this thread pinned to it; without, gem-bench measures in
+ * its default placements and the others run unpinned.  0 or -errno. */
+int bench_micro(const char *device, bool json, FILE *out, int gemd_pid,
+		const enum bench_placement *placement);
 /* Where the benchmark programs are ($GEMCTL_BENCH_DIR, else the build
  * tree around this gemctl), and this gemctl's own path.  0 or -errno. */
 int bench_dir(char *dir, size_t len, char *self, size_t selflen);

@@ -41,6 +41,7 @@ struct bench_opts {
 	unsigned int repeat;
 	uint64_t duration_ns;
 	enum bench_placement placement;
+	bool placement_given;		/* --placement was on the command line */
 	bool json, compare;
 	const char *output;
 	const struct workload *w[32];
@@ -204,6 +205,7 @@ static int parse_args(struct gemctl *ctl, int argc, char **argv,
 						    "--placement is same, cross or any, not '%s'",
 						    optarg);
 			o->placement = (enum bench_placement)i;
+			o->placement_given = true;
 			break;
 		case 'j':
 			o->json = true;
@@ -475,10 +477,8 @@ static int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 		.duration_ns = 1000000000ull,
 		.placement = BENCH_ANY,
 	};
-	enum bench_placement placed;
 	char **rest = NULL;
 	int nrest = 0, i, ret, pid;
-	const char *why;
 	FILE *out;
 
 	for (i = 0; i < (int)ARRAY_SIZE(default_strategies); i++)
@@ -510,14 +510,8 @@ static int cmd_bench(struct gemctl *ctl, int argc, char **argv)
 		out = open_output(ctl, &o);
 		if (!out)
 			return GEMCTL_FAILED;
-		/* The programs inherit this thread's affinity. */
-		placed = bench_place(pid, o.placement, &why);
-		if (o.placement != BENCH_ANY && placed == BENCH_ANY)
-			fprintf(stderr, "gemctl bench: placement %s refused (%s)\n",
-				bench_placement_names[o.placement], why);
-		ret = bench_micro(gemctl_device(ctl), o.json, out);
-		if (placed != BENCH_ANY)
-			bench_unplace(pid);
+		ret = bench_micro(gemctl_device(ctl), o.json, out, pid,
+				  o.placement_given ? &o.placement : NULL);
 		if (ret) {
 			if (out != stdout)
 				fclose(out);

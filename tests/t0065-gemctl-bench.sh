@@ -278,7 +278,122 @@ test_expect_success 'usage errors exit 2, a missing device 3' '
 	stderr_has "cannot read '\''nothing.json'\''"
 '
 
+test_expect_success 'micro shows gem-bench'"'"'s placements and passes --placement on' '
+	mkdir fakeplace &&
+	cat >fakeplace/gem-bench <<-\EOF &&
+	#!/bin/sh
+	echo "$@" >"$(dirname "$0")/args"
+	echo "{\"version\":\"x\",\"placements\":[{\"placement\":\"same\",\"measured\":true},{\"placement\":\"cross\",\"measured\":false,\"why\":\"gem-bench may run on one CPU only\"}],\"results\":[{\"name\":\"ioctl (GETPARAM) [shm]\",\"placement\":\"same\",\"median_ns\":1000.0,\"min_ns\":900.0,\"max_ns\":1100.0,\"floor\":\"futex ping-pong\",\"ratio\":0.5000,\"goal_ratio\":3.00,\"status\":\"PASS\"}]}"
+	EOF
+	chmod +x fakeplace/gem-bench &&
+	GEMCTL_BENCH_DIR=$PWD/fakeplace gemctl bench micro >micro 2>err &&
+	echo "-D $GEMD_SOCK --json" >expect &&
+	test_cmp expect fakeplace/args &&
+	grep -Fx "gem-bench      cross  not measured: gem-bench may run on one CPU only" micro &&
+	grep "^gem-bench  *same   ioctl (GETPARAM) \[shm\]: 1000 ns, 0.50x futex ping-pong (goal <= 3.00x) *PASS$" micro &&
+	GEMCTL_BENCH_DIR=$PWD/fakeplace gemctl bench micro --placement cross --json >micro.json 2>err &&
+	echo "-D $GEMD_SOCK --json --placement cross" >expect &&
+	test_cmp expect fakeplace/args &&
+	json_check "[(r[\"placement\"], r[\"text\"]) for r in d[\"micro\"][:2]] == [(\"cross\", \"not measured: gem-bench may run on one CPU only\"), (\"same\", \"ioctl (GETPARAM) [shm]: 1000 ns, 0.50x futex ping-pong (goal <= 3.00x)\")] and \"placement\" not in d[\"micro\"][2]" <micro.json
+'
+
 test_expect_success 'stop gemd' '
+	stop_gemd
+'
+
+# gem_bench_check FILE PLACEMENTS NCPUS: gem-bench's JSON document in FILE
+# has, for each of PLACEMENTS (in gem-bench's order), every row measured
+# in that placement (figures and their floors alike), or exactly why it
+# was not: one CPU when gem-bench was given NCPUS < 2 CPUs, else a
+# refused sched_setaffinity.
+gem_bench_check () {
+	python3 - "$@" <<-\EOF
+	import json, re, sys
+	path, asked, ncpus = sys.argv[1], sys.argv[2].split(","), int(sys.argv[3])
+	d = json.load(open(path))
+	rows = ["socket round trip", "futex ping-pong", "system call"]
+	for t in ("socket", "shm"):
+	    rows += ["%s [%s]" % (n, t) for n in ("ioctl (GETPARAM)",
+	             "accounting per ioctl", "nop execbuffer", "BUSY, idle object",
+	             "create+close 4 KiB")]
+	    for size in ("4 KiB", "1 MiB", "64 MiB"):
+	        rows += ["%s %s [%s]" % (op, size, t) for op in ("memcpy", "pwrite", "pread")]
+	assert [p["placement"] for p in d["placements"]] == asked, d["placements"]
+	assert {r["placement"] for r in d["results"]} <= set(asked), d["results"]
+	for p in d["placements"]:
+	    got = [r for r in d["results"] if r["placement"] == p["placement"]]
+	    if not p["measured"]:
+	        assert got == [], got
+	        if p["placement"] == "cross" and ncpus < 2:
+	            assert p["why"] == "gem-bench may run on one CPU only", p
+	        else:
+	            assert p["placement"] != "any", p
+	            assert re.match(r"cannot pin (gemd's thread [0-9]+|gem-bench): ", p["why"]), p
+	        continue
+	    assert "why" not in p, p
+	    names = [r["name"] for r in got]
+	    assert names == rows, (p, names)
+	    for r in got:
+	        assert r["median_ns"] > 0, r
+	        assert "floor" not in r or r["floor"] in names, r
+	EOF
+}
+
+# masks PID: the CPU masks of gemd's threads, one line each, sorted.
+masks () {
+	cat /proc/$1/task/*/status | sed -n "s/^Cpus_allowed_list:[	 ]*//p" | sort -u
+}
+
+# one_cpu CMD...: CMD with this shell's first allowed CPU only.
+one_cpu () {
+	python3 -c "import os, sys
+os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
+os.execvp(sys.argv[1], sys.argv[1:])" "$@"
+}
+
+GEM_BENCH="$GEMKIT_BUILD_DIR/gem-bench"
+NCPUS=$(python3 -c "import os; print(len(os.sched_getaffinity(0)))")
+
+test_expect_success 'start gemd (default aperture, for gem-bench)' '
+	start_gemd
+'
+
+test_expect_success 'gem-bench measures every row in each placement, gemd'"'"'s masks given back' '
+	masks $(gemd_pid) >masks.before &&
+	"$GEM_BENCH" -D "$GEMD_SOCK" -n 3 -r 1 --json >gb.json &&
+	gem_bench_check gb.json same,cross $NCPUS &&
+	masks $(gemd_pid) >masks.after &&
+	test_cmp masks.before masks.after &&
+	"$GEM_BENCH" -D "$GEMD_SOCK" -n 3 -r 1 --placement any,same --json >gb.json &&
+	gem_bench_check gb.json same,any $NCPUS &&
+	masks $(gemd_pid) >masks.after &&
+	test_cmp masks.before masks.after
+'
+
+test_expect_success 'gem-bench on one CPU: cross is not measured, and says why' '
+	one_cpu "$GEM_BENCH" -D "$GEMD_SOCK" -n 3 -r 1 --placement cross --json >gb.json &&
+	gem_bench_check gb.json cross 1 &&
+	one_cpu "$GEM_BENCH" -D "$GEMD_SOCK" -n 3 -r 1 --placement cross >gb.txt &&
+	grep -Fx "cross  not measured: gem-bench may run on one CPU only" gb.txt &&
+	masks $(gemd_pid) >masks.after &&
+	test_cmp masks.before masks.after &&
+	test_expect_code 2 "$GEM_BENCH" --placement same,far 2>err &&
+	stderr_has "invalid --placement '\''same,far'\'': a list of same, cross and any"
+'
+
+test_expect_success 'micro runs the real gem-bench: a row per result, each with its placement' '
+	mkdir realgb &&
+	printf "#!/bin/sh\nexec \"%s\" -n 3 -r 1 \"\$@\"\n" "$GEM_BENCH" >realgb/gem-bench &&
+	chmod +x realgb/gem-bench &&
+	GEMCTL_BENCH_DIR=$PWD/realgb gemctl bench micro --placement same >micro 2>err &&
+	test $(grep -c "^gem-bench      same   " micro) -eq 31 &&
+	grep "^gem-bench  *same   nop execbuffer \[shm\]: [0-9]* ns, [0-9.]*x futex ping-pong (goal <= 4.00x) *\(PASS\|MISS\)$" micro &&
+	! grep "^gem-bench      \(cross\|any\) " micro &&
+	masks $(gemd_pid) >masks.after &&
+	test_cmp masks.before masks.after
+'
+
+test_expect_success 'stop gemd (gem-bench)' '
 	stop_gemd
 '
 

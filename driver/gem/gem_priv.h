@@ -413,6 +413,7 @@ struct gem_device {
 	/* retire worker: sleeps on retire_cond with dev->lock */
 	bool stopping;
 	pthread_cond_t retire_cond;	/* signalled under lock when requests are queued */
+	bool retire_idle;		/* the worker sleeps on an empty list (dev->lock) */
 
 	struct gem_stats stats;
 	struct gem_acct_dev *acct;	/* acct.c: requests' files by seqno */

@@ -161,9 +161,15 @@ uint32_t gem_add_request(struct gem_device *dev, struct gem_file *file,
 		rq->pid = file->pid;
 		memcpy(rq->comm, file->comm, sizeof(rq->comm));
 	}
-	/* Wake the retire worker only when it sleeps on an empty list. */
-	if (list_empty(&dev->requests))
+	/* Wake the retire worker only when it sleeps on an empty list, not
+	 * in its timed sleep: that one ends within RETIRE_PERIOD_NS anyway,
+	 * and a client whose every request finds the list empty (the last
+	 * one retired by its own next call, as a nop execbuffer loop's is)
+	 * would otherwise wake it, and switch to it, once per request. */
+	if (dev->retire_idle) {
+		dev->retire_idle = false;
 		pthread_cond_signal(&dev->retire_cond);
+	}
 	list_add_tail(&rq->link, &dev->requests);
 	if (file)
 		list_add_tail(&rq->file_link, &file->requests);
@@ -422,7 +428,9 @@ static void *retire_worker(void *arg)
 		struct timespec ts;
 
 		if (list_empty(&dev->requests)) {
+			dev->retire_idle = true;
 			pthread_cond_wait(&dev->retire_cond, &dev->lock);
+			dev->retire_idle = false;
 			continue;
 		}
 		clock_gettime(CLOCK_REALTIME, &ts);
