@@ -197,8 +197,10 @@ DEBUGFS_WRITE(debugfs_write_drop_caches)
 			goto out_unlock;
 		drop_unbound(dev);
 	}
-	if (val & DROP_FREED)
+	if (val & (DROP_FREED | DROP_SHRINK_ALL)) {
 		gem_retire_requests(dev);
+		gem_backing_shrink(dev);
+	}
 out_unlock:
 	gem_unlock(dev);
 	return ret;

@@ -136,6 +136,7 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	INIT_LIST_HEAD(&dev->arenas);
 	INIT_LIST_HEAD(&dev->kernel_arenas);
 	INIT_LIST_HEAD(&dev->quarantine);
+	INIT_LIST_HEAD(&dev->recycle);
 	INIT_LIST_HEAD(&dev->files);
 	INIT_LIST_HEAD(&dev->requests);
 	INIT_LIST_HEAD(&dev->syncfiles_pending);
@@ -341,6 +342,7 @@ int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
 		gem_view_sync(obj);
 		gem_object_location(obj, loc);
 		obj->client_mapped = true;
+		obj->fresh = false;
 	}
 	loc->offset += within;
 	loc->size = length;

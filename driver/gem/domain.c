@@ -208,6 +208,7 @@ int gem_pread_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 		gem_view_sync(obj);
 		gem_object_location(obj, &call->loc);
 		call->has_loc = true;
+		obj->fresh = false;	/* the copy gets its pages */
 		file->dev->stats.pread_bytes += args->size;
 	}
 	gem_object_put(obj);
@@ -234,6 +235,7 @@ int gem_pwrite_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	if (ret == 0) {
 		gem_view_sync(obj);
 		gem_object_location(obj, &call->loc);
+		obj->fresh = false;	/* the copy gets its pages */
 		/* The copy comes after this reply: the client asks for the
 		 * merge into the view once it is done. */
 		if (obj->view)
@@ -271,6 +273,7 @@ int gem_mmap_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	gem_object_location(obj, &call->loc);
 	call->has_loc = true;
 	obj->client_mapped = true;
+	obj->fresh = false;
 out_put:
 	gem_object_put(obj);
 	return ret;

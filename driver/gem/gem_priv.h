@@ -80,6 +80,8 @@ struct strbuf;
 #define GEM_DEDICATED_SIZE	(16ull << 20)	/* objects this big get their own */
 #define GEM_MAX_OBJECT_SIZE	(4ull << 30)
 #define GEM_QUARANTINE_BYTES	(256ull << 20)	/* see backing.c */
+#define GEM_RECYCLE_BYTES	(64ull << 20)	/* see backing.c */
+#define GEM_RECYCLE_RANGES	64u
 /* mmap fake offset: id << 34 | mapping type << 32 | byte in the object */
 #define GEM_FAKE_OFFSET_SHIFT	34
 #define GEM_FAKE_TYPE_SHIFT	32
@@ -125,12 +127,16 @@ struct gem_arena {
 	uint64_t verify_bytes;
 };
 
-/* A freed range a client may still map (backing.c). */
+/* A freed range kept reserved in its arena (backing.c): one a client may
+ * still map (quarantine), or one nobody mapped, kept with its pages for
+ * the next object of its size (recycle). */
 struct gem_quarantine {
 	/* dev->lock */
 	struct mm_node node;
 	struct gem_arena *arena;
-	struct list_head link;		/* dev->quarantine, oldest first */
+	struct list_head link;		/* dev->quarantine or dev->recycle,
+					 * oldest first */
+	bool recycle;
 };
 
 /* A file that holds handles to an object (drm_vma_node's allow list). */
@@ -199,6 +205,9 @@ struct gem_object {
 	uint32_t last_write_seqno;	/* last request that writes it */
 	bool dirty;
 	bool client_mapped;		/* a client mapped its pages */
+	bool fresh;			/* zeroed by gemd in a recycled range and
+					 * untouched since: it has no pages yet,
+					 * as far as anyone can tell (backing.c) */
 
 	/* tiling and fences */
 	uint32_t tiling_mode;
@@ -390,6 +399,9 @@ struct gem_device {
 	struct idmap arena_ids;		/* id -> arena */
 	struct list_head quarantine;	/* freed ranges clients may still map */
 	uint64_t quarantine_bytes;
+	struct list_head recycle;	/* freed ranges kept for reuse */
+	uint64_t recycle_bytes;
+	uint32_t recycle_ranges;
 
 	/* files */
 	struct list_head files;
@@ -496,6 +508,7 @@ uint32_t gem_hw_seqno(struct gem_device *dev);
 int gem_backing_alloc(struct gem_device *dev, struct gem_file *owner,
 		      struct gem_object *obj);
 void gem_backing_free(struct gem_device *dev, struct gem_object *obj);
+void gem_backing_shrink(struct gem_device *dev);	/* punch the recycled */
 void gem_backing_discard(struct gem_object *obj);	/* purge: zero the pages */
 bool gem_backing_has_pages(const struct gem_object *obj);
 /* i915_gem_object_truncate: the pages go, for good (madv PURGED). */

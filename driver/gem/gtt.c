@@ -189,6 +189,7 @@ static int gem_object_bind(struct gem_object *obj, const struct gem_pin_args *ar
 				     (uint32_t)(obj->gtt_node.start + obj->size),
 				     (uint32_t)(obj->gtt_node.size - obj->size));
 	obj->bind_count++;
+	obj->fresh = false;	/* the GPU may touch it now */
 	dev->stats.binds++;
 	gem_event(dev, GEM_EV_BIND, obj->id, obj->gtt_node.start, obj->gtt_node.size, 0);
 	gem_object_update_list(obj);

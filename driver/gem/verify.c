@@ -509,27 +509,44 @@ static void check_objects(struct verify *v, uint64_t *pinned, uint64_t *bound_by
 		       (unsigned long long)dev->object_bytes, dev->objects.count);
 }
 
+/* A kept range's bytes, counted to its arena; 0 if it is in none. */
+static uint64_t kept_range(struct verify *v, const struct gem_quarantine *q,
+			   bool recycle)
+{
+	if (q->arena->verify_epoch != v->epoch || q->node.mm != &q->arena->mm ||
+	    q->recycle != recycle) {
+		broken(v, GEM_VERIFY_ARENA, NULL, "a %s range is in no arena",
+		       recycle ? "recycled" : "quarantined");
+		return 0;
+	}
+	q->arena->verify_bytes += q->node.size;
+	return q->node.size;
+}
+
 static void check_arenas(struct verify *v)
 {
 	struct gem_device *dev = v->dev;
 	struct gem_quarantine *q;
 	struct gem_arena *arena;
-	uint64_t quarantined = 0;
-	uint32_t arenas = 0;
+	uint64_t quarantined = 0, recycled = 0;
+	uint32_t arenas = 0, recycled_ranges = 0;
 
-	list_for_each_entry(q, &dev->quarantine, link) {
-		if (q->arena->verify_epoch != v->epoch || q->node.mm != &q->arena->mm) {
-			broken(v, GEM_VERIFY_ARENA, NULL,
-			       "a quarantined range is in no arena");
-			continue;
-		}
-		q->arena->verify_bytes += q->node.size;
-		quarantined += q->node.size;
-	}
+	list_for_each_entry(q, &dev->quarantine, link)
+		quarantined += kept_range(v, q, false);
 	if (quarantined != dev->quarantine_bytes)
 		broken(v, GEM_VERIFY_ARENA, NULL, "quarantine %llu bytes, counter %llu",
 		       (unsigned long long)quarantined,
 		       (unsigned long long)dev->quarantine_bytes);
+	list_for_each_entry(q, &dev->recycle, link) {
+		recycled += kept_range(v, q, true);
+		recycled_ranges++;
+	}
+	if (recycled != dev->recycle_bytes || recycled_ranges != dev->recycle_ranges ||
+	    recycled > GEM_RECYCLE_BYTES || recycled_ranges > GEM_RECYCLE_RANGES)
+		broken(v, GEM_VERIFY_ARENA, NULL,
+		       "recycle %llu bytes in %u ranges, counters %llu in %u",
+		       (unsigned long long)recycled, recycled_ranges,
+		       (unsigned long long)dev->recycle_bytes, dev->recycle_ranges);
 	list_for_each_entry(arena, &dev->arenas, link) {
 		arenas++;
 		if (idmap_lookup(&dev->arena_ids, arena->id) != arena ||
