@@ -9,8 +9,10 @@
  *          again after hangcheck's kick;
  *   badop  an MI opcode the 945G does not have (the CS stops at once);
  *   fault  MI_STORE_DWORD_IMM to a GTT address past the aperture, or to
- *          --at ADDR (an unbound page: a page-table error there; the
- *          error state's FADDR and gemdump hang's "fault" line name it).
+ *          --at ADDR (a page-table error there if it is past the aperture:
+ *          the error state's FADDR and gemdump hang's "fault" line name
+ *          it; an unbound page inside the aperture is the scratch page,
+ *          as on a 945G, and the store lands there without a hang).
  * The batch handle is the value.
  */
 #include <stdlib.h>

@@ -238,6 +238,7 @@ DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_counters)
 		.gpu_blit_bytes = snap->gpu.blit_bytes,
 		.gpu_interrupts = snap->gpu.interrupts,
 		.gpu_busy_ns = snap->gpu.busy_ns,
+		.gpu_scratch_accesses = snap->gpu.scratch_accesses,
 		.hangs = s->hangs,
 		.resets = s->resets,
 		.bans = s->bans,

@@ -53,7 +53,7 @@ enum cs_status cs_check_span(struct gpu *gpu, uint32_t len)
 	while (idx < len) {
 		uint64_t addr = cs_addr(gpu, idx);
 
-		if (!gtt_ptr(gpu, addr)) {
+		if (addr >= gpu->cfg.aperture_size) {	/* else bound or scratch */
 			gpu->cs.fault_addr = addr;
 			return CS_FAULT;
 		}

@@ -173,7 +173,7 @@ const void *gpu_scratch_page(const struct gpu *gpu)
 
 void *gpu_gtt_host(struct gpu *gpu, uint32_t gtt_offset)
 {
-	return gtt_ptr(gpu, gtt_offset);
+	return gtt_pte_host(gpu, gtt_offset);
 }
 
 int gpu_fence_lookup(struct gpu *gpu, uint32_t addr, enum gpu_tiling *tiling,
@@ -280,6 +280,8 @@ void gpu_get_stats(struct gpu *gpu, struct gpu_stats *st)
 	st->interrupts = atomic_load_explicit(&gpu->st_interrupts, memory_order_relaxed);
 	st->busy_ns = atomic_load_explicit(&gpu->st_busy_ns, memory_order_relaxed);
 	st->inline_runs = atomic_load_explicit(&gpu->st_inline_runs, memory_order_relaxed);
+	st->scratch_accesses = atomic_load_explicit(&gpu->st_scratch_accesses,
+						    memory_order_relaxed);
 }
 
 uint64_t gpu_busy_now(struct gpu *gpu)

@@ -86,9 +86,12 @@ volatile uint32_t *gpu_hws(struct gpu *gpu);
 
 /*
  * GTT page table.  host points at the 4 KiB of system memory backing GTT
- * page 'page' (gtt_offset >> 12), or NULL to make it invalid; a GPU access
- * to an invalid page is a page-table error (PGTBL_ER, EIR) that stops the
- * ring.  Safe to call while the CS runs (entries are swapped atomically).
+ * page 'page' (gtt_offset >> 12), or NULL to unbind it.  The GPU reads
+ * and writes the scratch page at an unbound page, as a 945G does through
+ * the kernel's scratch PTEs (counted in gpu_stats.scratch_accesses); only
+ * an access beyond the aperture is a page-table error (PGTBL_ER, EIR) that
+ * stops the ring.  Safe to call while the CS runs (entries are swapped
+ * atomically).
  */
 void gpu_gtt_set_page(struct gpu *gpu, uint32_t page, void *host);
 /* Bind size bytes (page multiple) of host memory at gtt_offset / clear. */
@@ -96,12 +99,15 @@ void gpu_gtt_bind(struct gpu *gpu, uint32_t gtt_offset, void *host, uint32_t siz
 void gpu_gtt_clear(struct gpu *gpu, uint32_t gtt_offset, uint32_t size);
 /* Point size bytes at gtt_offset at the scratch page, as the kernel's
  * PTEs for the rest of a node larger than its object are (the GPU's
- * writes there go nowhere, its reads return what was written there). */
+ * writes there go nowhere, its reads return what was written there).
+ * The driver sees these pages as bound (gpu_gtt_host), unlike unbound
+ * ones, which the GPU also sends to the scratch page. */
 void gpu_gtt_bind_scratch(struct gpu *gpu, uint32_t gtt_offset, uint32_t size);
 /* The scratch page's host address (for gem_verify_state). */
 const void *gpu_scratch_page(const struct gpu *gpu);
 /* CPU view through the GTT for the driver's own use (ring writes, debug):
- * returns the host address of gtt_offset or NULL when unbound. */
+ * returns the host address of gtt_offset or NULL when unbound (where the
+ * GPU would use the scratch page). */
 void *gpu_gtt_host(struct gpu *gpu, uint32_t gtt_offset);
 
 /* True when the CS has nothing to do: HEAD == TAIL, no batch running, not
@@ -151,6 +157,8 @@ struct gpu_stats {
 	uint64_t interrupts;		/* user interrupts */
 	uint64_t busy_ns;		/* time spent executing */
 	uint64_t inline_runs;		/* runs on a submitting thread (gpu_run) */
+	uint64_t scratch_accesses;	/* page runs the GPU read or wrote at an
+					 * unbound GTT page: the scratch page */
 };
 void gpu_get_stats(struct gpu *gpu, struct gpu_stats *st);
 /* busy_ns including the run in progress: exact on the thread executing

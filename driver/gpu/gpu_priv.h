@@ -114,6 +114,7 @@ struct gpu {
 	_Atomic uint64_t st_interrupts;
 	_Atomic uint64_t st_busy_ns;
 	_Atomic uint64_t st_inline_runs;
+	_Atomic uint64_t st_scratch_accesses;
 };
 
 static inline uint64_t gpu_now_ns(void)
@@ -149,12 +150,9 @@ static inline void stat_add(_Atomic uint64_t *st, uint64_t n)
 	atomic_fetch_add_explicit(st, n, memory_order_relaxed);
 }
 
-/*
- * GTT access for the GPU side.  The PTE is loaded for every access, never
- * cached across commands, because the driver may rebind between them.
- * NULL means invalid PTE or beyond the aperture: a page-table error.
- */
-static inline uint8_t *gtt_ptr(struct gpu *gpu, uint64_t addr)
+/* The host page a GTT address's PTE points at, or NULL: invalid PTE or
+ * beyond the aperture.  The driver's view (gpu_gtt_host), not the GPU's. */
+static inline uint8_t *gtt_pte_host(struct gpu *gpu, uint64_t addr)
 {
 	uintptr_t page;
 
@@ -165,6 +163,34 @@ static inline uint8_t *gtt_ptr(struct gpu *gpu, uint64_t addr)
 	if (!page)
 		return NULL;
 	return (uint8_t *)page + (addr & (GTT_PAGE_SIZE - 1));
+}
+
+/*
+ * GTT access for the GPU side.  The PTE is loaded for every access, never
+ * cached across commands, because the driver may rebind between them.
+ *
+ * The kernel never leaves a GTT entry invalid: every page no object is
+ * bound to points at its scratch page (i915_gem_gtt.c, and intel-gtt's
+ * clear_range before it), so a 945G reading unbound GTT space reads the
+ * scratch page and its writes land there; only an address beyond the
+ * GTT is a page-table error.  A PTE of 0 stands for such an entry here,
+ * so the driver can tell unbound from bound (gpu_gtt_host); the GPU goes
+ * to the scratch page instead, counted (gpu_stats.scratch_accesses) as
+ * the trace of a client that addressed memory it did not own.
+ * NULL means beyond the aperture: a page-table error.
+ */
+static inline uint8_t *gtt_ptr(struct gpu *gpu, uint64_t addr)
+{
+	uint8_t *p;
+
+	if (addr >= gpu->cfg.aperture_size)
+		return NULL;
+	p = gtt_pte_host(gpu, addr);
+	if (p)
+		return p;
+	atomic_fetch_add_explicit(&gpu->st_scratch_accesses, 1,
+				  memory_order_relaxed);
+	return gpu->scratch_page + (addr & (GTT_PAGE_SIZE - 1));
 }
 
 /* The GPU got something done (gpu_progress.work). */

@@ -158,6 +158,10 @@ void gen3_batch_execbuf(struct gen3_batch *b, const struct gen3_exec *x,
 	obj[x->n].handle = x->batch;
 	obj[x->n].relocation_count = b->nreloc;
 	obj[x->n].relocs_ptr = to_user_pointer(b->reloc);
+	if (x->batch_pin) {
+		obj[x->n].offset = x->batch_pin;
+		obj[x->n].flags = EXEC_OBJECT_PINNED;
+	}
 
 	memset(eb, 0, sizeof(*eb));
 	eb->buffers_ptr = to_user_pointer(obj);

@@ -99,6 +99,8 @@ struct gen3_exec {
 	const uint64_t *flags;		/* their exec object flags, or NULL */
 	unsigned int n;
 	uint64_t exec_flags;		/* execbuffer2.flags (0: ring 0) */
+	uint64_t batch_pin;		/* the batch's GTT offset (softpin,
+					 * EXEC_OBJECT_PINNED); 0: anywhere */
 };
 
 /*

@@ -662,28 +662,30 @@ static void test_unknown_opcode(void)
 	t_fini(&t);
 }
 
+/* Only an address beyond the GTT is a page-table error: the kernel points
+ * every unbound entry inside it at the scratch page (test_scratch_page). */
 static void test_page_fault(void)
 {
 	struct tgpu t;
-	uint32_t cmds[] = { MI_STORE_DWORD_IMM_GTT, 0, SURF_GTT + 0x40, 1 };
+	uint32_t cmds[] = { MI_STORE_DWORD_IMM_GTT, 0, APERTURE + 0x40, 1 };
 	uint32_t blt[] = { XY_COLOR_BLT_CMD | XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB,
 			   3u << 24 | 0xf0u << 16 | 64, 0, 1 << 16 | 16,
 			   APERTURE - 32, 0 };
 
 	t_init(&t);
-	/* Batch start into an unbound page: the header fetch faults. */
+	/* Batch start beyond the aperture: the header fetch faults. */
 	t_emit(&t, MI_BATCH_BUFFER_START_GTT);
-	t_emit(&t, SURF2_GTT | 1);
+	t_emit(&t, APERTURE | 1);
 	t_advance(&t);
 	t_stopped(&t);
 	gt_assert_eq(gpu_read(t.gpu, PGTBL_ER), PGTBL_ER_RENDER_PTE);
 	gt_assert_eq(gpu_read(t.gpu, EIR), I915_ERROR_PAGE_TABLE);
-	gt_assert_eq(gpu_read(t.gpu, ACTHD), SURF2_GTT);
+	gt_assert_eq(gpu_read(t.gpu, ACTHD), APERTURE);
 	gt_assert_eq(gpu_read(t.gpu, IPEHR), 0);
 	gt_assert_eq(gpu_read(t.gpu, INSTDONE), INSTDONE_BUSY);
 	reset_and_check(&t);
 
-	/* A store to an unbound page: ACTHD and IPEHR name the store. */
+	/* A store beyond the aperture: ACTHD and IPEHR name the store. */
 	t_bind(&t, BATCH_GTT, 4096);
 	t_exec(&t, cmds, 4, false);
 	t_stopped(&t);
@@ -691,6 +693,7 @@ static void test_page_fault(void)
 	gt_assert_eq(gpu_read(t.gpu, EIR), I915_ERROR_PAGE_TABLE);
 	gt_assert_eq(gpu_read(t.gpu, ACTHD), BATCH_GTT);
 	gt_assert_eq(gpu_read(t.gpu, IPEHR), MI_STORE_DWORD_IMM_GTT);
+	gt_assert_eq(gpu_read(t.gpu, DMA_FADD_I8XX), APERTURE + 0x40);
 	reset_and_check(&t);
 
 	/* A blit running off the end of the aperture. */
@@ -700,12 +703,65 @@ static void test_page_fault(void)
 	gt_assert_eq(gpu_read(t.gpu, PGTBL_ER), PGTBL_ER_RENDER_PTE);
 	gt_assert_eq(gpu_read(t.gpu, ACTHD), BATCH_GTT);
 	gt_assert_eq(gpu_read(t.gpu, IPEHR), blt[0]);
+	gt_assert_eq(gpu_read(t.gpu, DMA_FADD_I8XX), APERTURE);
 	reset_and_check(&t);
+	t_fini(&t);
+}
 
-	/* Rebinding the page makes the same store work. */
+static uint64_t scratch_accesses(struct tgpu *t)
+{
+	struct gpu_stats st;
+
+	gpu_get_stats(t->gpu, &st);
+	return st.scratch_accesses;
+}
+
+/*
+ * Unbound GTT pages are the scratch page for the GPU, as the kernel's PTEs
+ * make them: a store there lands in it, a blit reads it back, and neither
+ * stops the ring; the driver still sees the pages unbound.
+ */
+static void test_scratch_page(void)
+{
+	uint32_t store[] = { MI_STORE_DWORD_IMM_GTT, 0, SURF_GTT + 0x40, 0x5c4a7c11 };
+	/* 16 pixels of the unbound page at SURF2_GTT + 0x40 to DATA_GTT. */
+	uint32_t copy[] = { XY_SRC_COPY_BLT_CMD | XY_BLT_WRITE_ALPHA | XY_BLT_WRITE_RGB,
+			    3u << 24 | 0xccu << 16 | 64, 0, 1 << 16 | 16, DATA_GTT,
+			    0, 64, SURF2_GTT + 0x40 };
+	const uint32_t *scratch;
+	uint32_t *data;
+	uint64_t before;
+	struct tgpu t;
+	int i;
+
+	t_init(&t);
+	scratch = gpu_scratch_page(t.gpu);
+	data = t_bind(&t, DATA_GTT, 4096);
+	memset(data, 0xee, 4096);
+	before = scratch_accesses(&t);
+	t_exec(&t, store, 4, true);
+	gt_assert_eq(scratch[0x10], 0x5c4a7c11);
+	gt_assert_eq(scratch_accesses(&t), before + 1);
+	gt_assert(gpu_gtt_host(t.gpu, SURF_GTT) == NULL);
+
+	/* Another unbound page: the same scratch page. */
+	t_exec(&t, copy, 8, true);
+	gt_assert_eq(data[0], 0x5c4a7c11);
+	for (i = 1; i < 16; i++)
+		gt_assert_eq(data[i], 0);
+	gt_assert_eq(data[16], 0xeeeeeeee);
+	gt_assert_eq(scratch_accesses(&t), before + 2);
+	gt_assert_eq(gpu_read(t.gpu, EIR), 0);
+	gt_assert_eq(gpu_read(t.gpu, PGTBL_ER), 0);
+	gt_assert_eq(atomic_load(&error_irqs), 0);
+
+	/* Binding the page makes the same store reach it, and only it. */
 	t_bind(&t, SURF_GTT, 4096);
-	t_exec(&t, cmds, 4, true);
+	store[3] = 1;
+	t_exec(&t, store, 4, true);
 	gt_assert_eq(((uint32_t *)gpu_gtt_host(t.gpu, SURF_GTT))[0x10], 1);
+	gt_assert_eq(scratch[0x10], 0x5c4a7c11);
+	gt_assert_eq(scratch_accesses(&t), before + 2);
 	gpu_gtt_clear(t.gpu, SURF_GTT, 4096);
 	gt_assert(gpu_gtt_host(t.gpu, SURF_GTT) == NULL);
 	t_fini(&t);
@@ -1318,6 +1374,7 @@ int main(int argc, char **argv)
 	gemtest_subtest("inline-leaves-blocking-work") test_inline_leaves();
 	gemtest_subtest("unknown-opcode-reset") test_unknown_opcode();
 	gemtest_subtest("page-fault") test_page_fault();
+	gemtest_subtest("scratch-page") test_scratch_page();
 	gemtest_subtest("reset-from-error-callback") test_reset_from_callback();
 	gemtest_subtest("reset-while-spinning") test_reset_while_spinning();
 	gemtest_subtest("mmio") test_mmio();
