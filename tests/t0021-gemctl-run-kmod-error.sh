@@ -6,23 +6,11 @@
 # checks them).
 test_description='gemctl run: i915 loaded, card0/error, engine properties'
 . "$(dirname "$0")/test-lib.sh"
-
-GEMCTL="$GEMKIT_BUILD_DIR/gemctl/gemctl"
-
-if ! test -x "$GEMCTL"; then
-	echo "1..0 # SKIP $GEMCTL is not built"
-	exit 0
-fi
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 if ! command -v python3 >/dev/null 2>&1; then
 	echo "1..0 # SKIP needs python3 (write() through the interposer)"
 	exit 0
 fi
-
-# A failed or hung program's private gemd log is kept (t0017): remove it.
-remove_kept () {
-	sed -n "s/.* kept in \(\/tmp\/gemctl-run\.[A-Za-z0-9]*\).*/\1/p" "$@" |
-	while read -r d; do rm -rf "$d"; done
-}
 
 # Writes with write(2), as IGT's igt_sysfs_set does (a shell's echo goes
 # through stdio inside libc, which the interposer does not see): for each

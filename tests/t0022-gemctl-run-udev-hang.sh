@@ -4,24 +4,12 @@
 # hang detector waits for; monitors of other subsystems stay libudev's.
 test_description='gemctl run: a hang as a udev ERROR=1 uevent'
 . "$(dirname "$0")/test-lib.sh"
-
-GEMCTL="$GEMKIT_BUILD_DIR/gemctl/gemctl"
-
-if ! test -x "$GEMCTL"; then
-	echo "1..0 # SKIP $GEMCTL is not built"
-	exit 0
-fi
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 if ! command -v python3 >/dev/null 2>&1 ||
    ! python3 -c 'import ctypes, os; ctypes.CDLL("libudev.so.1", mode=os.RTLD_GLOBAL)' 2>/dev/null; then
 	echo "1..0 # SKIP needs python3 and libudev.so.1"
 	exit 0
 fi
-
-# A failed or hung program's private gemd log is kept (t0017): remove it.
-remove_kept () {
-	sed -n "s/.* kept in \(\/tmp\/gemctl-run\.[A-Za-z0-9]*\).*/\1/p" "$@" |
-	while read -r d; do rm -rf "$d"; done
-}
 
 # A libudev client as IGT's igt_fork_hang_detector is: libudev loaded
 # globally and called through the global scope, as a program linked with
