@@ -102,21 +102,16 @@ int gdfs_resume(struct gdfs_control *ctl, const struct gdfs_wait *w, int *result
 int gdfs_hang_wait(struct gdfs_control *ctl, uint64_t after, uint32_t timeout_ms,
 		   const struct gdfs_wait *w, struct gdfs_hang *ev, int *result)
 {
-	struct gem_hang_wait req = {
-		.after = after == GDFS_HANG_NEXT ? GEM_HANG_NEXT : after,
-		.timeout_ms = timeout_ms,
-	};
-	struct iovec iov = { &req, sizeof(req) };
 	struct strbuf reply = STRBUF_INIT;
-	struct wire_call call = {
-		.type = GEM_MSG_HANG_WAIT, .iov = &iov, .iovcnt = 1,
-		.reply = &reply,
-		.min_len = sizeof(struct gem_hang_event),
-		.max_len = sizeof(struct gem_hang_event),
-	};
+	struct gem_hang_wait req;
 	struct gem_hang_event e;
+	struct wire_call call;
+	struct iovec iov;
 	int ret;
 
+	wire_hang_wait_init(&call, &req, &iov, &reply,
+			    after == GDFS_HANG_NEXT ? GEM_HANG_NEXT : after,
+			    timeout_ms);
 	ret = control_call(ctl, &call, w, result);
 	if (!ret && *result >= 0) {
 		memcpy(&e, reply.buf, sizeof(e));

@@ -467,7 +467,10 @@ static int parse_line(struct parser *ps, const char *line, size_t len)
 		return 0;
 	}
 	if (len > 16 && !memcmp(line + len - 16, " command stream:", 16)) {
-		bool render = !strncmp(line, "render", 6) || !strncmp(line, "Render", 6);
+		/* 3.x says "render", the kernels with engine names "rcs0"
+		 * (gemkit_sysfs_error, sysfs card0/error) */
+		bool render = !strncmp(line, "render", 6) || !strncmp(line, "Render", 6) ||
+			      !strncmp(line, "rcs0 ", 5);
 
 		ps->sec = render ? SEC_RING_REGS : SEC_OTHER_REGS;
 		return 0;

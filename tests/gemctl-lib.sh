@@ -11,6 +11,13 @@ gemctl () {
 	"$GEMCTL" -D "$GEMD_SOCK" "$@"
 }
 
+# A failed or hung `gemctl run` keeps its private gemd's directory and
+# names it on stderr (t0017): remove the ones named in the files given.
+remove_kept () {
+	sed -n "s/.* kept in \(\/tmp\/gemctl-run\.[A-Za-z0-9]*\).*/\1/p" "$@" |
+	while read -r d; do rm -rf "$d"; done
+}
+
 # A socket path where nothing listens.
 NODEV="$TRASH/nothing-here"
 

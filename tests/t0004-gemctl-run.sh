@@ -4,23 +4,13 @@
 test_description='gemctl run and the IGT benchmarks'
 . "$(dirname "$0")/test-lib.sh"
 
-GEMCTL="$GEMKIT_BUILD_DIR/gemctl/gemctl"
+. "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 IGT=/usr/libexec/igt-gpu-tools/benchmarks
-
-if ! test -x "$GEMCTL"; then
-	echo "1..0 # SKIP $GEMCTL is not built"
-	exit 0
-fi
 
 # No gemd answers at the default device (test-lib puts the runtime
 # directory in the trash): every run starts its own.
 
 
-# A failed program's private gemd log is kept (t0017): remove it.
-remove_kept () {
-	sed -n "s/.* kept in \(\/tmp\/gemctl-run\.[A-Za-z0-9]*\).*/\1/p" "$@" |
-	while read -r d; do rm -rf "$d"; done
-}
 
 test_expect_success 'exit status is the program'"'"'s' '
 	"$GEMCTL" run true &&

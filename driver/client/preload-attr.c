@@ -8,8 +8,10 @@
  * recognised by what it opened: the last component's name picks the
  * candidates cheaply, then the file's inode says whether it is ours.
  *
- * error: the fd the program gets is gemd's i915_error_state (in debugfs),
- * so reads show the state and writes clear it, whoever writes.
+ * error: the fd the program gets is gemd's gemkit_sysfs_error (in
+ * debugfs): i915_error_state in the engine naming of the kernels that
+ * have this file ("rcs0"), so reads show the state and writes clear it,
+ * whoever writes.
  *
  * Engine properties are kept in the shadow file, shared by every program
  * of the runtime directory; gemd does not act on them.  A write() or
@@ -41,7 +43,7 @@
 #define STORE_MAX	4096	/* kernfs hands a store at most a page */
 
 enum attr_kind {
-	ATTR_ERROR,		/* gemd's i915_error_state */
+	ATTR_ERROR,		/* gemd's gemkit_sysfs_error */
 	ATTR_PROP,		/* a writable number */
 	ATTR_RO,		/* shown, never written */
 };
@@ -154,7 +156,7 @@ static int open_error_state(int fd, int flags)
 	char path[PATH_MAX];
 	int out, err;
 
-	if (preload_debugfs_path("/dri/0/i915_error_state", path, sizeof(path))) {
+	if (preload_debugfs_path("/dri/0/gemkit_sysfs_error", path, sizeof(path))) {
 		err = ENAMETOOLONG;
 		out = -1;
 	} else {

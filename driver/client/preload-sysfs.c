@@ -87,8 +87,7 @@ static const char pci_resource[] =
 #define DRM_MINOR_FILES(node, minor) \
 	{ PCI_DIR "/drm/" node, 'd', NULL }, \
 	{ PCI_DIR "/drm/" node "/dev", 'f', "226:" #minor "\n" }, \
-	{ PCI_DIR "/drm/" node "/uevent", 'f', "MAJOR=226\nMINOR=" #minor \
-	  "\nDEVNAME=dri/" node "\nDEVTYPE=drm_minor\n" }, \
+	{ PCI_DIR "/drm/" node "/uevent", 'f', DRM_MINOR_UEVENT(node, minor) }, \
 	{ PCI_DIR "/drm/" node "/device", 'l', "../../../0000:00:02.0" }, \
 	{ PCI_DIR "/drm/" node "/subsystem", 'l', "../../../../../class/drm" }, \
 	{ "/sys/dev/char/226:" #minor, 'l', \
@@ -136,7 +135,7 @@ static const struct shadow_entry shadow_tree[] = {
 	{ PCI_DIR "/drm", 'd', NULL },
 	DRM_MINOR_FILES("card0", 0),
 	DRM_MINOR_FILES("renderD128", 128),
-	/* Read and written as gemd's i915_error_state (preload-attr.c). */
+	/* Read and written as gemd's gemkit_sysfs_error (preload-attr.c). */
 	{ PCI_DIR "/drm/card0/error", 'f', "", 0, 0600 },
 	{ PCI_DIR "/drm/card0/engine", 'd', NULL },
 	{ PCI_DIR ENGINE_DIR, 'd', NULL },

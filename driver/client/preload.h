@@ -6,8 +6,9 @@
  * preload-prime.c (dma-buf fds: llseek, mmap bounds, their ioctls),
  * preload-procmem.c (read and write: /proc/self/mem stops at a GEM
  * mapping's end, sysfs attributes check what is written),
- * preload-attr.c (card0's error and engine attributes) and
- * preload-kmod.c (i915 in /proc/modules).
+ * preload-attr.c (card0's error and engine attributes),
+ * preload-kmod.c (i915 in /proc/modules) and preload-udev.c (a hang as
+ * the uevent libudev's "kernel" monitors hear).
  */
 #ifndef GEMKIT_PRELOAD_H
 #define GEMKIT_PRELOAD_H
@@ -23,6 +24,10 @@
 
 #define DRM_MAJOR	226
 #define PCI_DIR		"/sys/devices/pci0000:00/0000:00:02.0"	/* the 945G */
+/* A DRM minor's uevent file: what the kernel adds to each uevent of the
+ * minor too (dev_uevent), so the udev monitor's events carry it. */
+#define DRM_MINOR_UEVENT(node, minor) \
+	"MAJOR=226\nMINOR=" #minor "\nDEVNAME=dri/" node "\nDEVTYPE=drm_minor\n"
 
 /* The libc functions we replace, resolved with dlsym(RTLD_NEXT). */
 struct preload_real {
@@ -136,7 +141,7 @@ int preload_open_modules(int flags);
 /*
  * After an open of a path whose last component is an attribute's name
  * (preload_attr_candidate): fd itself, another fd that serves it (card0's
- * error is gemd's i915_error_state), or -1 and errno (a read-only
+ * error is gemd's gemkit_sysfs_error), or -1 and errno (a read-only
  * attribute opened for writing).  The open itself was made without
  * O_TRUNC (preload_attr_open_flags): it is applied here, where allowed.
  */

@@ -56,6 +56,10 @@ const struct debugfs_file debugfs_files[] = {
 	SNAP("gemkit_ring", debugfs_show_gemkit_ring, SNAP_REQUESTS),
 	SNAP("gemkit_counters", debugfs_show_gemkit_counters, 0),
 	SHOW("gemkit_events", debugfs_show_gemkit_events),
+	/* sysfs card0/error as Linux 6.1 names it (the interposer's) */
+	{ .name = "gemkit_sysfs_error", .show = debugfs_show_error_state,
+	  .data = &debugfs_error_naming_engines,
+	  .write = debugfs_write_error_state },
 	/* the metrics for Prometheus (driver/metrics/metrics.h) */
 	{ .name = GDFS_FILE_METRICS, .snap_show = debugfs_show_metrics,
 	  .snap = SNAP_FILE_TOTALS, .data = &metrics_formats[METRICS_PROMETHEUS] },

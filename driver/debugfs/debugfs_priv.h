@@ -265,7 +265,9 @@ DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_counters);
 /* driver/metrics: the exposition (data = the struct metrics_format) */
 DEBUGFS_SNAP_SHOW(debugfs_show_metrics);
 /* error_state.c: i915_error_state from the kept capture */
-DEBUGFS_SHOW(debugfs_show_error_state);
+DEBUGFS_SHOW(debugfs_show_error_state);	/* data: naming, NULL = 3.x */
+struct error_naming;
+extern const struct error_naming debugfs_error_naming_engines;	/* "rcs0" */
 DEBUGFS_WRITE(debugfs_write_error_state);	/* clears it (and the records) */
 DEBUGFS_SHOW(debugfs_show_error_record);	/* data = (uintptr_t)hang number */
 /* events.c */

@@ -355,6 +355,21 @@ out_fail:
 	return ret;
 }
 
+void wire_hang_wait_init(struct wire_call *c, struct gem_hang_wait *req,
+			 struct iovec *iov, struct strbuf *reply,
+			 uint64_t after, uint32_t timeout_ms)
+{
+	*req = (struct gem_hang_wait){ .after = after, .timeout_ms = timeout_ms };
+	*iov = (struct iovec){ req, sizeof(*req) };
+	*c = (struct wire_call){
+		.type = GEM_MSG_HANG_WAIT, .iov = iov, .iovcnt = 1,
+		.reply = reply,
+		.min_len = sizeof(struct gem_hang_event),
+		.max_len = sizeof(struct gem_hang_event),
+		.fd = -1,
+	};
+}
+
 int wire_call(int sock, struct wire_call *c)
 {
 	int ret = wire_call_send(sock, c);

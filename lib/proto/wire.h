@@ -228,6 +228,15 @@ int wire_call_send(int sock, struct wire_call *c);
  * GEM_MSG_INTERRUPT naming c's request. */
 void wire_call_interrupt_message(struct wire_call *c, int sock);
 int wire_call_recv(int sock, struct wire_call *c);
+/*
+ * c as a GEM_MSG_HANG_WAIT for a hang after 'after' (GEM_HANG_NEXT: the
+ * next from now), waiting timeout_ms (0: for ever), its struct
+ * gem_hang_event appended to reply.  req and iov are the caller's, kept
+ * until the request is sent.
+ */
+void wire_hang_wait_init(struct wire_call *c, struct gem_hang_wait *req,
+			 struct iovec *iov, struct strbuf *reply,
+			 uint64_t after, uint32_t timeout_ms);
 /* The largest reply payload c accepts (0 without c->reply). */
 size_t wire_call_reply_max(const struct wire_call *c);
 /*

@@ -266,6 +266,34 @@ static void ascii85_error_state(void)
 	strbuf_release(&err);
 }
 
+/*
+ * An error state as Linux 6.1 prints sysfs card0/error (gemd's
+ * gemkit_sysfs_error): the ring named "rcs0" is the render ring, whose
+ * registers are kept; the batch's offset comes as high and low words.
+ */
+static void engine_named_error_state(void)
+{
+	static const char text[] = "Time: 1 s 0 us\nPCI ID: 0x2772\nEIR: 0x00000000\n"
+				   "PGTBL_ER: 0x00000000\nrcs0 command stream:\n"
+				   "  HEAD: 0x00000008\n  ACTHD: 0x00020004\n"
+				   "rcs0 --- batch = 0x00000000 00020000\n~z\"TSN&\n";
+	struct strbuf err = STRBUF_INIT;
+	struct gdfs_error_state es;
+
+	gt_assert_f(!gdfs_parse_error_state(text, strlen(text), &es, &err), "%s", err.buf);
+	gt_assert(es.present);
+	gt_assert_eq(es.head, 8);
+	gt_assert_eq(es.acthd, 0x20004);
+	gt_assert_eq(es.nbuffers, 1);
+	gt_assert_eq(es.buffers[0].gtt_offset, 0x20000);
+	gt_assert_eq(strcmp(es.buffers[0].name, "batch"), 0);
+	gt_assert_eq(es.buffers[0].ndwords, 2);
+	gt_assert_eq(es.buffers[0].dwords[0], 0);
+	gt_assert_eq(es.buffers[0].dwords[1], 0x05000000);
+	gdfs_error_state_release(&es);
+	strbuf_release(&err);
+}
+
 static void batch_input(void)
 {
 	static const char text[] = "render ring --- gtt_offset = 0x00a45000\n"
@@ -348,6 +376,8 @@ int main(int argc, char **argv)
 		ascii85();
 	gemtest_subtest("ascii85-error-state-in-the-library")
 		ascii85_error_state();
+	gemtest_subtest("engine-named-error-state")
+		engine_named_error_state();
 	gemtest_subtest("batch-input")
 		batch_input();
 	gemtest_subtest("ring-retiring")
