@@ -24,6 +24,8 @@
 
 struct arena_fd {
 	struct gem_arena_ref ref;
+	void *map;			/* libgem_arena_map's, or NULL */
+	bool map_failed;		/* mmap refused: not asked again */
 	unsigned int users;		/* borrowed, not to be closed */
 	uint64_t used;			/* LRU clock */
 };
@@ -507,6 +509,8 @@ static struct arena_fd *arena_slot(struct gem_dev *dev)
 			    (!victim || dev->arenas[i].used < victim->used))
 				victim = &dev->arenas[i];
 		if (victim) {
+			if (victim->map)
+				munmap(victim->map, victim->ref.size);
 			close(victim->ref.fd);
 			return victim;
 		}
@@ -576,6 +580,29 @@ out_found:
 out_unlock:
 	pthread_mutex_unlock(&dev->lock);
 	return ret;
+}
+
+void *libgem_arena_map(struct gem_dev *dev, const struct gem_arena_ref *ref)
+{
+	struct arena_fd *a;
+	void *map = NULL, *p;
+
+	pthread_mutex_lock(&dev->lock);
+	a = arena_find(dev, ref->id);
+	if (!a || !a->users)
+		goto out_unlock;
+	if (!a->map && !a->map_failed && a->ref.size) {
+		p = mmap(NULL, a->ref.size, PROT_READ | PROT_WRITE, MAP_SHARED,
+			 a->ref.fd, 0);
+		if (p == MAP_FAILED)
+			a->map_failed = true;
+		else
+			a->map = p;
+	}
+	map = a->map;
+out_unlock:
+	pthread_mutex_unlock(&dev->lock);
+	return map;
 }
 
 void libgem_arena_put(struct gem_dev *dev, const struct gem_arena_ref *ref)

@@ -56,6 +56,13 @@ struct gem_arena_ref {
 int libgem_arena_get(struct gem_dev *dev, struct gem_token token, uint32_t id,
 		     struct gem_arena_ref *ref);
 void libgem_arena_put(struct gem_dev *dev, const struct gem_arena_ref *ref);
+/*
+ * The whole arena mapped shared, read and write, while ref is borrowed
+ * (the fast path copies through it): NULL if it cannot be.  The mapping
+ * lives as long as the cache's descriptor (unmapped with it, inherited
+ * with it by a fork child), so the cache bounds the mappings too.
+ */
+void *libgem_arena_map(struct gem_dev *dev, const struct gem_arena_ref *ref);
 
 /*
  * A request channel: this thread's connection to one gemd, created on

@@ -28,6 +28,7 @@
 #include <i915_drm.h>
 
 #include "channel.h"
+#include "copyguard.h"
 #include "fastpath.h"
 #include "token.h"
 #include "util.h"
@@ -313,6 +314,30 @@ static int fast_wait(struct fast_ctx *x, struct drm_i915_gem_wait *args)
 }
 
 /*
+ * The copy itself, as the kernel's (no round trip): a guarded memcpy
+ * through libgem's mapping of the arena (copyguard.h), or where that
+ * cannot be made, one pread/pwrite system call on the arena.  A bad
+ * pointer (EFAULT), an arena page gone (SIGBUS) or a short copy: false,
+ * and gemd gives the kernel's answer.
+ */
+static bool rw_copy(struct fast_ctx *x, const struct gem_arena_ref *ref,
+		    off_t at, void *user, size_t n, bool write)
+{
+	uint8_t *map = copyguard_worth(n) ? libgem_arena_map(x->dev, ref) : NULL;
+	ssize_t done;
+	int ret;
+
+	if (map) {
+		ret = write ? copyguard_copy(map + at, user, n) :
+			      copyguard_copy(user, map + at, n);
+		if (ret != -ENOSYS)
+			return !ret;
+	}
+	done = write ? pwrite(ref->fd, user, n, at) : pread(ref->fd, user, n, at);
+	return done == (ssize_t)n;
+}
+
+/*
  * pread waits for the GPU's writes, pwrite for its reads too (domain.c);
  * once they have passed, the copy is all the client needs.  The range
  * and pointer checks that fail go to gemd for the kernel's errno.
@@ -323,8 +348,7 @@ static int fast_rw(struct fast_ctx *x, unsigned long request,
 	void *user = (void *)(uintptr_t)args->data_ptr;
 	struct gem_handle_status e;
 	struct gem_arena_ref ref;
-	off_t at;
-	ssize_t n;
+	bool copied;
 
 	_Static_assert(sizeof(struct drm_i915_gem_pread) ==
 		       sizeof(struct drm_i915_gem_pwrite), "same layout");
@@ -338,16 +362,10 @@ static int fast_rw(struct fast_ctx *x, unsigned long request,
 		libgem_arena_put(x->dev, &ref);
 		return LIBGEM_SLOW;
 	}
-	/*
-	 * The kernel copies between the caller's memory and the object's
-	 * (one system call, no round trip), and a bad pointer is its EFAULT:
-	 * that, or a short copy, goes to gemd for the kernel's answer.
-	 */
-	at = (off_t)(e.offset + args->offset);
-	n = write ? pwrite(ref.fd, user, args->size, at) :
-		    pread(ref.fd, user, args->size, at);
+	copied = rw_copy(x, &ref, (off_t)(e.offset + args->offset), user,
+			 (size_t)args->size, write);
 	libgem_arena_put(x->dev, &ref);
-	if (n != (ssize_t)args->size)
+	if (!copied)
 		return LIBGEM_SLOW;
 	return owe(x, request, args, e.size);
 }

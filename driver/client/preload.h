@@ -7,8 +7,9 @@
  * preload-procmem.c (read and write: /proc/self/mem stops at a GEM
  * mapping's end, sysfs attributes check what is written),
  * preload-attr.c (card0's error and engine attributes),
- * preload-kmod.c (i915 in /proc/modules) and preload-udev.c (a hang as
- * the uevent libudev's "kernel" monitors hear).
+ * preload-kmod.c (i915 in /proc/modules), preload-udev.c (a hang as
+ * the uevent libudev's "kernel" monitors hear) and preload-signal.c
+ * (sigaction and signal: libgem's fault handler stays installed).
  */
 #ifndef GEMKIT_PRELOAD_H
 #define GEMKIT_PRELOAD_H

@@ -1,0 +1,43 @@
+/*
+ * gem_copyguard: libgem alone copies a pread or pwrite of an idle object
+ * itself (driver/client/copyguard.h), and bad user memory is still
+ * EFAULT, never a crash: with the program's own SIGSEGV and SIGBUS
+ * handlers installed before libgem's first copy (chained to), after it
+ * (libgem then copies by system call), and back to SIG_DFL.
+ */
+#include <errno.h>
+
+#include "copyguard-cases.h"
+#include "gemtest.h"
+#include "gemtest-batch.h"
+#include "libgem.h"
+
+static int ioctl_errno(int fd, unsigned long request, void *arg)
+{
+	return gem_ioctl(fd, request, arg) ? -errno : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct cg_dev d = { .ioctl = ioctl_errno, .size = 256 << 10 };
+
+	d.fd = gt_start(argc, argv, NULL, 120);
+	/* First: no copy has installed libgem's handler yet. */
+	gemtest_subtest("own-handlers-before-first-copy")
+		cg_own_handlers(&d);
+	gemtest_subtest("no-syscall-per-copy")
+		cg_no_syscall(&d);
+	gemtest_subtest("bad-pointers-efault")
+		cg_bad_pointers(&d);
+	gemtest_subtest("threads")
+		cg_threads(&d);
+	gemtest_subtest("fork")
+		cg_fork(&d);
+	gemtest_subtest("own-handlers-after-first-copy")
+		cg_own_handlers(&d);
+	gemtest_subtest("default-kills")
+		cg_default_kills(&d);
+
+	gem_close(d.fd);
+	return gemtest_exit();
+}
