@@ -1,5 +1,5 @@
 /*
- * libgemkit-preload internals.  The interposer is four files:
+ * libgemkit-preload internals.  The interposer is these files:
  * preload.c (the real libc functions, the device fds, ioctl, mmap and
  * munmap), preload-fs.c (path hooks: open, stat, access, readlink,
  * opendir, fopen), preload-sysfs.c (the fake sysfs and /dev/dri tree),
