@@ -670,6 +670,19 @@ int gem_arena_fd(struct gem_file *file, uint32_t id, uint64_t *size)
 	return fd;
 }
 
+/*
+ * Where a client will touch the object's pages (a copy, a mapping): the
+ * tiled view merged in first, and a recycled range no longer "fresh",
+ * since whatever the client does there gives it pages
+ * (gem_backing_has_pages).
+ */
+void gem_object_hand_out(struct gem_object *obj, struct gem_backing_loc *loc)
+{
+	gem_view_sync(obj);
+	gem_object_location(obj, loc);
+	obj->fresh = false;
+}
+
 void gem_object_location(const struct gem_object *obj, struct gem_backing_loc *loc)
 {
 	loc->arena = obj->arena->id;

@@ -339,10 +339,8 @@ int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
 			goto out_unlock;
 		gem_view_location(obj, loc);
 	} else {
-		gem_view_sync(obj);
-		gem_object_location(obj, loc);
+		gem_object_hand_out(obj, loc);
 		obj->client_mapped = true;
-		obj->fresh = false;
 	}
 	loc->offset += within;
 	loc->size = length;

@@ -205,10 +205,8 @@ int gem_pread_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 		return ret;
 	ret = gem_object_set_to_cpu_domain(obj, false);
 	if (ret == 0) {
-		gem_view_sync(obj);
-		gem_object_location(obj, &call->loc);
+		gem_object_hand_out(obj, &call->loc);
 		call->has_loc = true;
-		obj->fresh = false;	/* the copy gets its pages */
 		file->dev->stats.pread_bytes += args->size;
 	}
 	gem_object_put(obj);
@@ -233,9 +231,7 @@ int gem_pwrite_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 	else
 		ret = gem_object_set_to_cpu_domain(obj, true);
 	if (ret == 0) {
-		gem_view_sync(obj);
-		gem_object_location(obj, &call->loc);
-		obj->fresh = false;	/* the copy gets its pages */
+		gem_object_hand_out(obj, &call->loc);
 		/* The copy comes after this reply: the client asks for the
 		 * merge into the view once it is done. */
 		if (obj->view)
@@ -269,11 +265,9 @@ int gem_mmap_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 		ret = -EINVAL;
 		goto out_put;
 	}
-	gem_view_sync(obj);
-	gem_object_location(obj, &call->loc);
+	gem_object_hand_out(obj, &call->loc);
 	call->has_loc = true;
 	obj->client_mapped = true;
-	obj->fresh = false;
 out_put:
 	gem_object_put(obj);
 	return ret;

@@ -527,6 +527,7 @@ struct gem_object *gem_backing_find(struct gem_device *dev, int fd);
  * that no longer exists in gemd): -EINVAL unless it is sealed as ours. */
 int gem_backing_adopt(struct gem_device *dev, int fd, struct gem_object *obj);
 void gem_object_location(const struct gem_object *obj, struct gem_backing_loc *loc);
+void gem_object_hand_out(struct gem_object *obj, struct gem_backing_loc *loc);
 
 /*
  * view.c: the GTT view of tiled objects.  gem_view_sync merges what

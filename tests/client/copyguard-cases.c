@@ -409,3 +409,28 @@ void cg_fork(const struct cg_dev *d)
 	free(buf);
 	cg_close(d, h);
 }
+
+void cg_run_all(const struct cg_dev *d, const struct cg_dev *small)
+{
+	/* First: no copy has installed libgem's handler yet. */
+	gemtest_subtest("own-handlers-before-first-copy")
+		cg_own_handlers(d);
+	gemtest_subtest("no-syscall-per-copy")
+		cg_no_syscall(d);
+	if (small)
+		gemtest_subtest("no-syscall-per-small-copy")
+			cg_no_syscall(small);
+	gemtest_subtest("bad-pointers-efault")
+		cg_bad_pointers(d);
+	if (small)
+		gemtest_subtest("bad-pointers-efault-small")
+			cg_bad_pointers(small);
+	gemtest_subtest("threads")
+		cg_threads(d);
+	gemtest_subtest("fork")
+		cg_fork(d);
+	gemtest_subtest("own-handlers-after-first-copy")
+		cg_own_handlers(d);
+	gemtest_subtest("default-kills")
+		cg_default_kills(d);
+}

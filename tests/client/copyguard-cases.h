@@ -34,5 +34,9 @@ void cg_default_kills(const struct cg_dev *d);
 void cg_threads(const struct cg_dev *d);
 /* A fork child copies through what it inherited, and the parent after it. */
 void cg_fork(const struct cg_dev *d);
+/* Every case above, in the order that gives own-handlers its "before" and
+ * "after" libgem's first copy; small (or NULL) repeats the copies at a
+ * size only the interposer's hooks let libgem guard. */
+void cg_run_all(const struct cg_dev *d, const struct cg_dev *small);
 
 #endif

@@ -25,25 +25,7 @@ int main(int argc, char **argv)
 	small = d;
 	small.size = 4096;
 
-	/* First: no copy has installed libgem's handler yet. */
-	gemtest_subtest("own-handlers-before-first-copy")
-		cg_own_handlers(&d);
-	gemtest_subtest("no-syscall-per-copy")
-		cg_no_syscall(&d);
-	gemtest_subtest("no-syscall-per-small-copy")
-		cg_no_syscall(&small);
-	gemtest_subtest("bad-pointers-efault")
-		cg_bad_pointers(&d);
-	gemtest_subtest("bad-pointers-efault-small")
-		cg_bad_pointers(&small);
-	gemtest_subtest("threads")
-		cg_threads(&d);
-	gemtest_subtest("fork")
-		cg_fork(&d);
-	gemtest_subtest("own-handlers-after-first-copy")
-		cg_own_handlers(&d);
-	gemtest_subtest("default-kills")
-		cg_default_kills(&d);
+	cg_run_all(&d, &small);
 
 	close(d.fd);
 	return gemtest_exit();

@@ -22,21 +22,7 @@ int main(int argc, char **argv)
 	struct cg_dev d = { .ioctl = ioctl_errno, .size = 256 << 10 };
 
 	d.fd = gt_start(argc, argv, NULL, 120);
-	/* First: no copy has installed libgem's handler yet. */
-	gemtest_subtest("own-handlers-before-first-copy")
-		cg_own_handlers(&d);
-	gemtest_subtest("no-syscall-per-copy")
-		cg_no_syscall(&d);
-	gemtest_subtest("bad-pointers-efault")
-		cg_bad_pointers(&d);
-	gemtest_subtest("threads")
-		cg_threads(&d);
-	gemtest_subtest("fork")
-		cg_fork(&d);
-	gemtest_subtest("own-handlers-after-first-copy")
-		cg_own_handlers(&d);
-	gemtest_subtest("default-kills")
-		cg_default_kills(&d);
+	cg_run_all(&d, NULL);
 
 	gem_close(d.fd);
 	return gemtest_exit();
