@@ -1,7 +1,9 @@
 /*
  * gem_domain: SET_DOMAIN's rules (only CPU-side domains, a writer reads
  * only what it writes) and its waits: moving an object the GPU is writing
- * to the CPU or GTT domain returns only once the GPU is done.
+ * to the CPU or GTT domain returns only once the GPU is done.  A GTT
+ * mapping does not: gemd reports MMAP_GTT_VERSION 4, and since version 3
+ * the kernel's GTT fault takes no implicit set-domain and no wait.
  */
 #include <pthread.h>
 #include <stdlib.h>
@@ -196,6 +198,49 @@ static void test_waits(int fd, enum wait_how how)
 	gt_close(fd, batch);
 }
 
+/*
+ * MMAP_GTT_VERSION >= 3: "Remove implicit set-domain(GTT) and
+ * synchronisation on initial pagefault" (i915_gem_mman.c).  A GTT map of
+ * an object a spinning batch is to write is made, read and written while
+ * the object stays busy (IGT's gem_mmap_gtt pf-nonblock).  The batch only
+ * ends when we point its loop at its tail, or by its 5 s watchdog, after
+ * which the busy assertion would fail: no timing is measured.
+ */
+static void test_gtt_map_does_not_wait(int fd)
+{
+	const uint32_t magic = 0x5eed0bu, mine = 0xc0ffee5u;
+	uint32_t target = gt_create(fd, 4096), batch = gt_create(fd, 4096);
+	uint32_t *gmap, *bmap, got;
+	uint64_t offsets[2];
+	struct gen3_batch b;
+
+	bmap = gt_mmap_cpu(fd, batch, 0, 4096);
+	gen3_batch_reset(&b);
+	gen3_emit_spin(&b, batch);
+	gen3_batch_pad_to(&b, GEN3_SPIN_TAIL / 4);
+	gen3_emit_store_dword(&b, target, 128, magic);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, offsets), 0);
+	gt_assert_eq(gt_spin_watchdog(fd, batch, 5000), 0);
+	gt_assert(gt_busy(fd, target));
+
+	gmap = gt_mmap_gtt(fd, target, 4096);
+	got = ((volatile uint32_t *)gmap)[128 / 4];
+	((volatile uint32_t *)gmap)[0] = mine;
+	gt_assert(gt_busy(fd, target));
+	gt_assert_eq(got, 0);
+
+	bmap[1] = (uint32_t)offsets[1] + GEN3_SPIN_TAIL + MI_BATCH_NON_SECURE;
+	gt_sync(fd, target);
+	gt_assert_eq(gmap[128 / 4], magic);
+	gt_assert_eq(gmap[0], mine);
+
+	munmap(gmap, 4096);
+	munmap(bmap, 4096);
+	gt_close(fd, target);
+	gt_close(fd, batch);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -218,6 +263,8 @@ int main(int argc, char **argv)
 		test_waits(fd, WAIT_GTT);
 	gemtest_subtest("pread-waits-for-gpu")
 		test_waits(fd, WAIT_PREAD);
+	gemtest_subtest("gtt-map-of-busy-object-does-not-wait")
+		test_gtt_map_does_not_wait(fd);
 
 	gem_close(fd);
 	return gemtest_exit();
