@@ -133,6 +133,26 @@ static void *redirect_later(void *arg)
 	return NULL;
 }
 
+/*
+ * A batch that spins on itself until its loop is pointed at its tail (at
+ * GEN3_SPIN_TAIL), or for 5 s at most; the tail stores magic at byte 128
+ * of target.  offsets[1] is the batch's GTT address.
+ */
+static void submit_spin_store(int fd, uint32_t batch, uint32_t target,
+			      uint32_t magic, uint64_t offsets[2])
+{
+	struct gen3_batch b;
+
+	gen3_batch_reset(&b);
+	gen3_emit_spin(&b, batch);
+	gen3_batch_pad_to(&b, GEN3_SPIN_TAIL / 4);
+	gen3_emit_store_dword(&b, target, 128, magic);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, offsets), 0);
+	gt_assert_eq(gt_spin_watchdog(fd, batch, 5000), 0);
+	gt_assert(gt_busy(fd, target));
+}
+
 enum wait_how { WAIT_CPU, WAIT_GTT, WAIT_PREAD };
 
 /*
@@ -147,20 +167,12 @@ static void test_waits(int fd, enum wait_how how)
 	uint32_t *tmap, *bmap, got = 0;
 	uint64_t offsets[2], t0, elapsed;
 	struct redirect *r = malloc(sizeof(*r));
-	struct gen3_batch b;
 	pthread_t thread;
 
 	tmap = gt_mmap_cpu(fd, target, 0, 4096);
 	bmap = gt_mmap_cpu(fd, batch, 0, 4096);
 
-	gen3_batch_reset(&b);
-	gen3_emit_spin(&b, batch);
-	gen3_batch_pad_to(&b, GEN3_SPIN_TAIL / 4);
-	gen3_emit_store_dword(&b, target, 128, magic);
-	gen3_batch_end(&b);
-	gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, offsets), 0);
-	gt_assert_eq(gt_spin_watchdog(fd, batch, 5000), 0);
-	gt_assert(gt_busy(fd, target));
+	submit_spin_store(fd, batch, target, magic, offsets);
 
 	gt_assert(r);
 	r->dw1 = &bmap[1];
@@ -212,17 +224,9 @@ static void test_gtt_map_does_not_wait(int fd)
 	uint32_t target = gt_create(fd, 4096), batch = gt_create(fd, 4096);
 	uint32_t *gmap, *bmap, got;
 	uint64_t offsets[2];
-	struct gen3_batch b;
 
 	bmap = gt_mmap_cpu(fd, batch, 0, 4096);
-	gen3_batch_reset(&b);
-	gen3_emit_spin(&b, batch);
-	gen3_batch_pad_to(&b, GEN3_SPIN_TAIL / 4);
-	gen3_emit_store_dword(&b, target, 128, magic);
-	gen3_batch_end(&b);
-	gt_assert_eq(gt_execbuf(fd, &b, batch, &target, NULL, 1, 0, offsets), 0);
-	gt_assert_eq(gt_spin_watchdog(fd, batch, 5000), 0);
-	gt_assert(gt_busy(fd, target));
+	submit_spin_store(fd, batch, target, magic, offsets);
 
 	gmap = gt_mmap_gtt(fd, target, 4096);
 	got = ((volatile uint32_t *)gmap)[128 / 4];
