@@ -224,6 +224,8 @@ DEBUGFS_SNAP_SHOW(debugfs_show_gemkit_counters)
 		.purges = s->purges,
 		.retires = s->retires,
 		.faults = s->faults,
+		.view_merges = s->view_merges,
+		.view_merge_bytes = s->view_merge_bytes,
 		.objects = snap->object_count,
 		.object_bytes = snap->object_bytes,
 		.pinned_bytes = snap->pinned_bytes,

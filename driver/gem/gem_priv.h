@@ -354,6 +354,7 @@ struct gem_stats {		/* dev->lock */
 	uint64_t execbuffers, relocations, binds, evictions, waits, wait_ns;
 	uint64_t domain_flushes, clflush_bytes, pwrite_bytes, pread_bytes;
 	uint64_t purges, retires, faults;
+	uint64_t view_merges, view_merge_bytes;	/* view.c */
 	uint64_t hangs, resets;		/* error captures, ring resets */
 	uint64_t bans;			/* files banned (hangcheck.c) */
 	uint64_t requests;		/* emitted (gem_add_request) */

@@ -31,7 +31,8 @@
  *     at the points where the i915 uAPI lets a program expect the other
  *     side's writes: set_domain, pread, pwrite, the CPU and GTT mmap
  *     calls, execbuffer, the retirement of GPU writes, sw_finish, and
- *     tiling changes.
+ *     tiling changes.  Not a set_domain that leaves an object in the
+ *     GTT domain: the kernel returns from that one at once (domain.c).
  *
  * We take 3.  The object's own pages stay exactly as the hardware has
  * them, so the GPU model, CPU maps, pread, relocation and capture are
@@ -47,7 +48,8 @@
  * changed only in the view is copied to the pages, one changed only in
  * the pages is copied to the view, one changed on both sides is merged
  * byte by byte, the pages winning a byte both changed (gem_merge3).  A
- * merge costs two comparisons of the object's size; views exist only for
+ * merge costs two comparisons of the object's size (gemkit_counters'
+ * view_merges and view_merge_bytes count them); views exist only for
  * tiled objects a client mapped through the GTT.  The layout is the one
  * the blitter uses (gpu_tiled_offset), with bit-6 swizzling NONE, as the
  * driver reports: the merge is exact.
@@ -167,8 +169,11 @@ static void run_fill(struct gem_object *obj, struct gem_view *v,
 
 void gem_view_sync(struct gem_object *obj)
 {
-	if (obj->view)
-		view_walk(obj, obj->view, run_merge);
+	if (!obj->view)
+		return;
+	view_walk(obj, obj->view, run_merge);
+	obj->dev->stats.view_merges++;
+	obj->dev->stats.view_merge_bytes += obj->size;
 }
 
 void gem_view_free(struct gem_object *obj)

@@ -13,7 +13,15 @@
 
 #include "gemtest.h"
 #include "gemtest-batch.h"
+#include "gemtest-dfs.h"
 #include "libgem.h"
+
+static struct gdfs *dfs;
+
+static uint64_t counter(const char *key)
+{
+	return gt_dfs_counter(dfs, key);
+}
 
 static void set_tiling(int fd, uint32_t handle, uint32_t mode, uint32_t stride)
 {
@@ -305,11 +313,54 @@ static void test_partial_tile_row(int fd)
 	gt_close(fd, h);
 }
 
+/*
+ * Asking for the GTT domain again while the program writes through the
+ * GTT returns at once, as the kernel's set_to_gtt_domain does, without a
+ * merge: IGT's gem_mmap_gtt *-copy-XY asks before every 4 KiB copy of a
+ * 64 MiB tiled object, and two merges of the object each time kept it
+ * running for hours.  pread, and the GTT asked for after leaving it,
+ * merge as before, and see every write.
+ */
+static void test_gtt_again_no_merge(int fd)
+{
+	const uint64_t size = 64 << 10, stride = 512;
+	uint32_t h = tiled_object(fd, size, I915_TILING_X, stride);
+	uint32_t *gtt = gt_mmap_gtt(fd, h, size), *raw = malloc(size), i;
+	uint64_t merges, bytes;
+
+	gt_assert(raw);
+	gt_set_domain(fd, h, I915_GEM_DOMAIN_GTT, I915_GEM_DOMAIN_GTT);
+	merges = counter("view_merges");
+	bytes = counter("view_merge_bytes");
+	for (i = 0; i < 16; i++) {
+		gt_set_domain(fd, h, I915_GEM_DOMAIN_GTT, I915_GEM_DOMAIN_GTT);
+		gtt[i * 1024] = 0xc0de0000 | i;
+	}
+	gt_assert_eq_u64(counter("view_merges"), merges);
+	gt_read(fd, h, 0, raw, size);
+	gt_assert_eq_u64(counter("view_merges"), merges + 1);
+	gt_assert_eq_u64(counter("view_merge_bytes"), bytes + size);
+	for (i = 0; i < 16; i++)
+		gt_assert_eq(raw[raw_of(I915_TILING_X, stride, i * 4096) / 4],
+			     0xc0de0000 | i);
+	/* pread left the GTT write domain: the way back merges. */
+	gt_set_domain(fd, h, I915_GEM_DOMAIN_GTT, 0);
+	gt_assert_eq_u64(counter("view_merges"), merges + 2);
+	gem_munmap(gtt, size);
+	free(raw);
+	gt_close(fd, h);
+}
+
 int main(int argc, char **argv)
 {
+	const char *device;
 	int fd;
 
-	fd = gt_start(argc, argv, NULL, 120);
+	gemtest_init(argc, argv);
+	device = gemtest_start_gemd(NULL);
+	gt_program_timeout(120, gemtest_gemd_pid());
+	gt_assert_eq(gdfs_open_socket(device, &dfs), 0);
+	fd = gt_open();
 
 	gemtest_subtest("x-gtt-write-tiled-read")
 		test_gtt_write_tiled_read(fd, I915_TILING_X, 2048);
@@ -333,6 +384,9 @@ int main(int argc, char **argv)
 		test_view_outlives_handle(fd);
 	gemtest_subtest("partial-tile-row")
 		test_partial_tile_row(fd);
+	gemtest_subtest("gtt-again-no-merge")
+		test_gtt_again_no_merge(fd);
 	gem_close(fd);
+	gdfs_close(dfs);
 	return gemtest_exit();
 }
