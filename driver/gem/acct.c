@@ -141,18 +141,42 @@ static inline uint64_t cheap_now(void)
 #endif
 }
 
-/* The CPU this thread used since its last reading: a system call. */
-static uint64_t thread_cpu_delta(void)
+/* Readings of this thread's CPU clock (gem_acct_clock_reads). */
+static __thread uint64_t clock_reads;
+
+/* This thread's CPU clock: a system call. */
+static uint64_t thread_cpu_now(void)
 {
 	struct timespec ts;
-	uint64_t now, delta;
 
+	clock_reads++;
 	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
+		return thread_last_ns;
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* The CPU this thread used from its last reading to now, a reading of
+ * its clock that becomes the last. */
+static uint64_t thread_cpu_since(uint64_t now)
+{
+	uint64_t delta;
+
+	if (now <= thread_last_ns)
 		return 0;
-	now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	delta = now - thread_last_ns;
 	thread_last_ns = now;
 	return delta;
+}
+
+/* The CPU this thread used since its last reading. */
+static uint64_t thread_cpu_delta(void)
+{
+	return thread_cpu_since(thread_cpu_now());
+}
+
+uint64_t gem_acct_clock_reads(void)
+{
+	return clock_reads;
 }
 
 static void acct_put(struct gem_acct *acct)
@@ -192,10 +216,12 @@ void gem_acct_split(uint64_t total, const uint64_t *weight, unsigned int n,
 	share[big] += total - given;
 }
 
-void gem_acct_flush(void)
+/* Split cpu, this thread's CPU since its previous reading, over the
+ * pending charges. */
+static void flush_cpu(uint64_t cpu)
 {
 	struct pend_table *t = &pending;
-	uint64_t w[PEND_MAX], share[PEND_MAX], cpu = thread_cpu_delta();
+	uint64_t w[PEND_MAX], share[PEND_MAX];
 	unsigned int i;
 
 	for (i = 0; i < t->n; i++)
@@ -210,12 +236,31 @@ void gem_acct_flush(void)
 	t->since = cheap_now();
 }
 
+void gem_acct_flush(void)
+{
+	flush_cpu(thread_cpu_delta());
+}
+
 /* Before any other reading of this thread's clock: what is pending is
  * paid first, so the reading after it starts where the flush ended. */
 static inline void flush_pending(void)
 {
 	if (pending.n)
 		gem_acct_flush();
+}
+
+/*
+ * The thread's clock starts afresh at now: what is pending is paid up to
+ * it, and the CPU since the last reading is no one's if nothing was.  One
+ * reading, where a flush and a reading after it would make two for the
+ * same instant (a nop execbuffer paid both when the GPU run began).
+ */
+static void restart_at(uint64_t now)
+{
+	uint64_t cpu = thread_cpu_since(now);
+
+	if (pending.n)
+		flush_cpu(cpu);
 }
 
 static void exit_flush(void *arg)
@@ -402,8 +447,7 @@ void gem_acct_retired(struct gem_file *const *files, unsigned int n)
 
 void gem_acct_discard(void)
 {
-	flush_pending();
-	(void)thread_cpu_delta();
+	restart_at(thread_cpu_now());
 }
 
 void gem_acct_execbuffer(void)
@@ -454,13 +498,11 @@ void gem_acct_request(struct gem_device *dev, struct gem_file *file,
 	atomic_store_explicit(&slot->seqno, seqno, memory_order_relaxed);
 }
 
-void gem_acct_gpu_run_start(void *dev)
+void gem_acct_gpu_run_start(void *dev, uint64_t thread_cpu_ns)
 {
 	(void)dev;
-	if (!serving) {
-		flush_pending();
-		(void)thread_cpu_delta();
-	}
+	if (!serving)
+		restart_at(thread_cpu_ns ? thread_cpu_ns : thread_cpu_now());
 }
 
 void gem_acct_interrupt(struct gem_device *dev, uint32_t hw_seqno)

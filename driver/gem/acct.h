@@ -141,10 +141,16 @@ void gem_acct_request(struct gem_device *dev, struct gem_file *file,
 		      uint32_t seqno);
 /* The GPU model starts a run on this thread (gpu_ops): what the thread
  * did since its last reading (the command streamer's idle spin) is no
- * request's.  Inside an ioctl (serving) nothing is dropped. */
-void gem_acct_gpu_run_start(void *dev);
+ * request's.  Inside an ioctl (serving) nothing is dropped.
+ * thread_cpu_ns is the thread's CPU clock as the model just read it, so
+ * that it is not read twice; 0 when the model did not. */
+void gem_acct_gpu_run_start(void *dev, uint64_t thread_cpu_ns);
 /* The user interrupt (device.c), on the thread executing the GPU. */
 void gem_acct_interrupt(struct gem_device *dev, uint32_t hw_seqno);
+
+/* Readings of this thread's CPU clock (a system call each) so far: tests
+ * pin how many a path makes. */
+uint64_t gem_acct_clock_reads(void);
 
 /* Read a file's figures (any thread; they move while read). */
 void gem_acct_read(const struct gem_file *file, struct gem_acct_stats *out);

@@ -431,8 +431,9 @@ static enum cs_status cs_step(struct gpu *gpu)
 }
 
 /* Run until idle or an error; an inline run (deadline) also until the
- * deadline or a command it leaves to the CS thread. */
-static void cs_run(struct gpu *gpu, uint64_t deadline)
+ * deadline or a command it leaves to the CS thread.  thread_cpu_ns: as
+ * for gpu_ops.run_start. */
+static void cs_run(struct gpu *gpu, uint64_t deadline, uint64_t thread_cpu_ns)
 {
 	uint64_t start = gpu_now_ns();
 	enum cs_status st;
@@ -440,7 +441,7 @@ static void cs_run(struct gpu *gpu, uint64_t deadline)
 
 	gpu->cs.run_start_ns = start;
 	if (gpu->ops.run_start)
-		gpu->ops.run_start(gpu->data);
+		gpu->ops.run_start(gpu->data, thread_cpu_ns);
 	atomic_store(&gpu->partial_tail, GPU_NO_TAIL);
 	reg_set(gpu, INSTDONE, GPU_INSTDONE_BUSY);
 	do {
@@ -493,7 +494,7 @@ void gpu_run(struct gpu *gpu, uint64_t budget_ns)
 	/* GPU time is the executing thread's CPU time (gpu_sample): this
 	 * thread's counts as the CS thread's would. */
 	cpu0 = thread_cpu_ns();
-	cs_run(gpu, gpu_now_ns() + budget_ns);
+	cs_run(gpu, gpu_now_ns() + budget_ns, cpu0);
 	cs_credit(gpu, thread_cpu_ns() - cpu0);
 
 	pthread_mutex_lock(&gpu->lock);
@@ -543,7 +544,7 @@ void *gpu_cs_thread(void *arg)
 		gpu->runner = pthread_self();
 		pthread_mutex_unlock(&gpu->lock);
 
-		cs_run(gpu, 0);
+		cs_run(gpu, 0, 0);
 
 		pthread_mutex_lock(&gpu->lock);
 		cs_release(gpu);

@@ -32,8 +32,10 @@ struct gpu_ops {
 	void (*error_interrupt)(void *data);
 	/* The calling thread starts executing the ring (the CS thread, or a
 	 * submitter in gpu_run), before the first command; may be NULL.
-	 * What the thread did before is not GPU work. */
-	void (*run_start)(void *data);
+	 * What the thread did before is not GPU work.  thread_cpu_ns is
+	 * the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) as the model read
+	 * it just before, 0 when it did not: each reading is a system call. */
+	void (*run_start)(void *data, uint64_t thread_cpu_ns);
 };
 
 struct gpu_config {

@@ -103,6 +103,51 @@ static void burn_cpu(uint64_t ns)
 	} while (now - start < ns);
 }
 
+/* This thread's CPU clock, read as the GPU model reads it. */
+static uint64_t thread_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/*
+ * A GPU run starting on a thread with charges pending pays them with one
+ * reading of the clock (it made two: a flush, then a reading for the
+ * run), and with none when the model hands it the reading it just made;
+ * the charge gets the CPU up to that reading either way.
+ */
+static void test_run_start_readings(void)
+{
+	struct gem_acct *a = gem_acct_new();
+	uint64_t reads, before, cpu;
+
+	gt_assert(a);
+	gem_acct_flush();
+	gt_assert_eq(gem_acct_pend(a, GEM_ACCT_SUBMIT, 1), 0);
+	reads = gem_acct_clock_reads();
+	gem_acct_gpu_run_start(NULL, 0);
+	gt_assert_eq_u64(gem_acct_clock_reads() - reads, 1);
+	gt_assert_eq(gem_acct_pending(), 0);
+
+	before = cpu_of(a, GEM_ACCT_SUBMIT);
+	gt_assert_eq(gem_acct_pend(a, GEM_ACCT_SUBMIT, 1), 0);
+	burn_cpu(2000000);
+	cpu = thread_cpu();
+	reads = gem_acct_clock_reads();
+	gem_acct_gpu_run_start(NULL, cpu);
+	gt_assert_eq_u64(gem_acct_clock_reads() - reads, 0);
+	gt_assert_eq(gem_acct_pending(), 0);
+	gt_assert(cpu_of(a, GEM_ACCT_SUBMIT) - before >= 2000000);
+
+	/* Nothing pending: the reading only starts the next interval. */
+	reads = gem_acct_clock_reads();
+	gem_acct_discard();
+	gt_assert_eq_u64(gem_acct_clock_reads() - reads, 1);
+	gem_acct_put(a);
+}
+
 #define NACCT	9
 
 int main(int argc, char **argv)
@@ -202,6 +247,9 @@ int main(int argc, char **argv)
 		gem_acct_flush();
 		gt_assert_eq(gem_acct_pending(), 0);
 	}
+
+	gemtest_subtest("run-start-readings")
+		test_run_start_readings();
 
 	for (i = 0; i < NACCT; i++)
 		gem_acct_put(acct[i]);
