@@ -107,6 +107,13 @@ static __thread struct gem_acct *serving;
 static __thread unsigned int serving_cls;
 static __thread uint64_t serving_since;
 static __thread struct pend_table pending;
+/* A GPU run the model started on this thread with a reading of its own
+ * (gpu_run, inline on a submitting thread): the run's user interrupts
+ * pend their charges, weighted by the cheap clock since the run's start
+ * or the interrupt before (inline_mark), and the reading that ends the
+ * run pays them. */
+static __thread bool inline_run;
+static __thread uint64_t inline_mark;
 
 static pthread_once_t acct_once = PTHREAD_ONCE_INIT;
 static pthread_key_t exit_key;
@@ -501,26 +508,48 @@ void gem_acct_request(struct gem_device *dev, struct gem_file *file,
 void gem_acct_gpu_run_start(void *dev, uint64_t thread_cpu_ns)
 {
 	(void)dev;
-	if (!serving)
-		restart_at(thread_cpu_ns ? thread_cpu_ns : thread_cpu_now());
+	if (serving)
+		return;
+	restart_at(thread_cpu_ns ? thread_cpu_ns : thread_cpu_now());
+	inline_run = thread_cpu_ns != 0;
+	inline_mark = cheap_now();
+}
+
+void gem_acct_gpu_run_end(void *dev, uint64_t thread_cpu_ns)
+{
+	(void)dev;
+	if (!inline_run)
+		return;
+	inline_run = false;
+	restart_at(thread_cpu_ns);
 }
 
 void gem_acct_interrupt(struct gem_device *dev, uint32_t hw_seqno)
 {
 	struct gem_acct_dev *ad = dev->acct;
 	struct acct_slot *slot = &ad->slots[hw_seqno % ACCT_SLOTS];
-	uint64_t busy, cpu, gpu_ns;
+	struct gem_acct *acct = NULL;
+	uint64_t busy, now, gpu_ns;
 
-	flush_pending();
 	busy = gpu_busy_now(dev->gpu);
-	cpu = thread_cpu_delta();
 	gpu_ns = busy - ad->last_busy_ns;
 	ad->last_busy_ns = busy;
-	if (atomic_load_explicit(&slot->seqno, memory_order_relaxed) != hw_seqno ||
-	    !slot->acct)
-		return;		/* the driver's own request, or a reset's */
-	add(&slot->acct->gpu_busy_ns, gpu_ns);
-	add(&slot->acct->cpu_ns[GEM_ACCT_GPU], cpu);
+	if (atomic_load_explicit(&slot->seqno, memory_order_relaxed) == hw_seqno)
+		acct = slot->acct;	/* else the driver's own, or a reset's */
+	if (acct)
+		add(&acct->gpu_busy_ns, gpu_ns);
+	if (inline_run) {
+		/* Paid by the run's last reading (gem_acct_gpu_run_end). */
+		now = cheap_now();
+		if (acct)
+			charge(acct, GEM_ACCT_GPU, now - inline_mark);
+		inline_mark = now;
+		return;
+	}
+	flush_pending();
+	now = thread_cpu_delta();
+	if (acct)
+		add(&acct->cpu_ns[GEM_ACCT_GPU], now);
 }
 
 void gem_acct_read(const struct gem_file *file, struct gem_acct_stats *out)

@@ -36,7 +36,9 @@
  * GPU work is charged at each request's user interrupt, on the
  * thread that executed it (the command streamer's, or a submitter running
  * short work inline): the GPU busy time and that thread's CPU time since
- * its last interrupt go to the file that submitted the request.
+ * its last interrupt go to the file that submitted the request.  An
+ * inline run's interrupts split the run's CPU, read once at its end, by
+ * wall time between them: its run reads the clock at start and end only.
  *
  * Locks: the counters are relaxed atomics, written without dev->lock;
  * the acct itself lives until its file, the last request slot naming it
@@ -145,6 +147,10 @@ void gem_acct_request(struct gem_device *dev, struct gem_file *file,
  * thread_cpu_ns is the thread's CPU clock as the model just read it, so
  * that it is not read twice; 0 when the model did not. */
 void gem_acct_gpu_run_start(void *dev, uint64_t thread_cpu_ns);
+/* The run ends (gpu_ops), thread_cpu_ns the model's last reading: a run
+ * that began with the model's reading charges its user interrupts' CPU
+ * then, so that an inline nop execbuffer reads the clock twice in all. */
+void gem_acct_gpu_run_end(void *dev, uint64_t thread_cpu_ns);
 /* The user interrupt (device.c), on the thread executing the GPU. */
 void gem_acct_interrupt(struct gem_device *dev, uint32_t hw_seqno);
 

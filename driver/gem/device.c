@@ -59,6 +59,7 @@ static const struct gpu_ops gem_gpu_ops = {
 	.user_interrupt = gem_user_interrupt,
 	.error_interrupt = gem_error_interrupt,
 	.run_start = gem_acct_gpu_run_start,
+	.run_end = gem_acct_gpu_run_end,
 };
 
 /* The ring is a kernel-owned object pinned in the GTT, as in i915. */

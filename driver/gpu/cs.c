@@ -475,7 +475,7 @@ static uint64_t thread_cpu_ns(void)
 
 void gpu_run(struct gpu *gpu, uint64_t budget_ns)
 {
-	uint64_t cpu0;
+	uint64_t cpu0, cpu1;
 
 	pthread_mutex_lock(&gpu->lock);
 	/* A CS thread that is awake finds the work itself. */
@@ -495,7 +495,10 @@ void gpu_run(struct gpu *gpu, uint64_t budget_ns)
 	 * thread's counts as the CS thread's would. */
 	cpu0 = thread_cpu_ns();
 	cs_run(gpu, gpu_now_ns() + budget_ns, cpu0);
-	cs_credit(gpu, thread_cpu_ns() - cpu0);
+	cpu1 = thread_cpu_ns();
+	cs_credit(gpu, cpu1 - cpu0);
+	if (gpu->ops.run_end)
+		gpu->ops.run_end(gpu->data, cpu1);
 
 	pthread_mutex_lock(&gpu->lock);
 	gpu->cs.inline_run = false;

@@ -36,6 +36,9 @@ struct gpu_ops {
 	 * the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) as the model read
 	 * it just before, 0 when it did not: each reading is a system call. */
 	void (*run_start)(void *data, uint64_t thread_cpu_ns);
+	/* A run on a submitting thread (gpu_run) ended, with the thread's
+	 * CPU clock as the model read it last; may be NULL. */
+	void (*run_end)(void *data, uint64_t thread_cpu_ns);
 };
 
 struct gpu_config {

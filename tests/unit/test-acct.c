@@ -148,6 +148,71 @@ static void test_run_start_readings(void)
 	gem_acct_put(a);
 }
 
+/*
+ * A GPU run inline on a submitting thread: two readings in all, the
+ * model's at its start and end.  Its user interrupts make none; their
+ * request gets all the CPU between the two (one interrupt), or the CPU
+ * split by the wall time before each (two).
+ */
+static void test_inline_run_readings(void)
+{
+	struct gem_device dev = { 0 };
+	struct gem_acct *a = gem_acct_new(), *b = gem_acct_new();
+	struct gem_file fa = { .acct = a }, fb = { .acct = b };
+	uint64_t reads, cpu0, cpu1, ga, gb;
+
+	gt_assert(a && b);
+	dev.gpu = gpu_create(&(struct gpu_config){ .aperture_size = 32u << 20 },
+			     NULL, NULL);
+	gt_assert(dev.gpu);
+	gt_assert_eq(pthread_mutex_init(&dev.lock, NULL), 0);
+	gt_assert_eq(gem_acct_device_init(&dev), 0);
+	gem_lock(&dev);
+	gem_acct_request(&dev, &fa, 7);
+	gem_acct_request(&dev, &fb, 8);
+	gem_unlock(&dev);
+	gem_acct_flush();
+
+	cpu0 = thread_cpu();
+	reads = gem_acct_clock_reads();
+	gem_acct_gpu_run_start(&dev, cpu0);
+	burn_cpu(1000000);
+	gem_acct_interrupt(&dev, 7);
+	cpu1 = thread_cpu();
+	gem_acct_gpu_run_end(&dev, cpu1);
+	gt_assert_eq_u64(gem_acct_clock_reads() - reads, 0);
+	gt_assert_eq(gem_acct_pending(), 0);
+	gt_assert_eq_u64(cpu_of(a, GEM_ACCT_GPU), cpu1 - cpu0);
+
+	/* Two requests in one run: each a part, the two summing exactly. */
+	ga = cpu_of(a, GEM_ACCT_GPU);
+	cpu0 = thread_cpu();
+	gem_acct_gpu_run_start(&dev, cpu0);
+	burn_cpu(1000000);
+	gem_acct_interrupt(&dev, 7);
+	burn_cpu(3000000);
+	gem_acct_interrupt(&dev, 8);
+	cpu1 = thread_cpu();
+	gem_acct_gpu_run_end(&dev, cpu1);
+	ga = cpu_of(a, GEM_ACCT_GPU) - ga;
+	gb = cpu_of(b, GEM_ACCT_GPU);
+	gt_assert(ga > 0 && gb > 0);
+	gt_assert_eq_u64(ga + gb, cpu1 - cpu0);
+	gt_assert_eq(gem_acct_pending(), 0);
+
+	/* The CS thread's runs (no reading of the model's): one each. */
+	reads = gem_acct_clock_reads();
+	gem_acct_gpu_run_start(&dev, 0);
+	gem_acct_interrupt(&dev, 8);
+	gt_assert_eq_u64(gem_acct_clock_reads() - reads, 2);
+
+	gem_acct_device_fini(&dev);
+	gpu_destroy(dev.gpu);
+	pthread_mutex_destroy(&dev.lock);
+	gem_acct_put(a);
+	gem_acct_put(b);
+}
+
 #define NACCT	9
 
 int main(int argc, char **argv)
@@ -250,6 +315,8 @@ int main(int argc, char **argv)
 
 	gemtest_subtest("run-start-readings")
 		test_run_start_readings();
+	gemtest_subtest("inline-run-readings")
+		test_inline_run_readings();
 
 	for (i = 0; i < NACCT; i++)
 		gem_acct_put(acct[i]);
