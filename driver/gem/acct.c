@@ -529,7 +529,7 @@ void gem_acct_interrupt(struct gem_device *dev, uint32_t hw_seqno)
 	struct gem_acct_dev *ad = dev->acct;
 	struct acct_slot *slot = &ad->slots[hw_seqno % ACCT_SLOTS];
 	struct gem_acct *acct = NULL;
-	uint64_t busy, now, gpu_ns;
+	uint64_t busy, gpu_ns, now, cpu;
 
 	busy = gpu_busy_now(dev->gpu);
 	gpu_ns = busy - ad->last_busy_ns;
@@ -547,9 +547,9 @@ void gem_acct_interrupt(struct gem_device *dev, uint32_t hw_seqno)
 		return;
 	}
 	flush_pending();
-	now = thread_cpu_delta();
+	cpu = thread_cpu_delta();
 	if (acct)
-		add(&acct->cpu_ns[GEM_ACCT_GPU], now);
+		add(&acct->cpu_ns[GEM_ACCT_GPU], cpu);
 }
 
 void gem_acct_read(const struct gem_file *file, struct gem_acct_stats *out)
