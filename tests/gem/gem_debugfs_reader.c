@@ -507,8 +507,11 @@ int main(int argc, char **argv)
 	snprintf(dfs, sizeof(dfs), "%s/debugfs", gemtest_tmpdir());
 	snprintf(aperture, sizeof(aperture), "%uM", APERTURE >> 20);
 	gemtest_start_gemd(args);
-	if (gdfs_open_dir(dfs, &fuse_src))
-		gemtest_skip("no FUSE mount (no /dev/fuse here?)");
+	/* Only a machine without FUSE skips: gemtest_start_gemd waited for
+	 * the mount wherever there is one to make. */
+	if (access("/dev/fuse", R_OK | W_OK))
+		gemtest_skip("no /dev/fuse here: gemd cannot mount its debugfs");
+	gt_assert_eq(gdfs_open_dir(dfs, &fuse_src), 0);
 	gt_assert_eq(gdfs_open_socket(NULL, &sock_src), 0);
 	gt_assert_eq(gdfs_kind(sock_src), GDFS_SOCKET);
 	/* By default a tool takes the live mount next to the socket. */

@@ -10,6 +10,7 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -345,8 +346,40 @@ static void wait_for_gemd(void)
 	bail_out("gemd did not accept connections within 10 s");
 }
 
+#define FUSE_SUPER_MAGIC	0x65735546
+
+/*
+ * gemd mounts its debugfs tree after its socket accepts (driver/server
+ * main.c), so a test that asked for one waits for the mount as well, as
+ * the caller of gemd --daemon does; a busy machine made the test look
+ * before the mount and take it for a machine without FUSE.  No wait where
+ * there is no FUSE to mount with: the test decides what that means.
+ */
+static void wait_for_debugfs(const char *dir)
+{
+	struct statfs sf;
+	int i;
+
+	if (access("/dev/fuse", R_OK | W_OK))
+		return;
+	for (i = 0; i < 3000; i++) {
+		if (!statfs(dir, &sf) && sf.f_type == FUSE_SUPER_MAGIC)
+			return;
+		if (waitpid(gemd.pid, NULL, WNOHANG) == gemd.pid) {
+			gemd.pid = 0;
+			show_log();
+			bail_out("gemd exited before it mounted its debugfs");
+		}
+		sleep_ms(10);
+	}
+	show_log();
+	gemtest_diag("no FUSE mount at %s", dir);
+	bail_out("gemd did not mount its debugfs within 30 s");
+}
+
 const char *gemtest_start_gemd(const char *const *extra_args)
 {
+	const char *debugfs = NULL;
 	const char *build = getenv("GEMKIT_BUILD_DIR");
 	const char *argv[64];
 	char bin[PATH_MAX];
@@ -369,9 +402,11 @@ const char *gemtest_start_gemd(const char *const *extra_args)
 	argv[argc++] = gemd.sock;
 	/* Most driver tests need no FUSE mount; those that do pass --debugfs. */
 	for (i = 0; extra_args && extra_args[i]; i++)
-		if (!strcmp(extra_args[i], "--debugfs"))
+		if (!strcmp(extra_args[i], "--debugfs")) {
+			debugfs = extra_args[i + 1];
 			break;
-	if (!extra_args || !extra_args[i])
+		}
+	if (!debugfs)
 		argv[argc++] = "--no-debugfs";
 	while (extra_args && *extra_args && argc < sizeof(argv) / sizeof(argv[0]) - 1)
 		argv[argc++] = *extra_args++;
@@ -387,6 +422,8 @@ const char *gemtest_start_gemd(const char *const *extra_args)
 		exec_gemd(argv);
 
 	wait_for_gemd();
+	if (debugfs)
+		wait_for_debugfs(debugfs);
 	setenv("GEM_DEVICE", gemd.sock, 1);
 	return gemd.sock;
 }
