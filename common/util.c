@@ -243,13 +243,19 @@ static uint64_t clock_ns(clockid_t clk)
 {
 	struct timespec ts;
 
-	clock_gettime(clk, &ts);
+	if (clock_gettime(clk, &ts))
+		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000ULL + (uint64_t)ts.tv_nsec;
 }
 
 uint64_t now_ns(void)
 {
 	return clock_ns(CLOCK_MONOTONIC);
+}
+
+uint64_t thread_cpu_ns(void)
+{
+	return clock_ns(CLOCK_THREAD_CPUTIME_ID);
 }
 
 uint64_t now_realtime_ns(void)

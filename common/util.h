@@ -50,6 +50,9 @@ int parse_u64(const char *s, uint64_t *out);
 int parse_duration_ns(const char *s, uint64_t *out);
 
 uint64_t now_ns(void);			/* CLOCK_MONOTONIC */
+/* This thread's CPU time (CLOCK_THREAD_CPUTIME_ID): a system call on
+ * most machines, so callers share one reading.  0 if it cannot be had. */
+uint64_t thread_cpu_ns(void);
 
 /*
  * Room for one more entry in an array of *alloc entries of size bytes

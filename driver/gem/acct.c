@@ -129,14 +129,6 @@ static inline uint64_t get(const _Atomic uint64_t *c)
 	return atomic_load_explicit(c, memory_order_relaxed);
 }
 
-static uint64_t mono_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 /* Weights need only be proportional to wall time: the TSC where there
  * is one (about 15 ns on a kvm-clock guest, half the vDSO's 33 ns). */
 static inline uint64_t cheap_now(void)
@@ -144,22 +136,20 @@ static inline uint64_t cheap_now(void)
 #if defined(__x86_64__)
 	return __rdtsc();
 #else
-	return mono_ns();
+	return now_ns();
 #endif
 }
 
 /* Readings of this thread's CPU clock (gem_acct_clock_reads). */
 static __thread uint64_t clock_reads;
 
-/* This thread's CPU clock: a system call. */
+/* This thread's CPU clock, counted (a failed reading adds nothing). */
 static uint64_t thread_cpu_now(void)
 {
-	struct timespec ts;
+	uint64_t now = thread_cpu_ns();
 
 	clock_reads++;
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return thread_last_ns;
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	return now ? now : thread_last_ns;
 }
 
 /* The CPU this thread used from its last reading to now, a reading of
@@ -278,11 +268,11 @@ static void exit_flush(void *arg)
 
 static void acct_setup(void)
 {
-	uint64_t t0 = cheap_now(), m0 = mono_ns(), m;
+	uint64_t t0 = cheap_now(), m0 = now_ns(), m;
 
 	pthread_key_create(&exit_key, exit_flush);
 	/* 200 us of the cheap clock against CLOCK_MONOTONIC. */
-	while ((m = mono_ns()) - m0 < 200000)
+	while ((m = now_ns()) - m0 < 200000)
 		;
 	ticks_per_us = (cheap_now() - t0) * 1000 / (m - m0);
 	if (!ticks_per_us)
@@ -505,23 +495,23 @@ void gem_acct_request(struct gem_device *dev, struct gem_file *file,
 	atomic_store_explicit(&slot->seqno, seqno, memory_order_relaxed);
 }
 
-void gem_acct_gpu_run_start(void *dev, uint64_t thread_cpu_ns)
+void gem_acct_gpu_run_start(void *dev, uint64_t cpu_ns)
 {
 	(void)dev;
 	if (serving)
 		return;
-	restart_at(thread_cpu_ns ? thread_cpu_ns : thread_cpu_now());
-	inline_run = thread_cpu_ns != 0;
+	restart_at(cpu_ns ? cpu_ns : thread_cpu_now());
+	inline_run = cpu_ns != 0;
 	inline_mark = cheap_now();
 }
 
-void gem_acct_gpu_run_end(void *dev, uint64_t thread_cpu_ns)
+void gem_acct_gpu_run_end(void *dev, uint64_t cpu_ns)
 {
 	(void)dev;
 	if (!inline_run)
 		return;
 	inline_run = false;
-	restart_at(thread_cpu_ns);
+	restart_at(cpu_ns);
 }
 
 void gem_acct_interrupt(struct gem_device *dev, uint32_t hw_seqno)

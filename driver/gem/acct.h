@@ -144,13 +144,13 @@ void gem_acct_request(struct gem_device *dev, struct gem_file *file,
 /* The GPU model starts a run on this thread (gpu_ops): what the thread
  * did since its last reading (the command streamer's idle spin) is no
  * request's.  Inside an ioctl (serving) nothing is dropped.
- * thread_cpu_ns is the thread's CPU clock as the model just read it, so
+ * cpu_ns is the thread's CPU clock as the model just read it, so
  * that it is not read twice; 0 when the model did not. */
-void gem_acct_gpu_run_start(void *dev, uint64_t thread_cpu_ns);
-/* The run ends (gpu_ops), thread_cpu_ns the model's last reading: a run
+void gem_acct_gpu_run_start(void *dev, uint64_t cpu_ns);
+/* The run ends (gpu_ops), cpu_ns the model's last reading: a run
  * that began with the model's reading charges its user interrupts' CPU
  * then, so that an inline nop execbuffer reads the clock twice in all. */
-void gem_acct_gpu_run_end(void *dev, uint64_t thread_cpu_ns);
+void gem_acct_gpu_run_end(void *dev, uint64_t cpu_ns);
 /* The user interrupt (device.c), on the thread executing the GPU. */
 void gem_acct_interrupt(struct gem_device *dev, uint32_t hw_seqno);
 

@@ -431,9 +431,9 @@ static enum cs_status cs_step(struct gpu *gpu)
 }
 
 /* Run until idle or an error; an inline run (deadline) also until the
- * deadline or a command it leaves to the CS thread.  thread_cpu_ns: as
+ * deadline or a command it leaves to the CS thread.  cpu_ns: as
  * for gpu_ops.run_start. */
-static void cs_run(struct gpu *gpu, uint64_t deadline, uint64_t thread_cpu_ns)
+static void cs_run(struct gpu *gpu, uint64_t deadline, uint64_t cpu_ns)
 {
 	uint64_t start = gpu_now_ns();
 	enum cs_status st;
@@ -441,7 +441,7 @@ static void cs_run(struct gpu *gpu, uint64_t deadline, uint64_t thread_cpu_ns)
 
 	gpu->cs.run_start_ns = start;
 	if (gpu->ops.run_start)
-		gpu->ops.run_start(gpu->data, thread_cpu_ns);
+		gpu->ops.run_start(gpu->data, cpu_ns);
 	atomic_store(&gpu->partial_tail, GPU_NO_TAIL);
 	reg_set(gpu, INSTDONE, GPU_INSTDONE_BUSY);
 	do {
@@ -462,15 +462,6 @@ static void cs_release(struct gpu *gpu)
 	atomic_store(&gpu->executing, false);
 	atomic_store(&gpu->reset_in_cs, false);
 	pthread_cond_broadcast(&gpu->parked_cond);
-}
-
-static uint64_t thread_cpu_ns(void)
-{
-	struct timespec ts;
-
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts))
-		return 0;
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
 void gpu_run(struct gpu *gpu, uint64_t budget_ns)

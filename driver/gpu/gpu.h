@@ -32,13 +32,13 @@ struct gpu_ops {
 	void (*error_interrupt)(void *data);
 	/* The calling thread starts executing the ring (the CS thread, or a
 	 * submitter in gpu_run), before the first command; may be NULL.
-	 * What the thread did before is not GPU work.  thread_cpu_ns is
+	 * What the thread did before is not GPU work.  cpu_ns is
 	 * the thread's CPU clock (CLOCK_THREAD_CPUTIME_ID) as the model read
 	 * it just before, 0 when it did not: each reading is a system call. */
-	void (*run_start)(void *data, uint64_t thread_cpu_ns);
+	void (*run_start)(void *data, uint64_t cpu_ns);
 	/* A run on a submitting thread (gpu_run) ended, with the thread's
 	 * CPU clock as the model read it last; may be NULL. */
-	void (*run_end)(void *data, uint64_t thread_cpu_ns);
+	void (*run_end)(void *data, uint64_t cpu_ns);
 };
 
 struct gpu_config {

@@ -92,24 +92,10 @@ static uint64_t ioctls_of(struct gem_acct *acct)
 /* Spend ns of this thread's CPU, so that a flush has CPU to split. */
 static void burn_cpu(uint64_t ns)
 {
-	struct timespec ts;
-	uint64_t start = 0, now;
+	uint64_t start = thread_cpu_ns();
 
-	do {
-		clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-		now = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-		if (!start)
-			start = now;
-	} while (now - start < ns);
-}
-
-/* This thread's CPU clock, read as the GPU model reads it. */
-static uint64_t thread_cpu(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	while (thread_cpu_ns() - start < ns)
+		;
 }
 
 /*
@@ -134,7 +120,7 @@ static void test_run_start_readings(void)
 	before = cpu_of(a, GEM_ACCT_SUBMIT);
 	gt_assert_eq(gem_acct_pend(a, GEM_ACCT_SUBMIT, 1), 0);
 	burn_cpu(2000000);
-	cpu = thread_cpu();
+	cpu = thread_cpu_ns();
 	reads = gem_acct_clock_reads();
 	gem_acct_gpu_run_start(NULL, cpu);
 	gt_assert_eq_u64(gem_acct_clock_reads() - reads, 0);
@@ -173,12 +159,12 @@ static void test_inline_run_readings(void)
 	gem_unlock(&dev);
 	gem_acct_flush();
 
-	cpu0 = thread_cpu();
+	cpu0 = thread_cpu_ns();
 	reads = gem_acct_clock_reads();
 	gem_acct_gpu_run_start(&dev, cpu0);
 	burn_cpu(1000000);
 	gem_acct_interrupt(&dev, 7);
-	cpu1 = thread_cpu();
+	cpu1 = thread_cpu_ns();
 	gem_acct_gpu_run_end(&dev, cpu1);
 	gt_assert_eq_u64(gem_acct_clock_reads() - reads, 0);
 	gt_assert_eq(gem_acct_pending(), 0);
@@ -186,13 +172,13 @@ static void test_inline_run_readings(void)
 
 	/* Two requests in one run: each a part, the two summing exactly. */
 	ga = cpu_of(a, GEM_ACCT_GPU);
-	cpu0 = thread_cpu();
+	cpu0 = thread_cpu_ns();
 	gem_acct_gpu_run_start(&dev, cpu0);
 	burn_cpu(1000000);
 	gem_acct_interrupt(&dev, 7);
 	burn_cpu(3000000);
 	gem_acct_interrupt(&dev, 8);
-	cpu1 = thread_cpu();
+	cpu1 = thread_cpu_ns();
 	gem_acct_gpu_run_end(&dev, cpu1);
 	ga = cpu_of(a, GEM_ACCT_GPU) - ga;
 	gb = cpu_of(b, GEM_ACCT_GPU);
