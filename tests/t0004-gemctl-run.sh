@@ -73,7 +73,9 @@ test_expect_success 'a reachable gemd is used, not a private one' '
 test_expect_success 'libgem and the interposer in one program' '
 	"$GEMCTL" run "$GEMKIT_BUILD_DIR/preload-bench" 1 >out &&
 	grep "^interposed / libgem:" out &&
-	grep "^pass-through / plain:" out
+	grep "^pass-through / plain:" out &&
+	grep "^interposed GEM_PREAD 1 MiB / memcpy: *[0-9.]* (goal <= 1.25)  \(met\|MISSED\)$" out &&
+	grep "^interposed GEM_PWRITE 1 MiB / memcpy: *[0-9.]* (goal <= 1.25)  \(met\|MISSED\)$" out
 '
 
 if ! test -x "$IGT/gem_create"; then
