@@ -10,6 +10,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -332,6 +333,22 @@ int parse_u64(const char *s, uint64_t *out)
 		return -EINVAL;
 	*out = v;
 	return 0;
+}
+
+#define FUSE_SUPER_MAGIC	0x65735546	/* linux/magic.h */
+
+bool fd_on_fuse(int fd)
+{
+	struct statfs sf;
+
+	return fstatfs(fd, &sf) == 0 && sf.f_type == FUSE_SUPER_MAGIC;
+}
+
+bool path_on_fuse(const char *dir)
+{
+	struct statfs sf;
+
+	return statfs(dir, &sf) == 0 && sf.f_type == FUSE_SUPER_MAGIC;
 }
 
 bool process_running(pid_t pid)

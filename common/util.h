@@ -76,6 +76,11 @@ int kstrtoull0(const char *s, unsigned long long *res);
  */
 bool process_running(pid_t pid);
 
+/* Whether the directory fd, or dir, is on a live FUSE mount (gemd's
+ * debugfs): a mount whose server died answers statfs with an error. */
+bool fd_on_fuse(int fd);
+bool path_on_fuse(const char *dir);
+
 /* mkdir -p of the directory that will hold path (its last component is
  * not made): existing components are left alone, new ones get mode.
  * 0 or -errno. */

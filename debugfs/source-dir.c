@@ -22,7 +22,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -30,7 +29,6 @@
 #include "util.h"
 
 #define READ_CHUNK		(256u << 10)
-#define FUSE_SUPER_MAGIC	0x65735546
 
 /* Read fd from offset 0 to EOF, appending to out; -EFBIG past max. */
 static int pread_all(int fd, size_t max, struct strbuf *out)
@@ -233,7 +231,6 @@ static bool is_dri0(int fd)
 static ssize_t job_open_dir(struct dir_job *j)
 {
 	static const char *const tries[] = { "dri/0", "0", "." };
-	struct statfs sf;
 	struct stat st;
 	unsigned int i;
 	int fd;
@@ -246,7 +243,7 @@ static ssize_t job_open_dir(struct dir_job *j)
 		strbuf_release(&p);
 		if (fd >= 0 && is_dri0(fd)) {
 			j->opened = fd;
-			j->live = fstatfs(fd, &sf) == 0 && sf.f_type == FUSE_SUPER_MAGIC;
+			j->live = fd_on_fuse(fd);
 			j->dev = fstat(fd, &st) == 0 ? st.st_dev : 0;
 			strbuf_addstr(&j->out, tries[i]);
 			return 0;

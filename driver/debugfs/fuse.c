@@ -36,7 +36,6 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -47,7 +46,6 @@
 #include "log.h"
 #include "util.h"
 
-#define FUSE_SUPER_MAGIC	0x65735546
 #define FUSECTL_DIR		"/sys/fs/fuse/connections"
 /* How long gem_debugfs_stop waits for the FUSE threads. */
 #define STOP_JOIN_MS		300
@@ -532,13 +530,6 @@ int gem_debugfs_cleanup_stale(const char *dir)
 	return detach_mount(dir);
 }
 
-static bool is_live_fuse_mount(const char *dir)
-{
-	struct statfs sf;
-
-	return statfs(dir, &sf) == 0 && sf.f_type == FUSE_SUPER_MAGIC;
-}
-
 /* *made: the last component was created here (not found). */
 static int mkdir_p(const char *dir, bool *made)
 {
@@ -581,7 +572,7 @@ int gem_debugfs_start(struct gem_device *dev, const char *dir, struct gem_debugf
 	ret = mkdir_p(dir, &made);
 	if (ret)
 		return ret;
-	if (is_live_fuse_mount(dir))
+	if (path_on_fuse(dir))
 		return -EBUSY;		/* another gemd serves it */
 
 	dfs = calloc(1, sizeof(*dfs));

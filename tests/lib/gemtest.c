@@ -10,13 +10,13 @@
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/un.h>
-#include <sys/vfs.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "gemtest.h"
 #include "sockpath.h"
+#include "util.h"
 
 jmp_buf __gemtest_jmp;
 
@@ -127,10 +127,17 @@ int gemtest_exit(void)
 	return tests_failed ? 1 : 0;
 }
 
-static void bail_out(const char *why) __attribute__((noreturn));
-static void bail_out(const char *why)
+static void bail_out(const char *fmt, ...)
+	__attribute__((noreturn, format(printf, 1, 2)));
+static void bail_out(const char *fmt, ...)
 {
-	printf("Bail out! %s\n", why);
+	va_list ap;
+
+	printf("Bail out! ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
 	fflush(stdout);
 	tests_failed++;		/* so the exit handler shows gemd's log */
 	exit(1);
@@ -303,14 +310,14 @@ static void exec_gemd(const char *const *argv)
 	_exit(127);
 }
 
-static bool gemd_accepts(void)
+static bool gemd_accepts(const char *sock)
 {
 	int fd, ret;
 
 	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
 	if (fd < 0)
 		return false;
-	ret = sockpath_connect(fd, gemd.sock);
+	ret = sockpath_connect(fd, sock);
 	close(fd);
 	return ret == 0;
 }
@@ -323,12 +330,17 @@ static void sleep_ms(long ms)
 		;
 }
 
-/* Wait until gemd accepts a connection, for up to 10 s. */
-static void wait_for_gemd(void)
+/*
+ * Poll ready(arg) every 10 ms for up to ms; bail out with gemd's log if
+ * gemd exits first or the time runs out, saying that it did not `what`.
+ */
+static void wait_for_gemd(bool (*ready)(const char *), const char *arg,
+			  long ms, const char *what)
 {
-	int status, i;
+	int status;
+	long i;
 
-	for (i = 0; i < 1000; i++) {
+	for (i = 0; i < ms / 10; i++) {
 		if (waitpid(gemd.pid, &status, WNOHANG) == gemd.pid) {
 			gemd.pid = 0;
 			show_log();
@@ -336,45 +348,14 @@ static void wait_for_gemd(void)
 				gemtest_diag("gemd exited with status %d", WEXITSTATUS(status));
 			else
 				gemtest_diag("gemd killed by signal %d", WTERMSIG(status));
-			bail_out("gemd did not start");
+			bail_out("gemd exited before it could %s", what);
 		}
-		if (gemd_accepts())
+		if (ready(arg))
 			return;
 		sleep_ms(10);
 	}
 	show_log();
-	bail_out("gemd did not accept connections within 10 s");
-}
-
-#define FUSE_SUPER_MAGIC	0x65735546
-
-/*
- * gemd mounts its debugfs tree after its socket accepts (driver/server
- * main.c), so a test that asked for one waits for the mount as well, as
- * the caller of gemd --daemon does; a busy machine made the test look
- * before the mount and take it for a machine without FUSE.  No wait where
- * there is no FUSE to mount with: the test decides what that means.
- */
-static void wait_for_debugfs(const char *dir)
-{
-	struct statfs sf;
-	int i;
-
-	if (access("/dev/fuse", R_OK | W_OK))
-		return;
-	for (i = 0; i < 3000; i++) {
-		if (!statfs(dir, &sf) && sf.f_type == FUSE_SUPER_MAGIC)
-			return;
-		if (waitpid(gemd.pid, NULL, WNOHANG) == gemd.pid) {
-			gemd.pid = 0;
-			show_log();
-			bail_out("gemd exited before it mounted its debugfs");
-		}
-		sleep_ms(10);
-	}
-	show_log();
-	gemtest_diag("no FUSE mount at %s", dir);
-	bail_out("gemd did not mount its debugfs within 30 s");
+	bail_out("gemd did not %s within %ld s", what, ms / 1000);
 }
 
 const char *gemtest_start_gemd(const char *const *extra_args)
@@ -421,9 +402,17 @@ const char *gemtest_start_gemd(const char *const *extra_args)
 	if (gemd.pid == 0)
 		exec_gemd(argv);
 
-	wait_for_gemd();
-	if (debugfs)
-		wait_for_debugfs(debugfs);
+	wait_for_gemd(gemd_accepts, gemd.sock, 10000, "accept connections");
+	/*
+	 * gemd mounts its debugfs tree after its socket accepts (driver/server
+	 * main.c), so a test that asked for one waits for the mount as well,
+	 * as the caller of gemd --daemon does; a busy machine made the test
+	 * look before the mount and take it for a machine without FUSE.  No
+	 * wait where there is no FUSE to mount with: the test decides what
+	 * that means.
+	 */
+	if (debugfs && !access("/dev/fuse", R_OK | W_OK))
+		wait_for_gemd(path_on_fuse, debugfs, 30000, "mount its debugfs");
 	setenv("GEM_DEVICE", gemd.sock, 1);
 	return gemd.sock;
 }
