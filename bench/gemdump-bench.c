@@ -346,7 +346,7 @@ int main(int argc, char **argv)
 	bench_decode(dir);
 	/* Through the FUSE mount (the tools' default when gemd has one), and
 	 * through the socket (hosts without /dev/fuse). */
-	if (!access("/dev/fuse", R_OK | W_OK))
+	if (fuse_available())
 		bench_capture(dir, aperture, true);
 	bench_capture(dir, aperture, false);
 	return 0;

@@ -337,6 +337,11 @@ int parse_u64(const char *s, uint64_t *out)
 
 #define FUSE_SUPER_MAGIC	0x65735546	/* linux/magic.h */
 
+bool fuse_available(void)
+{
+	return access("/dev/fuse", R_OK | W_OK) == 0;
+}
+
 bool fd_on_fuse(int fd)
 {
 	struct statfs sf;

@@ -76,6 +76,10 @@ int kstrtoull0(const char *s, unsigned long long *res);
  */
 bool process_running(pid_t pid);
 
+/* Whether this process may mount FUSE file systems (/dev/fuse, read and
+ * write): without it gemd has no debugfs mount and serves its files
+ * through the socket only. */
+bool fuse_available(void);
 /* Whether the directory fd, or dir, is on a live FUSE mount (gemd's
  * debugfs): a mount whose server died answers statfs with an error. */
 bool fd_on_fuse(int fd);

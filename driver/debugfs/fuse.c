@@ -564,7 +564,7 @@ int gem_debugfs_start(struct gem_device *dev, const char *dir, struct gem_debugf
 	bool made = false;
 	int argc = 0, ret;
 
-	if (access("/dev/fuse", R_OK | W_OK))
+	if (!fuse_available())
 		return -ENODEV;
 	ret = gem_debugfs_cleanup_stale(dir);
 	if (ret)

@@ -21,6 +21,7 @@
 #include "gemtest-dfs.h"
 #include "libgem.h"
 #include "strbuf.h"
+#include "util.h"
 
 #define APERTURE	(4u << 20)
 
@@ -509,7 +510,7 @@ int main(int argc, char **argv)
 	gemtest_start_gemd(args);
 	/* Only a machine without FUSE skips: gemtest_start_gemd waited for
 	 * the mount wherever there is one to make. */
-	if (access("/dev/fuse", R_OK | W_OK))
+	if (!fuse_available())
 		gemtest_skip("no /dev/fuse here: gemd cannot mount its debugfs");
 	gt_assert_eq(gdfs_open_dir(dfs, &fuse_src), 0);
 	gt_assert_eq(gdfs_open_socket(NULL, &sock_src), 0);

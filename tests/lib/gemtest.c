@@ -411,7 +411,7 @@ const char *gemtest_start_gemd(const char *const *extra_args)
 	 * wait where there is no FUSE to mount with: the test decides what
 	 * that means.
 	 */
-	if (debugfs && !access("/dev/fuse", R_OK | W_OK))
+	if (debugfs && fuse_available())
 		wait_for_gemd(path_on_fuse, debugfs, 30000, "mount its debugfs");
 	setenv("GEM_DEVICE", gemd.sock, 1);
 	return gemd.sock;

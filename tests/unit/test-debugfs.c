@@ -133,11 +133,6 @@ static ssize_t write_file(const char *name, const char *s)
 	return gem_debugfs_write(gti_dev, name, s, strlen(s));
 }
 
-static bool have_fuse(void)
-{
-	return access("/dev/fuse", R_OK | W_OK) == 0;
-}
-
 static char *read_path(const char *path)
 {
 	struct strbuf sb = STRBUF_INIT;
@@ -694,7 +689,7 @@ int main(int argc, char **argv)
 		int ret, fd;
 		struct stat st;
 
-		if (!have_fuse())
+		if (!fuse_available())
 			gemtest_skip("no usable /dev/fuse");
 		gti_setup(16u << 20);
 		batch = gti_make_batch();
