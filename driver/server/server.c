@@ -86,6 +86,8 @@ struct conn {
 	struct file_entry *file;	/* CONN_FILE */
 	uint8_t *rbuf;			/* buffered input */
 	size_t rlen, ralloc;		/* ralloc: taken from srv->budget */
+	size_t msg_len;			/* the message being handled: the
+					 * first msg_len bytes of rbuf */
 	uint64_t read_deadline_ns;	/* a message begun: 0, or when it
 					 * must be whole (SO_RCVTIMEO set) */
 	struct strbuf out;		/* reply payload */
@@ -543,6 +545,7 @@ static int conn_read_msg(struct conn *c, struct gem_msg_hdr *hdr, uint8_t **payl
 		return ret < 0 ? ret : -ECONNRESET;
 	}
 	conn_read_done(c);
+	c->msg_len = sizeof(*hdr) + hdr->len;
 	*payload = c->rbuf + sizeof(*hdr);
 	return 1;
 }
@@ -747,19 +750,33 @@ static void hang_to_wire(const struct gem_hang_info *in, struct gem_hang_event *
  * signal break the client's wait for it?  A channel with a ring says so
  * in it; one on the socket alone sends GEM_MSG_INTERRUPT, the only thing
  * it may send while it waits.  A client that is gone counts as killed.
+ * The interrupt can be in rbuf already: conn_fill reads all there is, so
+ * a client slower to be answered than to be signalled has its request
+ * and its interrupt read at once, and a look at the socket alone would
+ * wait for the GPU however long it takes.
  */
 static bool conn_signal_pending(void *arg)
 {
 	struct conn *c = arg;
 	struct gem_msg_hdr next;
+	size_t have = 0;
 	ssize_t n;
 
 	if (c->shm)
 		return shm_chan_interrupted(c->shm);
-	n = recv(c->fd, &next, sizeof(next), MSG_PEEK | MSG_DONTWAIT);
-	return n == 0 || (n == (ssize_t)sizeof(next) &&
-			  next.magic == GEM_PROTOCOL_MAGIC &&
-			  next.type == GEM_MSG_INTERRUPT);
+	if (c->rlen > c->msg_len) {
+		have = MIN(c->rlen - c->msg_len, sizeof(next));
+		memcpy(&next, c->rbuf + c->msg_len, have);
+	}
+	if (have < sizeof(next)) {
+		n = recv(c->fd, (uint8_t *)&next + have, sizeof(next) - have,
+			 MSG_PEEK | MSG_DONTWAIT);
+		if (n == 0)
+			return true;
+		if (n != (ssize_t)(sizeof(next) - have))
+			return false;
+	}
+	return next.magic == GEM_PROTOCOL_MAGIC && next.type == GEM_MSG_INTERRUPT;
 }
 
 /* Read by conn_signal_pending, after the request it was about. */

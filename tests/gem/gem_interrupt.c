@@ -12,21 +12,29 @@
  * tell which handler broke its sleep (shm_client_wait_interruptible).
  * bounded.sh bounds the program instead.  Hangcheck is off: the spin
  * must outlast the filling of the ring however slow the machine.
+ *
+ * A client of the protocol itself sends a wait and its interrupt in one
+ * write, as a client signalled before gemd got to its request does: gemd
+ * reads both at once and must still see the interrupt.
  */
 #include <pthread.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
 
 #include <drm.h>
 #include <i915_drm.h>
 
+#include "connect.h"
 #include "gemdebugfs.h"
 #include "gemtest.h"
 #include "gemtest-batch.h"
 #include "libgem.h"
+#include "protocol.h"
+#include "wire.h"
 
 /* More nop batches than a 128 KiB ring holds requests for. */
 #define MAX_SUBMITS	100000
@@ -187,6 +195,84 @@ static void test_restart(int fd)
 	spin_finish(fd, spin, map, nop);
 }
 
+/* A file of our own on the protocol itself: its token, the channel in
+ * *sock, and the file's connection, which must stay open. */
+static int raw_file(struct gem_token *token, int *sock)
+{
+	const char *path = getenv("GEM_DEVICE");
+	struct gem_open_reply rep;
+	int file;
+
+	file = channel_connect(path, GEM_MSG_OPEN, true, true, &rep, sizeof(rep));
+	gt_assert(file >= 0);
+	*token = rep.file;
+	*sock = channel_connect(path, GEM_MSG_HELLO, false, true, NULL, 0);
+	gt_assert(*sock >= 0);
+	return file;
+}
+
+static int raw_open_name(int sock, struct gem_token token, uint32_t name)
+{
+	struct drm_gem_open op = { .name = name };
+	struct strbuf rep = STRBUF_INIT;
+	struct iovec iov = { &op, sizeof(op) };
+	struct wire_call call = {
+		.type = GEM_MSG_IOCTL, .request = DRM_IOCTL_GEM_OPEN,
+		.file = token, .iov = &iov, .iovcnt = 1, .reply = &rep,
+		.min_len = sizeof(op), .max_len = sizeof(op),
+	};
+
+	gt_assert_eq(wire_call(sock, &call), 0);
+	gt_assert_eq(call.result, 0);
+	memcpy(&op, rep.buf, sizeof(op));
+	strbuf_release(&rep);
+	return (int)op.handle;
+}
+
+static void test_interrupt_read_with_request(int fd)
+{
+	struct drm_i915_gem_wait wait = { .timeout_ns = -1 };
+	struct drm_gem_flink flink = { 0 };
+	struct gem_msg_hdr req = {
+		.magic = GEM_PROTOCOL_MAGIC, .type = GEM_MSG_IOCTL,
+		.len = sizeof(wait), .request = DRM_IOCTL_I915_GEM_WAIT,
+	};
+	struct gem_msg_hdr intr = {
+		.magic = GEM_PROTOCOL_MAGIC, .type = GEM_MSG_INTERRUPT,
+		.flags = GEM_MSG_F_NOREPLY, .request = DRM_IOCTL_I915_GEM_WAIT,
+	};
+	struct iovec iov[3] = {
+		{ &req, sizeof(req) }, { &wait, sizeof(wait) }, { &intr, sizeof(intr) },
+	};
+	struct gem_reply_hdr rh;
+	struct gem_token token;
+	uint32_t spin, *map;
+	int file, sock;
+
+	spin = spin_start(fd, &map);
+	flink.handle = spin;
+	gt_assert_eq(gt_ioctl_errno(fd, DRM_IOCTL_GEM_FLINK, &flink), 0);
+	file = raw_file(&token, &sock);
+	wait.bo_handle = (uint32_t)raw_open_name(sock, token, flink.name);
+	req.file = token;
+	intr.file = token;
+	/* One write: gemd reads the wait and the interrupt together.  A gemd
+	 * that misses it answers only when the watchdog cancels the spin
+	 * (i915.request_timeout_ms), with 0. */
+	gt_assert_eq(wire_send(sock, iov, 3, -1),
+		     (ssize_t)(sizeof(req) + sizeof(wait) + sizeof(intr)));
+	gt_assert_eq(recv(sock, &rh, sizeof(rh), MSG_WAITALL), (ssize_t)sizeof(rh));
+	gt_assert_eq(rh.magic, GEM_PROTOCOL_MAGIC);
+	gt_assert_eq(rh.result, -EINTR);
+	gt_assert(gt_busy(fd, spin));
+	__atomic_store_n(&map[0], MI_BATCH_BUFFER_END, __ATOMIC_RELEASE);
+	gt_sync(fd, spin);
+	close(sock);
+	close(file);
+	munmap(map, 4096);
+	gt_close(fd, spin);
+}
+
 int main(int argc, char **argv)
 {
 	const char *device;
@@ -204,6 +290,8 @@ int main(int argc, char **argv)
 		test_eintr(fd);
 	gemtest_subtest("sa-restart-wait-completes")
 		test_restart(fd);
+	gemtest_subtest("interrupt-read-with-its-request")
+		test_interrupt_read_with_request(fd);
 
 	gem_close(fd);
 	return gemtest_exit();
