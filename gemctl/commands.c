@@ -124,7 +124,6 @@ int gemctl_run_argv(struct gemctl *ctl, int argc, char **argv)
 	}
 	/* Each verb parses its own argv from the start, with its own table. */
 	tool_opt_parser_init(&ctl->opt_parser, cmd->opts, false);
-	gemctl_interrupted = 0;
 	ret = cmd->fn(ctl, argc, argv);
 	if (ret == GEMCTL_OK && ctl->quiet && !ctl->capture && ctl->result.len &&
 	    !ctl->json)

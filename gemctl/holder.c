@@ -8,14 +8,20 @@
  *	                  stdin, stdout, stderr and working directory, then
  *	                  hdr.len bytes: struct hold_req and NUL-terminated
  *	                  strings (the device path, then the arguments)
- *	holder -> client: int32 HOLD_STARTED and int32 the holder's pid when
- *	                  the command starts (the ones before it are done:
- *	                  from then on the caller's Ctrl-C goes to that pid;
- *	                  SO_PEERCRED would name the process that listened,
- *	                  the first caller, not the holder it forked), then
- *	                  int32 exit status, after
- *	                  the holder has let go of the caller's descriptors
- *	                  (so `$(gemctl -S s ...)` sees EOF when it is done)
+ *	holder -> client: int32 HOLD_READY and int32 the holder's pid when
+ *	                  the command's turn comes (the ones before it are
+ *	                  done; SO_PEERCRED would name the process that
+ *	                  listened, the first caller, not the holder it forked)
+ *	client -> holder: int32 HOLD_GO: from then on the caller's Ctrl-C goes
+ *	                  to that pid; a caller cancelled by Ctrl-C while it
+ *	                  waited hangs up instead, and the command does not run
+ *	holder -> client: int32 exit status, after the holder has let go of
+ *	                  the caller's descriptors (so `$(gemctl -S s ...)`
+ *	                  sees EOF when it is done)
+ *
+ * The caller says go rather than the holder saying it started: a Ctrl-C
+ * that comes as the turn does is then either a cancel the holder sees (the
+ * hang-up) or an interrupt of the command, never neither.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -34,10 +40,11 @@
 #include "sockpath.h"
 #include "util.h"
 
-#define HOLD_MAGIC	0x53636d67u	/* "gmcS" */
+#define HOLD_MAGIC	0x32636d67u	/* "gmc2": the handshake with HOLD_GO */
 #define HOLD_NFDS	4		/* stdin, stdout, stderr, cwd */
 #define HOLD_MAX_REQ	(1u << 20)	/* a -c script, at most */
-#define HOLD_STARTED	0x72617453	/* "Star": not an exit status */
+#define HOLD_READY	0x64616552	/* "Read": not an exit status */
+#define HOLD_GO		0x21216f47	/* "Go!!" */
 #define HOLD_WAIT_NOTICE_MS 1000	/* a caller that waited this long is told why */
 
 enum {
@@ -258,7 +265,6 @@ static int run_request(struct gemctl *ctl, const struct hold_req *r, char **args
 	ctl->xtrace = r->flags & HOLD_XTRACE;
 	ctl->bytes = r->flags & HOLD_BYTES;
 	ctl->timeout_ns = r->timeout_ns;
-	gemctl_interrupted = 0;
 	switch (r->kind) {
 	case GEMCTL_HOLD_ARGV:
 		return r->argc ? gemctl_run_argv(ctl, (int)r->argc, args) : GEMCTL_USAGE;
@@ -275,11 +281,16 @@ static int run_request(struct gemctl *ctl, const struct hold_req *r, char **args
 	}
 }
 
-static bool caller_gone(int cfd)
+/* The command's turn: whether its caller still wants it run.  From
+ * HOLD_READY on, a SIGINT is that caller's Ctrl-C for this command, so
+ * the flag starts clean here, before the caller can forward one. */
+static bool caller_says_go(int cfd)
 {
-	struct pollfd pfd = { .fd = cfd, .events = POLLIN };
+	int32_t ready[2] = { HOLD_READY, (int32_t)getpid() }, go;
 
-	return poll(&pfd, 1, 0) != 0;
+	gemctl_interrupted = 0;
+	return write_full(cfd, ready, sizeof(ready)) >= 0 &&
+	       read_full(cfd, &go, sizeof(go)) == (ssize_t)sizeof(go) && go == HOLD_GO;
 }
 
 /* One connection: 1 when the holder is to exit, else 0. */
@@ -314,16 +325,10 @@ static int serve_one(struct gemctl *ctl, int cfd, int devnull)
 		quit = 1;
 		goto close_fds;
 	}
-	/* The caller sends nothing after its request: readable now means it
-	 * hung up while it waited its turn (Ctrl-C): nothing to run. */
-	if (caller_gone(cfd))
+	/* A caller that hung up while it waited its turn (Ctrl-C): nothing
+	 * to run. */
+	if (!caller_says_go(cfd))
 		goto close_fds;
-	{
-		int32_t started[2] = { HOLD_STARTED, (int32_t)getpid() };
-
-		if (write_full(cfd, started, sizeof(started)) < 0)
-			goto close_fds;
-	}
 	/* The caller's terminal or pipes and directory, for this command. */
 	for (i = 0; i < 3; i++)
 		dup2(fds[i], i);
@@ -417,8 +422,8 @@ holder_main(struct gemctl *ctl, int lfd, const char *path, uint64_t idle_ns)
 static volatile sig_atomic_t holder_pid;
 static volatile sig_atomic_t client_started, client_cancelled;
 
-/* Ctrl-C is for our command once it runs; while it waits its turn, it
- * cancels it (the read it interrupts gives up). */
+/* Ctrl-C is for our command once we said go; until then it cancels it
+ * (the read it interrupts gives up). */
 static void client_on_sigint(int sig)
 {
 	(void)sig;
@@ -449,6 +454,30 @@ static int client_read32(int fd, int32_t *v)
 		got += (size_t)n;
 	}
 	return 0;
+}
+
+/* The holder is ready: say go, unless Ctrl-C came first.  SIGINT is held
+ * off while we decide, so that it is either the cancel or, once
+ * client_started is set, forwarded to the command. */
+static int client_go(int fd, int32_t pid)
+{
+	int32_t go = HOLD_GO;
+	sigset_t intr, old;
+	int ret = 0;
+
+	sigemptyset(&intr);
+	sigaddset(&intr, SIGINT);
+	sigprocmask(SIG_BLOCK, &intr, &old);
+	if (client_cancelled) {
+		ret = -EINTR;
+	} else {
+		holder_pid = pid;
+		client_started = 1;
+	}
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (!ret && write_full(fd, &go, sizeof(go)) < 0)
+		ret = -EPIPE;
+	return ret;
 }
 
 static int send_request(int fd, const struct gemctl *ctl,
@@ -593,20 +622,28 @@ int gemctl_holder_run(struct gemctl *ctl, const char *name,
 		fprintf(stderr, "gemctl: session '%s' runs another command; this one "
 			"waits its turn (Ctrl-C cancels it)\n", name);
 	ret = client_read32(fd, &status);
-	if (!ret && status == HOLD_STARTED) {
+	if (!ret && status == HOLD_READY) {
 		int32_t pid;
 
 		ret = client_read32(fd, &pid);
-		holder_pid = ret ? 0 : pid;
-		client_started = 1;
+		if (!ret)
+			ret = client_go(fd, pid);
 		if (!ret)
 			ret = client_read32(fd, &status);
+	} else if (!ret && (req->kind != GEMCTL_HOLD_EXIT || status != GEMCTL_OK)) {
+		/* Only a request it cannot read has neither: a holder of
+		 * another gemctl (HOLD_MAGIC). */
+		ret = -EPROTO;
 	}
 	sigaction(SIGINT, &old, NULL);
 	close(fd);
 	if (ret == -EINTR)
 		return gemctl_error(ctl, GEMCTL_INTERRUPTED, "session '%s': cancelled "
 				    "while it waited for the command before it", name);
+	if (ret == -EPROTO)
+		return gemctl_error(ctl, GEMCTL_FAILED, "session '%s' is held by another "
+				    "gemctl version, which refused the request (it ends "
+				    "after its idle time)", name);
 	if (ret)
 		return gemctl_error(ctl, GEMCTL_FAILED,
 				    "session '%s' ended during the command", name);

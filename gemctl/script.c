@@ -348,6 +348,7 @@ static int run_text(struct gemctl *ctl, const char *text, unsigned int line,
 {
 	const char *p = text, *seen = text;
 	int status = GEMCTL_OK;
+	bool first = true;
 
 	while (*p && !*stop) {
 		struct strbuf err = STRBUF_INIT;
@@ -355,6 +356,12 @@ static int run_text(struct gemctl *ctl, const char *text, unsigned int line,
 		int ret;
 
 		p += strspn(p, " \t\r");
+		/* A Ctrl-C ends the command it interrupts, not the ones after
+		 * it; before the first, it is the caller's (a session's holder
+		 * clears it when the command's turn comes). */
+		if (!first)
+			gemctl_interrupted = 0;
+		first = false;
 		line += count_lines(seen, p);
 		seen = p;
 		ctl->script_line = line;

@@ -57,10 +57,13 @@ stderr_has () {
 
 # bg_workload OUT ERR [GEMCTL OPTIONS]: `gemctl OPTIONS workload gears`
 # for up to 600 s in the background (its pid in $bg_pid), progress every
-# 100 ms; returns once the first progress line says it runs.
+# 100 ms; returns once the first progress line says it runs: its own,
+# not an earlier workload's in the same files (removed first, as the
+# background shell may truncate them after the first look).
 bg_workload () {
 	bg_out=$1 bg_err=$2
 	shift 2
+	rm -f "$bg_out" "$bg_err" &&
 	{ "$GEMCTL" -D "$GEMD_SOCK" "$@" workload gears --duration 600s --interval 100ms \
 		>"$bg_out" 2>"$bg_err" & } &&
 	bg_pid=$! &&

@@ -98,8 +98,10 @@ end_workload () {
 	grep -q "; interrupted\$" w.out
 }
 
-# A create in the background, until it says it waits its turn.
+# A create in the background, until it says it waits its turn (its own
+# c.err, not an earlier one's).
 queued_create () {
+	rm -f c.out c.err &&
 	{ "$GEMCTL" -D "$GEMD_SOCK" -S rig -q create 4096 >c.out 2>c.err & } &&
 	cpid=$! &&
 	test_register_pid $cpid &&
@@ -137,6 +139,31 @@ test_expect_success 'two commands at once: the second waits its turn, then runs'
 	test_cmp expect cst &&
 	echo 3 >expect &&
 	test_cmp expect c.out &&
+	gemctl -S rig handles >out &&
+	echo "1 2 3" >expect &&
+	test_cmp expect out
+'
+
+# The holder has come to the queued create: it ran it (the old way, which
+# did not ask), or it waits for its stopped caller to say go.
+turn_reached () {
+	test -s c.out || grep -qx unix_stream_read_generic /proc/$hpid/wchan
+}
+
+test_expect_success 'Ctrl-C as the turn comes: the command is cancelled, not run unasked' '
+	busy_session &&
+	queued_create &&
+	hpid=$(gemctl clients | awk "NR == 2 { print \$2 }") &&
+	kill -STOP $cpid &&
+	end_workload &&
+	test_wait_for 30 turn_reached &&
+	kill -INT $cpid &&
+	kill -CONT $cpid &&
+	{ wait $cpid; echo $? >cst; } &&
+	echo 130 >expect &&
+	test_cmp expect cst &&
+	test_must_be_empty c.out &&
+	grep -qFx "gemctl: session '\''rig'\'': cancelled while it waited for the command before it" c.err &&
 	gemctl -S rig handles >out &&
 	echo "1 2 3" >expect &&
 	test_cmp expect out
