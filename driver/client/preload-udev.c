@@ -51,9 +51,21 @@
 #include <libudev.h>
 #pragma GCC visibility pop
 #else
+/* Without libudev's header, its declarations of what we define here
+ * (libudev.h, as of libudev 252). */
 struct udev;
 struct udev_monitor;
 struct udev_device;
+struct udev_monitor *udev_monitor_new_from_netlink(struct udev *udev, const char *name);
+struct udev_monitor *udev_monitor_ref(struct udev_monitor *udev_monitor);
+struct udev_monitor *udev_monitor_unref(struct udev_monitor *udev_monitor);
+int udev_monitor_filter_add_match_subsystem_devtype(struct udev_monitor *udev_monitor,
+						    const char *subsystem, const char *devtype);
+int udev_monitor_filter_add_match_tag(struct udev_monitor *udev_monitor, const char *tag);
+int udev_monitor_filter_remove(struct udev_monitor *udev_monitor);
+int udev_monitor_enable_receiving(struct udev_monitor *udev_monitor);
+int udev_monitor_get_fd(struct udev_monitor *udev_monitor);
+struct udev_device *udev_monitor_receive_device(struct udev_monitor *udev_monitor);
 #endif
 
 #define EXPORT __attribute__((visibility("default")))
@@ -254,7 +266,7 @@ static struct udev_device *hang_device(struct udev *udev,
 	size_t n = 0;
 
 	if (strbuf_addf(&sb, "ACTION=change\nDEVPATH=%s\nSUBSYSTEM=drm\nERROR=1\n"
-			"%sSEQNUM=%llu\n", CARD0_SYSPATH + strlen("/sys"),
+			"%sSEQNUM=%llu\n", &CARD0_SYSPATH[strlen("/sys")],
 			DRM_MINOR_UEVENT("card0", 0), (unsigned long long)ev->seq)) {
 		errno = ENOMEM;
 		return NULL;
