@@ -6,7 +6,7 @@ test_description='gemd options and the device path rule'
 test_expect_success '--help mentions every option and exits 0' '
 	"$GEMD" --help >out 2>err &&
 	test_must_be_empty err &&
-	for opt in -D --device --daemon --pidfile --aperture --gpu-rate \
+	for opt in -D --device --daemon --pidfile --aperture --gpu-rate --gpu-nice \
 		--syslog --log-file -v --verbose -q --quiet --log-level \
 		-h --help -V --version; do
 		grep -e "$opt\\b" out || { echo "missing: $opt"; return 1; }
@@ -76,6 +76,57 @@ test_expect_success 'good --gpu-rate values start' '
 	start_gemd --gpu-rate 1G,2us &&
 	stop_gemd
 '
+
+test_expect_success 'bad --gpu-nice values exit 2' '
+	for v in -21 1 19 x ""; do
+		test_expect_code 2 "$GEMD" --gpu-nice "$v" 2>err &&
+		grep -qF "invalid --gpu-nice '\''$v'\'': must be a number from -20 to 0" err ||
+		{ echo "accepted: $v"; return 1; }
+	done
+'
+
+# The nice value of gemd's thread named comm (field 19 of its stat).
+thread_nice () {
+	for t in /proc/$(gemd_pid)/task/*; do
+		if test "$(cat $t/comm)" = "$1"; then
+			awk "{ print \$19 }" $t/stat
+		fi
+	done
+}
+
+# The kernel lowers a nice value for root (CAP_SYS_NICE) only here.
+if test "$(id -u)" = 0; then
+test_expect_success 'the GPU thread runs at nice -10, gemd at its own' '
+	start_gemd --no-debugfs &&
+	echo -10 >expect &&
+	thread_nice gpu-cs >actual &&
+	test_cmp expect actual &&
+	echo 0 >expect &&
+	thread_nice gemd-retire >actual &&
+	test_cmp expect actual &&
+	stop_gemd &&
+	start_gemd --no-debugfs --gpu-nice -3 &&
+	echo -3 >expect &&
+	thread_nice gpu-cs >actual &&
+	test_cmp expect actual &&
+	stop_gemd &&
+	start_gemd --no-debugfs --gpu-nice 0 &&
+	echo 0 >expect &&
+	thread_nice gpu-cs >actual &&
+	test_cmp expect actual &&
+	stop_gemd
+'
+else
+test_expect_success 'a GPU thread gemd may not lower runs at its nice, and says why' '
+	: >"$GEMD_LOG" &&
+	start_gemd --no-debugfs --log-level info &&
+	echo 0 >expect &&
+	thread_nice gpu-cs >actual &&
+	test_cmp expect actual &&
+	grep -q "the GPU.s thread runs at gemd.s priority: nice -10 needs CAP_SYS_NICE or RLIMIT_NICE" "$GEMD_LOG" &&
+	stop_gemd
+'
+fi
 
 test_expect_success 'a bad --log-level exits 2' '
 	test_expect_code 2 "$GEMD" --log-level loud 2>err &&

@@ -115,6 +115,7 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 		.blit_bytes_per_sec = cfg->blit_bytes_per_sec,
 		.cmd_cost_ns = cfg->cmd_cost_ns,
 		.stall_ns = cs_stall_ns(),
+		.cs_nice = cfg->gpu_nice,
 	};
 	struct gem_device *dev;
 	pthread_condattr_t attr;
@@ -175,6 +176,10 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 		ret = -errno;
 		goto out_acct;
 	}
+	if (gpu_cs_nice_error(dev->gpu))
+		log_info("the GPU's thread runs at gemd's priority: nice %d needs "
+			 "CAP_SYS_NICE or RLIMIT_NICE (%s)", cfg->gpu_nice,
+			 strerror(gpu_cs_nice_error(dev->gpu)));
 
 	gem_lock(dev);
 	ret = gem_ring_init(dev);

@@ -68,6 +68,8 @@ struct gem_device_config {
 					 * run, 0: no limit; gemd's default 4 */
 	uint32_t error_states;		/* captures kept in gemkit_errors/;
 					 * gemd's default 4 */
+	int gpu_nice;			/* the GPU thread's nice value, when
+					 * gemd may lower it; gemd's default -10 */
 	bool share_names;		/* GEM_OPEN of any user's flink name
 					 * (the kernel's rule); else only of
 					 * the caller's own user's, or by root */

@@ -3,6 +3,7 @@
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "3d-priv.h"
 #include "gpu_priv.h"
@@ -120,6 +121,11 @@ void gpu_write_from_cs(struct gpu *gpu, uint32_t reg, uint32_t val)
 volatile uint32_t *gpu_hws(struct gpu *gpu)
 {
 	return gpu->hws;
+}
+
+int gpu_cs_nice_error(const struct gpu *gpu)
+{
+	return gpu->cs_nice_err;
 }
 
 uint64_t gpu_aperture_size(const struct gpu *gpu)
@@ -376,15 +382,38 @@ static void gpu_free(struct gpu *gpu)
 	free(gpu);
 }
 
+/*
+ * The CS thread is born with cfg->cs_nice: a new thread takes its
+ * creator's nice value (per thread on Linux), so this thread lowers its
+ * own for the pthread_create and raises it back after, which is always
+ * allowed.  True when it was lowered.
+ */
+static bool nice_for_cs(struct gpu *gpu, int *saved)
+{
+	errno = 0;
+	*saved = getpriority(PRIO_PROCESS, 0);
+	if (errno || gpu->cfg.cs_nice >= *saved)
+		return false;
+	if (setpriority(PRIO_PROCESS, 0, gpu->cfg.cs_nice)) {
+		gpu->cs_nice_err = errno;
+		return false;
+	}
+	return true;
+}
+
 static int start_thread(struct gpu *gpu)
 {
 	sigset_t all, old;
-	int ret;
+	bool niced;
+	int ret, saved;
 
 	/* Signals belong to gemd's main loop, never to the CS thread. */
 	sigfillset(&all);
 	pthread_sigmask(SIG_SETMASK, &all, &old);
+	niced = nice_for_cs(gpu, &saved);
 	ret = pthread_create(&gpu->thread, NULL, gpu_cs_thread, gpu);
+	if (niced)
+		setpriority(PRIO_PROCESS, 0, saved);
 	pthread_sigmask(SIG_SETMASK, &old, NULL);
 	if (ret)
 		return -ret;

@@ -54,6 +54,12 @@ struct gpu_config {
 	 * off the CPU this long (not GPU time), as a starved simulator is.
 	 * gemd sets it from GEMKIT_CS_STALL_MS. */
 	uint64_t stall_ns;
+	/* The CS thread's nice value, when lower than its creator's and the
+	 * process may lower it (CAP_SYS_NICE, RLIMIT_NICE): a GPU does not
+	 * wait for a CPU, and a client may rely on its seeing a write that
+	 * lasts a fraction of a microsecond (IGT's spinners, ended and armed
+	 * again at once).  gpu_cs_nice_error says whether it could. */
+	int cs_nice;
 };
 
 /* Lifecycle.  gpu_create starts the CS thread idle; returns NULL + errno. */
@@ -61,6 +67,9 @@ struct gpu *gpu_create(const struct gpu_config *cfg, const struct gpu_ops *ops,
 		       void *data);
 void gpu_destroy(struct gpu *gpu);
 uint64_t gpu_aperture_size(const struct gpu *gpu);
+/* 0 when the CS thread got cfg->cs_nice (or no lower one was asked for),
+ * else the errno of the attempt (EACCES, EPERM). */
+int gpu_cs_nice_error(const struct gpu *gpu);
 
 /*
  * MMIO.  Writing PRB0_TAIL wakes the command streamer; writing PRB0_CTL

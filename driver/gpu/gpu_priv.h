@@ -104,6 +104,7 @@ struct gpu {
 	/* gpu_sample's GPU time and progress (gpu.h) */
 	clockid_t cs_clock;		/* the CS thread's CPU-time clock */
 	bool have_cs_clock;
+	int cs_nice_err;		/* gpu_cs_nice_error */
 	_Atomic uint64_t credit_ns;	/* modelled time: naps, waits */
 	_Atomic uint64_t work;
 

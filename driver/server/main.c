@@ -48,6 +48,7 @@
 #define HANGCHECK_DEFAULT_MS	1500	/* DRM_I915_HANGCHECK_PERIOD of 2.6.37+ */
 #define BATCH_BUDGET_DEFAULT	4	/* hangcheck periods */
 #define BATCH_BUDGET_MAX	1000
+#define GPU_NICE_DEFAULT	(-10)	/* the GPU's thread; see gpu.h cs_nice */
 #define ERROR_STATES_DEFAULT	4
 #define STOP_TIMEOUT_MS		400	/* for the client threads to leave */
 
@@ -64,6 +65,7 @@ enum {
 	OPT_NO_DEBUGFS,
 	OPT_HANGCHECK,
 	OPT_BATCH_BUDGET,
+	OPT_GPU_NICE,
 	OPT_ERROR_STATES,
 	OPT_METRICS,
 	OPT_GROUP,
@@ -93,6 +95,9 @@ static const struct gemd_option gemd_options[] = {
 	  "GTT aperture size, a power of two from 1M to 512M (default 256M)" },
 	{ "gpu-rate", required_argument, OPT_GPU_RATE, "BYTES_PER_SEC[,NS]", "rate",
 	  "model blit throughput (e.g. 800M) and a per-command cost" },
+	{ "gpu-nice", required_argument, OPT_GPU_NICE, "N", "number",
+	  "the GPU thread's nice value, -20 to 0, when gemd may lower it "
+	  "(default -10: a GPU does not wait for CPUs; 0: gemd's own)" },
 	{ "hangcheck", required_argument, OPT_HANGCHECK, "DUR", "duration",
 	  "declare the GPU hung after DUR without progress (default 1.5s, 0: off)" },
 	{ "batch-budget", required_argument, OPT_BATCH_BUDGET, "N", "number",
@@ -306,6 +311,19 @@ static uint32_t parse_count(const char *opt, const char *s, uint32_t max)
 	return (uint32_t)v;
 }
 
+/* A nice value for --gpu-nice: only lower than gemd's own means anything. */
+static int parse_nice(const char *s)
+{
+	long v;
+	char *end;
+
+	errno = 0;
+	v = strtol(s, &end, 10);
+	if (!*s || *end || errno || v < -20 || v > 0)
+		usage_error("invalid --gpu-nice '%s': must be a number from -20 to 0", s);
+	return (int)v;
+}
+
 static void parse_metrics(const char *s, struct gemd_opts *o)
 {
 	char err[512];
@@ -437,6 +455,9 @@ static void parse_options(int argc, char **argv, struct gemd_opts *o)
 			break;
 		case OPT_HANGCHECK:
 			parse_hangcheck(optarg, &o->dev.hangcheck_ms);
+			break;
+		case OPT_GPU_NICE:
+			o->dev.gpu_nice = parse_nice(optarg);
 			break;
 		case OPT_BATCH_BUDGET:
 			o->dev.batch_budget = parse_count("batch-budget", optarg,
@@ -887,6 +908,7 @@ int main(int argc, char **argv)
 	struct gemd_opts o = { .dev.aperture_size = APERTURE_DEFAULT,
 			       .dev.hangcheck_ms = HANGCHECK_DEFAULT_MS,
 			       .dev.batch_budget = BATCH_BUDGET_DEFAULT,
+			       .dev.gpu_nice = GPU_NICE_DEFAULT,
 			       .dev.error_states = ERROR_STATES_DEFAULT };
 	struct server_config scfg = { 0 };
 	struct metrics_http *mh = NULL;
