@@ -84,6 +84,13 @@ test_cleanup_ () {
 	done
 }
 trap 'test_cleanup_' EXIT
+# A signal (bounded.sh's timeout, Ctrl-C) ends the script through its EXIT
+# trap, which sh runs on exit but not on a fatal signal: gemd --daemon and
+# gemctl's session holders are in sessions of their own, out of reach of
+# the process-group kill, and a hung test's would run on into later ones.
+trap 'exit 143' TERM
+trap 'exit 130' INT
+trap 'exit 129' HUP
 
 say_comment_ () {
 	sed -e 's/^/# /'
