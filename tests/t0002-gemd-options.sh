@@ -94,27 +94,27 @@ thread_nice () {
 	done
 }
 
-# The kernel lowers a nice value for root (CAP_SYS_NICE) only here.
-if test "$(id -u)" = 0; then
-test_expect_success 'the GPU thread runs at nice -10, gemd at its own' '
-	start_gemd --no-debugfs &&
-	echo -10 >expect &&
+# gpu_nice_is NICE [GEMD OPTIONS]: a gemd started with the options has its
+# GPU thread at NICE and its retire thread at its own 0.
+gpu_nice_is () {
+	want=$1
+	shift
+	start_gemd --no-debugfs "$@" &&
+	echo "$want" >expect &&
 	thread_nice gpu-cs >actual &&
 	test_cmp expect actual &&
 	echo 0 >expect &&
 	thread_nice gemd-retire >actual &&
 	test_cmp expect actual &&
-	stop_gemd &&
-	start_gemd --no-debugfs --gpu-nice -3 &&
-	echo -3 >expect &&
-	thread_nice gpu-cs >actual &&
-	test_cmp expect actual &&
-	stop_gemd &&
-	start_gemd --no-debugfs --gpu-nice 0 &&
-	echo 0 >expect &&
-	thread_nice gpu-cs >actual &&
-	test_cmp expect actual &&
 	stop_gemd
+}
+
+# The kernel lowers a nice value for root (CAP_SYS_NICE) only here.
+if test "$(id -u)" = 0; then
+test_expect_success 'the GPU thread runs at nice -10, gemd at its own' '
+	gpu_nice_is -10 &&
+	gpu_nice_is -3 --gpu-nice -3 &&
+	gpu_nice_is 0 --gpu-nice 0
 '
 else
 test_expect_success 'a GPU thread gemd may not lower runs at its nice, and says why' '

@@ -145,9 +145,10 @@ test_expect_success 'two commands at once: the second waits its turn, then runs'
 '
 
 # The holder has come to the queued create: it ran it (the old way, which
-# did not ask), or it waits for its stopped caller to say go.
+# did not ask), or it holds the caller's descriptors (c.out among them,
+# taken with the request when its turn came) and waits for it to say go.
 turn_reached () {
-	test -s c.out || grep -qx unix_stream_read_generic /proc/$hpid/wchan
+	test -s c.out || ls -l /proc/$hpid/fd | grep -q "/c\.out\$"
 }
 
 test_expect_success 'Ctrl-C as the turn comes: the command is cancelled, not run unasked' '
