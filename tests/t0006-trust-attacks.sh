@@ -200,6 +200,15 @@ test_expect_success 'attack 10: I915_GEM_PIN is root'"'"'s (EACCES)' '
 	echo -2 >expect && test_cmp expect out
 '
 
+# sysfs's resource0 is 0600 root: the registers show where every client's
+# tiled objects lie and what the GPU runs.
+test_expect_success 'attack 11: the GPU'"'"'s registers are root'"'"'s (EACCES)' '
+	as_user "$ATTACKER" $PY "$RAW" "$SOCK" status-mmio >out &&
+	echo -13 >expect && test_cmp expect out &&
+	$PY "$RAW" "$SOCK" status-mmio >out &&
+	echo "0 524288" >expect && test_cmp expect out
+'
+
 test_expect_success 'a debugfs write to a missing file: ENOENT, and no "allowed" line' '
 	as_user "$ATTACKER" $PY "$RAW" "$SOCK" debugfs-write no_such_file 1 >out &&
 	echo -2 >expect && test_cmp expect out &&

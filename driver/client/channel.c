@@ -428,9 +428,8 @@ _Static_assert(sizeof(struct gem_arena_reply) == sizeof(uint64_t) &&
 	       "a descriptor's reply is its size");
 
 /* Ask gemd for a descriptor: it, and the size its reply gives. */
-static int channel_fetch_fd(struct gem_dev *dev, uint16_t type,
-			    uint32_t request, struct gem_token token, int *fd,
-			    uint64_t *size)
+int channel_fetch_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
+		     struct gem_token token, int *fd, uint64_t *size)
 {
 	struct wire_call call = {
 		.type = type, .request = request, .file = token,

@@ -103,12 +103,13 @@ struct gem_channel {
 	bool in_call;		/* a request sent, its reply not read yet */
 };
 
-/*
- * Ask dev, over this thread's channel, for a descriptor (GEM_MSG_ARENA,
- * GEM_MSG_STATUS: request and token as those want) and map it whole,
- * shared, with prot: its base and size, and the descriptor in *fd, or
- * closed if fd is NULL.  0 or -errno (gemd's answer as it gave it).
- */
+/* Ask dev, over this thread's channel, for a descriptor (GEM_MSG_ARENA,
+ * GEM_MSG_STATUS: request and token as those want) and its size: 0 or
+ * -errno (gemd's answer as it gave it). */
+int channel_fetch_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
+		     struct gem_token token, int *fd, uint64_t *size);
+/* The same, and map it whole, shared, with prot: its base and size, and
+ * the descriptor in *fd, or closed if fd is NULL.  0 or -errno. */
 int channel_map_fd(struct gem_dev *dev, uint16_t type, uint32_t request,
 		   struct gem_token token, int prot, void **base, uint64_t *size, int *fd);
 

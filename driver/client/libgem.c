@@ -26,6 +26,7 @@
 #include "maps.h"
 #include "sockpath.h"
 #include "strbuf.h"
+#include "token.h"
 #include "usercopy.h"
 #include "userptr.h"
 #include "util.h"
@@ -336,6 +337,27 @@ bool gem_is_device_fd(int fd)
 const char *gem_default_device(void)
 {
 	return gem_device_path(NULL);
+}
+
+int gem_mmio_fd(const char *path, uint64_t *size)
+{
+	struct gem_dev *dev;
+	int ret, fd;
+
+	if (!path)
+		path = gem_device_path(NULL);
+	if (!path)
+		return -1;	/* errno set */
+	dev = libgem_dev_get(path);
+	if (!dev)
+		return -1;
+	ret = channel_fetch_fd(dev, GEM_MSG_STATUS, GEM_STATUS_MMIO, GEM_TOKEN_NONE,
+			       &fd, size);
+	if (ret) {
+		errno = -ret;
+		return -1;
+	}
+	return fd;
 }
 
 /* --- the ioctl's client half: copies and maps -------------------------- */

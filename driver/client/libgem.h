@@ -14,6 +14,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <sys/types.h>
 
 #ifdef __cplusplus
@@ -73,6 +74,17 @@ int gem_dmabuf_wait(int fd, bool write, int timeout_ms);
 bool gem_is_device_fd(int fd);
 /* The socket path the default rule resolves to (static storage). */
 const char *gem_default_device(void);
+
+/*
+ * The GPU's registers as a 945G's MMIO BAR holds them (what sysfs's PCI
+ * resource0 maps), from the gemd at path (NULL: the default device): a
+ * descriptor of size bytes whose pages show the live registers, or -1
+ * and errno (EACCES unless the caller is root, as the sysfs file is 0600
+ * root; ENODEV without a gemd).  It cannot be mapped MAP_SHARED writable;
+ * a MAP_PRIVATE mapping may be written, and the writes reach only the
+ * caller's copy of the page.
+ */
+int gem_mmio_fd(const char *path, uint64_t *size);
 
 #ifdef __cplusplus
 }

@@ -13,6 +13,15 @@
  * have this file ("rcs0"), so reads show the state and writes clear it,
  * whoever writes.
  *
+ * resource0, the MMIO BAR: the fd the program gets is gemd's register file
+ * (libgem's gem_mmio_fd), for root only as the 0600 sysfs file is, opened
+ * read-only when asked so.  gemd seals it against shared writable maps,
+ * so a shared writable mmap (libpciaccess's, IGT's intel_mmio) is made
+ * private here: the pages show the live registers until the program
+ * writes one, and its writes reach only its own copy, never the GPU or
+ * another program.  write() gives EIO as a memory BAR's file does; read()
+ * shows the registers where the kernel gives EIO.
+ *
  * Engine properties are kept in the shadow file, shared by every program
  * of the runtime directory; gemd does not act on them.  A write() or
  * pwrite() through the interposer is the kernel's store: parsed as
@@ -33,9 +42,11 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "libgem.h"
 #include "preload.h"
 #include "usercopy.h"
 #include "util.h"
@@ -44,6 +55,7 @@
 
 enum attr_kind {
 	ATTR_ERROR,		/* gemd's gemkit_sysfs_error */
+	ATTR_BAR,		/* gemd's register file */
 	ATTR_PROP,		/* a writable number */
 	ATTR_RO,		/* shown, never written */
 };
@@ -61,6 +73,7 @@ struct attr {
 
 static const struct attr attrs[] = {
 	{ PCI_DIR "/drm/card0/error", ATTR_ERROR, 0, 0 },
+	{ PCI_DIR "/resource0", ATTR_BAR, 0, 0 },
 	{ PCI_DIR ENGINE_DIR "/name", ATTR_RO, 0, 0 },
 	{ PCI_DIR ENGINE_DIR "/class", ATTR_RO, 0, 0 },
 	{ PCI_DIR ENGINE_DIR "/instance", ATTR_RO, 0, 0 },
@@ -169,6 +182,38 @@ static int open_error_state(int fd, int flags)
 	return out;
 }
 
+/* fd replaced by one on gemd's register file, with the access asked for. */
+static int open_bar(int fd, int flags)
+{
+	char self[32];
+	uint64_t size;
+	int out, err, ro;
+
+	preload_real.close(fd);
+	preload_busy++;
+	out = gem_mmio_fd(NULL, &size);
+	err = errno;
+	if (out >= 0 && !writes(flags)) {
+		snprintf(self, sizeof(self), "/proc/self/fd/%d", out);
+		ro = preload_real.openat(AT_FDCWD, self, O_RDONLY | O_CLOEXEC);
+		err = errno;
+		preload_real.close(out);
+		out = ro;
+	}
+	if (out >= 0 && !(flags & O_CLOEXEC) && fcntl(out, F_SETFD, 0) < 0) {
+		err = errno;
+		preload_real.close(out);
+		out = -1;
+	}
+	preload_busy--;
+	if (out < 0) {
+		/* No gemd: as if the device were not there. */
+		errno = err == ECONNREFUSED || err == ENODEV ? ENOENT : err;
+		return -1;
+	}
+	return out;
+}
+
 /* kstrtoull(s, 0, out): a '+', then as _kstrtoull. */
 static int parse_ull(const char *s, unsigned long long *out)
 {
@@ -230,6 +275,11 @@ int preload_attr_opened(int fd, int flags)
 	switch (attrs[i].kind) {
 	case ATTR_ERROR:
 		return open_error_state(fd, flags);
+	case ATTR_BAR:
+		fd = open_bar(fd, flags);
+		if (fd >= 0)
+			preload_fd_kind_set(fd, PRELOAD_FD_ATTR + (unsigned int)i);
+		return fd;
 	case ATTR_RO:
 		if (!writes(flags))
 			return fd;
@@ -295,4 +345,26 @@ ssize_t preload_attr_write(int fd, unsigned int index, const void *buf,
 		return -1;
 	}
 	return (ssize_t)n;
+}
+
+void *preload_attr_mmap(int fd, unsigned int index, void *addr, size_t len,
+			int prot, int flags, off_t off)
+{
+	struct stat st;
+
+	if (index >= ARRAY_SIZE(attrs) || attrs[index].kind != ATTR_BAR)
+		return preload_real.mmap(addr, len, prot, flags, fd, off);
+	/* Whole pages inside the BAR, as pci_mmap_fits allows. */
+	if (preload_real.fstat(fd, &st) < 0)
+		return MAP_FAILED;
+	if (off < 0 || (off & (getpagesize() - 1)) || !len ||
+	    len > (size_t)st.st_size || off > st.st_size - (off_t)len) {
+		errno = EINVAL;
+		return MAP_FAILED;
+	}
+	/* A read-only fd keeps MAP_SHARED, which then fails with EACCES. */
+	if ((flags & MAP_TYPE) == MAP_SHARED && (prot & PROT_WRITE) &&
+	    (fcntl(fd, F_GETFL) & O_ACCMODE) == O_RDWR)
+		flags = (flags & ~MAP_TYPE) | MAP_PRIVATE;
+	return preload_real.mmap(addr, len, prot, flags, fd, off);
 }

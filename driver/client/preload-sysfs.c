@@ -5,7 +5,7 @@
  * Rather than fake directory streams, links and file contents call by
  * call, the interposer writes the tree a 945G at 0000:00:02.0 has in sysfs
  * once, as real files and relative symlinks, into a "shadow" directory
- * (<runtime dir>/shadow-3), and redirects path prefixes there.  Then
+ * (<runtime dir>/shadow-4), and redirects path prefixes there.  Then
  * readdir, readlink, openat on a directory fd, realpath and fopen all work
  * natively, whichever libc entry point the program uses.  Only the device
  * nodes themselves (a char device in stat, a new drm_file on open),
@@ -37,7 +37,7 @@
 #include "strbuf.h"
 #include "util.h"
 
-#define SHADOW_NAME	"shadow-3"	/* bump when the tree changes */
+#define SHADOW_NAME	"shadow-4"	/* bump when the tree changes */
 
 static char shadow[PATH_MAX];		/* "" when it could not be made */
 static char debugfs[PATH_MAX];		/* GEMKIT_DEBUGFS, or "" */
@@ -129,6 +129,8 @@ static const struct shadow_entry shadow_tree[] = {
 	  "MODALIAS=pci:v00008086d00002772sv00008086sd00002772bc03sc00i00\n" },
 	{ PCI_DIR "/config", 'f', (const char *)pci_config, sizeof(pci_config) },
 	{ PCI_DIR "/resource", 'f', pci_resource },
+	/* MMADR: opened as gemd's register file (preload-attr.c). */
+	{ PCI_DIR "/resource0", 'f', "", 0, 0600 },
 	{ PCI_DIR "/subsystem", 'l', "../../../bus/pci" },
 	{ "/sys/bus/pci/devices/0000:00:02.0", 'l',
 	  "../../../devices/pci0000:00/0000:00:02.0" },

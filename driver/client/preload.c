@@ -325,6 +325,10 @@ static void *hook_mmap(void *addr, size_t len, int prot, int flags, int fd,
 		errno = EINVAL;
 		return MAP_FAILED;
 	}
+	if (fd >= 0 && !(flags & MAP_ANONYMOUS) &&
+	    preload_fd_kind(fd) >= PRELOAD_FD_ATTR)
+		return preload_attr_mmap(fd, preload_fd_kind(fd) - PRELOAD_FD_ATTR,
+					 addr, len, prot, flags, off);
 	if (fd < 0 || (flags & MAP_ANONYMOUS) || !preload_is_device_fd(fd))
 		return preload_real.mmap(addr, len, prot, flags, fd, off);
 	/* A stale table entry must not steal a mapping of some other file. */

@@ -152,6 +152,9 @@ int preload_attr_opened(int fd, int flags);
 /* write or pwrite of n bytes to attribute fd: as the kernel's store. */
 ssize_t preload_attr_write(int fd, unsigned int index, const void *buf,
 			   size_t n);
+/* mmap of attribute fd: resource0's rules (the BAR), else the real one. */
+void *preload_attr_mmap(int fd, unsigned int index, void *addr, size_t len,
+			int prot, int flags, off_t off);
 
 /* Paths (preload-sysfs.c). */
 enum preload_path_kind {

@@ -47,6 +47,7 @@ const struct debugfs_file debugfs_files[] = {
 	{ .name = "i915_gem_drop_caches", .show = debugfs_show_drop_caches,
 	  .write = debugfs_write_drop_caches },
 	SHOW("i915_swizzle_info", debugfs_show_swizzle_info),
+	SHOW("i915_wa_registers", debugfs_show_wa_registers),
 	/* gemkit's structured files (debugfs/FORMAT.md) */
 	SNAP("gemkit_objects", debugfs_show_gemkit_objects, SNAP_OWNERS),
 	SNAP("gemkit_clients", debugfs_show_gemkit_clients, SNAP_FILES),

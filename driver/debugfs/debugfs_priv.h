@@ -255,6 +255,7 @@ ssize_t debugfs_objdata_read(struct gem_device *dev, void *buf, size_t len,
 DEBUGFS_SHOW(debugfs_show_name);
 DEBUGFS_SHOW(debugfs_show_param);
 DEBUGFS_SHOW(debugfs_show_swizzle_info);
+DEBUGFS_SHOW(debugfs_show_wa_registers);
 DEBUGFS_WRITE(debugfs_write_param);
 DEBUGFS_SHOW(debugfs_show_capabilities);
 DEBUGFS_SHOW(debugfs_show_wedged);

@@ -50,6 +50,16 @@ DEBUGFS_SHOW(debugfs_show_swizzle_info)
 			     "C1DRB3 = 0x0020\n");
 }
 
+/*
+ * i915_wa_registers (Linux 6.1): each engine's context workarounds, an
+ * engine with none printing nothing.  i915 has none for a gen3 ring, so
+ * a 945G shows an empty file (IGT's gem_workarounds then skips).
+ */
+DEBUGFS_SHOW(debugfs_show_wa_registers)
+{
+	return 0;
+}
+
 /* i915_params/<name>: data is the parameter's name (params.c). */
 DEBUGFS_SHOW(debugfs_show_param)
 {

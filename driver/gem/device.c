@@ -148,6 +148,8 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	idmap_init(&dev->arena_ids);
 	for (i = 0; i < GEN3_NUM_FENCES; i++)
 		dev->fences[i].obj = NULL;
+	dev->hws_fd = -1;
+	dev->mmio_fd = -1;
 	dev->next_object_id = 1;
 	dev->next_name = 1;
 	dev->next_arena_id = 1;
@@ -165,12 +167,12 @@ int gem_device_create(const struct gem_device_config *cfg, struct gem_device **o
 	if (ret)
 		goto out_params;
 
-	/* In a memfd so that clients can map it (status.c). */
-	dev->hws_fd = -1;
-	ret = gem_status_hws_init(dev);
+	/* In memfds so that clients can map them (status.c). */
+	ret = gem_status_pages_init(dev);
 	if (ret)
 		goto out_acct;
 	gcfg.hws = dev->hws;
+	gcfg.mmio = dev->mmio;
 	dev->gpu = gpu_create(&gcfg, &gem_gpu_ops, dev);
 	if (!dev->gpu) {
 		ret = -errno;
@@ -214,7 +216,7 @@ out_acct:
 out_params:
 	gem_params_release(&dev->params);
 out_free:
-	gem_status_hws_fini(dev);
+	gem_status_pages_fini(dev);
 	gem_backing_fini(dev);
 	gem_event_log_release(&dev->events);
 	free(dev);
@@ -291,7 +293,7 @@ void gem_device_destroy(struct gem_device *dev)
 			 (unsigned long long)dev->object_count);
 	gpu_destroy(dev->gpu);
 	gem_acct_device_fini(dev);
-	gem_status_hws_fini(dev);
+	gem_status_pages_fini(dev);
 	gem_backing_fini(dev);
 	idmap_release(&dev->objects);
 	idmap_release(&dev->names);

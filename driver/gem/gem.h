@@ -183,6 +183,10 @@ int gem_dmabuf_wait(struct gem_device *dev, int fd, bool write,
  * has GEM_HANDLE_ALIVE while the file is open).  -errno on failure.
  */
 int gem_status_hws_fd(struct gem_device *dev, uint64_t *size);
+/* The register file, GPU_MMIO_BAR_SIZE bytes as a 945G's BAR 0 holds them
+ * (a 0600 root file in sysfs: the caller decides who may have it); only
+ * a private mapping can be writable. */
+int gem_status_mmio_fd(struct gem_device *dev, uint64_t *size);
 int gem_status_handles_fd(struct gem_file *file, uint64_t *size);
 
 #define GEM_HANDLE_STATE_MAX	(1u << 16)

@@ -375,6 +375,8 @@ struct gem_device {
 					 * 0: off, UINT32_MAX: every ioctl */
 	uint32_t *hws;			/* the hardware status page, in a memfd */
 	int hws_fd;			/* that clients map (status.c) */
+	uint32_t *mmio;			/* the GPU's registers (BAR 0), in a memfd */
+	int mmio_fd;			/* that tools map (status.c) */
 
 	pthread_mutex_t lock;		/* struct_mutex: everything below up to irq_lock */
 
@@ -604,9 +606,11 @@ void gem_request_file_release(struct gem_file *file);
 int gem_retire_worker_start(struct gem_device *dev);
 void gem_retire_worker_stop(struct gem_device *dev);
 
-/* status.c: the hardware status page and the handle tables (dev->lock) */
-int gem_status_hws_init(struct gem_device *dev);
-void gem_status_hws_fini(struct gem_device *dev);
+/* status.c: the hardware status page, the register file and the handle
+ * tables (dev->lock).  init needs dev->hws_fd and mmio_fd at -1; fini
+ * undoes whatever init did. */
+int gem_status_pages_init(struct gem_device *dev);
+void gem_status_pages_fini(struct gem_device *dev);
 void gem_status_publish(struct gem_file *file, uint32_t handle,
 			struct gem_object *obj);
 /* What file's entry for a handle of obj (NULL: a free one) says. */

@@ -5,6 +5,11 @@
  *  - the hardware status page, where the GPU stores each finished
  *    request's seqno: it lives in a memfd from the start, and the GPU
  *    model writes into that memory;
+ *  - the GPU's register file, laid out as a 945G's MMIO BAR, which the
+ *    model likewise keeps in a memfd: the interposer's PCI resource0,
+ *    so that tools reading registers (IGT's intel_mmio) see the live
+ *    ones.  A tool's writes land in its private copy of the page and
+ *    reach no register;
  *  - per drm_file, once its client asks, a table indexed by handle of
  *    what the client may rely on (struct gem_handle_state, gem.h): the
  *    object's last seqnos and where its pages are, and whether copying
@@ -73,7 +78,17 @@ static int dup_fd(int fd)
 	return copy < 0 ? -errno : copy;
 }
 
-int gem_status_hws_init(struct gem_device *dev)
+/* Undo status_memory (base NULL: it was not made). */
+static void status_memory_free(void *base, size_t size, int *fd)
+{
+	if (!base)
+		return;
+	munmap(base, size);
+	close(*fd);
+	*fd = -1;
+}
+
+int gem_status_pages_init(struct gem_device *dev)
 {
 	void *base;
 	int ret;
@@ -82,15 +97,23 @@ int gem_status_hws_init(struct gem_device *dev)
 	if (ret)
 		return ret;
 	dev->hws = base;
+	ret = status_memory("gemd-mmio", GPU_MMIO_BAR_SIZE, &base, &dev->mmio_fd);
+	if (ret)
+		goto out_hws;
+	dev->mmio = base;
 	return 0;
+
+out_hws:
+	status_memory_free(dev->hws, GTT_PAGE_SIZE, &dev->hws_fd);
+	dev->hws = NULL;
+	return ret;
 }
 
-void gem_status_hws_fini(struct gem_device *dev)
+void gem_status_pages_fini(struct gem_device *dev)
 {
-	if (!dev->hws)
-		return;
-	munmap(dev->hws, GTT_PAGE_SIZE);
-	close(dev->hws_fd);
+	status_memory_free(dev->mmio, GPU_MMIO_BAR_SIZE, &dev->mmio_fd);
+	dev->mmio = NULL;
+	status_memory_free(dev->hws, GTT_PAGE_SIZE, &dev->hws_fd);
 	dev->hws = NULL;
 }
 
@@ -98,6 +121,12 @@ int gem_status_hws_fd(struct gem_device *dev, uint64_t *size)
 {
 	*size = GTT_PAGE_SIZE;
 	return dup_fd(dev->hws_fd);
+}
+
+int gem_status_mmio_fd(struct gem_device *dev, uint64_t *size)
+{
+	*size = GPU_MMIO_BAR_SIZE;
+	return dup_fd(dev->mmio_fd);
 }
 
 /* --- the handle tables ------------------------------------------------- */

@@ -378,6 +378,8 @@ static void gpu_free(struct gpu *gpu)
 	free(gpu->scratch_page);
 	if (!gpu->cfg.hws)
 		free(gpu->hws);
+	if (!gpu->cfg.mmio)
+		free((void *)gpu->regs);
 	free(gpu->pte);
 	free(gpu);
 }
@@ -448,11 +450,13 @@ struct gpu *gpu_create(const struct gpu_config *cfg, const struct gpu_ops *ops,
 	gpu->pte = calloc(gpu->npages, sizeof(*gpu->pte));
 	gpu->hws = gpu->cfg.hws ? gpu->cfg.hws :
 		   aligned_alloc(GTT_PAGE_SIZE, GTT_PAGE_SIZE);
+	gpu->regs = (_Atomic uint32_t *)(gpu->cfg.mmio ? gpu->cfg.mmio :
+					 calloc(1, GPU_MMIO_BAR_SIZE));
 	gpu->scratch = malloc(BLIT_SCRATCH_SIZE);
 	gpu->scratch_page = aligned_alloc(GTT_PAGE_SIZE, GTT_PAGE_SIZE);
 	gpu->r3d = r3d_create(gpu);
-	if (!gpu->pte || !gpu->hws || !gpu->scratch || !gpu->scratch_page ||
-	    !gpu->r3d)
+	if (!gpu->pte || !gpu->hws || !gpu->regs || !gpu->scratch ||
+	    !gpu->scratch_page || !gpu->r3d)
 		goto out_free;
 	memset(gpu->hws, 0, GTT_PAGE_SIZE);
 	memset(gpu->scratch_page, 0, GTT_PAGE_SIZE);

@@ -20,6 +20,7 @@
 
 #define GTT_PAGE_SIZE	4096u
 #define GTT_PAGE_SHIFT	12
+#define GPU_MMIO_BAR_SIZE	(512u * 1024)	/* a 945G's MMADR (BAR 0) */
 
 struct gpu;
 
@@ -50,6 +51,11 @@ struct gpu_config {
 	/* The hardware status page: 4 KiB of the driver's memory (which it
 	 * may share), or NULL for the model's own. */
 	uint32_t *hws;
+	/* The register file as the MMIO BAR holds it: GPU_MMIO_BAR_SIZE
+	 * bytes of the driver's memory (which it may share: tools read the
+	 * live registers there, as through a 945G's MMADR), zero-filled, or
+	 * NULL for the model's own.  Only the model writes it. */
+	uint32_t *mmio;
 	/* Test knob: before each batch it starts from the ring, the CS is
 	 * off the CPU this long (not GPU time), as a starved simulator is.
 	 * gemd sets it from GEMKIT_CS_STALL_MS. */

@@ -15,6 +15,7 @@
 struct r3d;
 
 #define GPU_MMIO_SIZE		0x4000u		/* every register we model is below */
+_Static_assert(GPU_MMIO_SIZE <= GPU_MMIO_BAR_SIZE, "the registers are in the BAR");
 #define GPU_DEFAULT_APERTURE	(256ull << 20)
 #define GPU_MAX_APERTURE	GEN3_GTT_MAX_SIZE
 #define GPU_NO_TAIL		UINT32_MAX
@@ -80,7 +81,7 @@ struct gpu {
 	uint32_t *hws;			/* 4 KiB hardware status page */
 	uint8_t *scratch;		/* BLIT_SCRATCH_SIZE, CS thread only */
 	uint8_t *scratch_page;		/* GTT_PAGE_SIZE: gpu_gtt_bind_scratch */
-	_Atomic uint32_t regs[GPU_MMIO_SIZE / 4];
+	_Atomic uint32_t *regs;		/* GPU_MMIO_BAR_SIZE: cfg.mmio or own */
 
 	pthread_t thread;
 	pthread_mutex_t lock;		/* the condvars and the flags below */

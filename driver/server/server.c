@@ -893,7 +893,8 @@ _Static_assert(sizeof(struct gem_handle_state) == sizeof(struct gem_handle_statu
 /*
  * GEM_MSG_STATUS: a read-only descriptor of a status page: the hardware
  * status page for anyone, a file's handle table for a client holding the
- * file.
+ * file, the register file for root (sysfs's resource0 is 0600 root: the
+ * registers show where every client's tiled objects are).
  */
 static int handle_status(struct conn *c, const struct gem_msg_hdr *hdr,
 			 uint8_t *payload)
@@ -917,6 +918,9 @@ static int handle_status(struct conn *c, const struct gem_msg_hdr *hdr,
 			return conn_reply(c, -EBADF, NULL, 0, -1);
 		fd = gem_status_handles_fd(fe->file, &rep.size);
 		file_put(c->srv, fe);
+		break;
+	case GEM_STATUS_MMIO:
+		fd = c->uid == 0 ? gem_status_mmio_fd(c->srv->dev, &rep.size) : -EACCES;
 		break;
 	default:
 		fd = -EINVAL;

@@ -272,10 +272,16 @@ struct gem_shm_reply {
  *    of struct gem_handle_status indexed by handle, GEM_STATUS_HANDLES_MAX
  *    entries.  gemd writes an entry under its lock whenever the handle's
  *    facts change and before the ioctl that changed them returns.
+ *  - GEM_STATUS_MMIO: the GPU's live registers as a 945G's MMIO BAR holds
+ *    them (512 KiB, register offset = byte offset), for the interposer's
+ *    PCI resource0.  Only for a root peer (-EACCES otherwise), as the
+ *    kernel's resource files are; no drm_file is needed.  Sealed against
+ *    shared writable mappings: a private one may write its own copy.
  */
 enum gem_status_page {
 	GEM_STATUS_HWS = 1,
 	GEM_STATUS_HANDLES = 2,
+	GEM_STATUS_MMIO = 3,
 };
 
 #define GEM_STATUS_SEQNO_DWORD	0x20	/* I915_GEM_HWS_INDEX */

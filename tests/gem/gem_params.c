@@ -4,7 +4,8 @@
  * IGT's hang detector writes reset, and GETPARAM HAS_GPU_RESET follows
  * reset and enable_hangcheck.  Also the render node's debugfs directory
  * (dri/128/name), by which IGT finds the primary node's files, and
- * i915_swizzle_info, which IGT searches for an L-shaped memory layout.
+ * i915_swizzle_info, which IGT searches for an L-shaped memory layout,
+ * and i915_wa_registers, empty for a gen3 ring (gem_workarounds skips).
  */
 #include <stdlib.h>
 #include <unistd.h>
@@ -26,6 +27,13 @@ static struct gdfs *dfs;
 static void expect_file(const char *name, const char *text)
 {
 	gt_dfs_expect(dfs, name, text);
+}
+
+/* Linux 6.1 lists each engine's context workarounds; a gen3 ring has
+ * none, and an engine without any prints nothing. */
+static void test_wa_registers(void)
+{
+	expect_file("i915_wa_registers", "");
 }
 
 /* Until gemd has declared the device wedged (gemkit_counters), 60 s. */
@@ -224,6 +232,8 @@ int main(int argc, char **argv)
 		test_render_node_name();
 	gemtest_subtest("swizzle-info")
 		test_swizzle_info();
+	gemtest_subtest("wa-registers-empty")
+		test_wa_registers();
 	/* Last: the device stays wedged. */
 	gemtest_subtest("params-reset-off-wedges")
 		test_reset_off_wedges(fd);

@@ -11,6 +11,9 @@
   rawclient.py SOCK open-hold           OPEN a file: prints its token (32
                                         hex digits, hi then lo) and holds
                                         it until stdin ends
+  rawclient.py SOCK status-mmio         ask for the GPU's register file
+                                        (GEM_MSG_STATUS): prints the result
+                                        and, if 0, the size it gives
   rawclient.py SOCK create TOKEN        GEM_CREATE on the file TOKEN names:
                                         prints the result
   rawclient.py SOCK forge               OPEN a file, then GEM_CREATE with its
@@ -52,7 +55,8 @@ HELLO = struct.Struct("<IIII16s")	# struct gem_msg_hello
 with open(os.path.join(os.path.dirname(os.path.abspath(__file__)),
                        "..", "..", "lib", "proto", "protocol.h")) as _h:
     VERSION = int(re.search(r"#define GEM_PROTOCOL_VERSION\s+(\d+)", _h.read()).group(1))
-MSG_OPEN, MSG_HELLO, MSG_IOCTL, MSG_DEBUGFS = 1, 2, 16, 64
+MSG_OPEN, MSG_HELLO, MSG_IOCTL, MSG_STATUS, MSG_DEBUGFS = 1, 2, 16, 19, 64
+STATUS_MMIO = 3
 DEBUGFS_READ, DEBUGFS_WRITE = 0, 1
 # DRM_IOCTL_I915_GEM_PIN: _IOWR('d', 0x40 + 0x15, struct drm_i915_gem_pin)
 I915_GEM_PIN = (3 << 30) | (24 << 16) | (ord("d") << 8) | 0x55
@@ -116,6 +120,10 @@ def main():
         result, _ = call(ch, MSG_DEBUGFS, sys.argv[3].encode() + b"\0" +
                          sys.argv[4].encode(), DEBUGFS_WRITE)
         print(result)
+    elif verb == "status-mmio":
+        ch, r, _ = hello(MSG_HELLO, path)
+        result, data = call(ch, MSG_STATUS, b"", STATUS_MMIO)
+        print(result, *struct.unpack("<Q", data) if result == 0 else ())
     elif verb == "pin":
         f, r, data = hello(MSG_OPEN, path)
         token = OPEN_REPLY.unpack(data)[2:]
