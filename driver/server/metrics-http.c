@@ -194,6 +194,9 @@ static enum MHD_Result answer(void *cls, struct MHD_Connection *conn, const char
 
 /* MHD's complaints (a client's bad request, mostly): debug, not errors. */
 static void mhd_log(void *cls, const char *fmt, va_list ap)
+	__attribute__((format(printf, 2, 0)));
+
+static void mhd_log(void *cls, const char *fmt, va_list ap)
 {
 	char msg[256];
 	size_t n;
