@@ -69,6 +69,12 @@ enum gem_exit gem_unreachable(struct strbuf *sb, const char *path, int err)
 		strbuf_addf(sb, "gemd at %s does not answer (is it stopped or hung?)",
 			    path);
 		return GEM_EXIT_TIMEOUT;
+	case ENODEV:
+		/* The device node is gone (driver/gem/unbind.c), or gemd
+		 * with it: libgem's errno for a device that went away. */
+		strbuf_addf(sb, "no device at %s: gemd's driver is unbound "
+			    "(`gemctl bind`), or gemd went away", path);
+		return GEM_EXIT_NODEV;
 	default:
 		strbuf_addf(sb, "cannot reach gemd at %s: %s", path, strerror(err));
 		return GEM_EXIT_NODEV;

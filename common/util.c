@@ -1,6 +1,7 @@
 /* Small helpers: EINTR-safe I/O, size and duration parsing, clocks, paths. */
 #include <errno.h>
 #include <fcntl.h>
+#include <ftw.h>
 #include <limits.h>
 #include <poll.h>
 #include <signal.h>
@@ -269,6 +270,25 @@ uint64_t now_realtime_ns(void)
  * /run/gemkit for root (a system gemd), else a per-uid directory in /tmp.
  * Returns 0, or -ENAMETOOLONG if it does not fit in buf.
  */
+static int remove_one(const char *path, const struct stat *st, int type,
+		      struct FTW *ftw)
+{
+	(void)st;
+	(void)ftw;
+	if ((type == FTW_DP ? rmdir(path) : unlink(path)) < 0 && errno != ENOENT)
+		return -errno;
+	return 0;
+}
+
+int remove_recursive(const char *path)
+{
+	int ret = nftw(path, remove_one, 16, FTW_DEPTH | FTW_PHYS);
+
+	if (ret < 0)
+		return errno == ENOENT ? 0 : -errno;
+	return ret;
+}
+
 int gem_runtime_dir(char *buf, size_t len)
 {
 	const char *xdg = getenv("XDG_RUNTIME_DIR");

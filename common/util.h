@@ -96,5 +96,8 @@ int make_parent_dirs(const char *path, mode_t mode);
 const char *gem_device_path(const char *override);
 /* <runtime dir> of the rule, e.g. /run/gemkit; writes into buf. */
 int gem_runtime_dir(char *buf, size_t len);
+/* rm -r path, never following a link: 0, or the first -errno (what can
+ * be removed is). */
+int remove_recursive(const char *path);
 
 #endif

@@ -99,6 +99,16 @@ int gdfs_resume(struct gdfs_control *ctl, const struct gdfs_wait *w, int *result
 	return control_op(ctl, GEM_CONTROL_RESUME, w, result);
 }
 
+int gdfs_unbind(struct gdfs_control *ctl, const struct gdfs_wait *w, int *result)
+{
+	return control_op(ctl, GEM_CONTROL_UNBIND, w, result);
+}
+
+int gdfs_bind(struct gdfs_control *ctl, const struct gdfs_wait *w, int *result)
+{
+	return control_op(ctl, GEM_CONTROL_BIND, w, result);
+}
+
 int gdfs_hang_wait(struct gdfs_control *ctl, uint64_t after, uint32_t timeout_ms,
 		   const struct gdfs_wait *w, struct gdfs_hang *ev, int *result)
 {

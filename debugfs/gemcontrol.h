@@ -48,6 +48,10 @@ struct gdfs_wait {
  * (EBUSY) until resume; gemd answers -EALREADY when already so. */
 int gdfs_suspend(struct gdfs_control *ctl, const struct gdfs_wait *w, int *result);
 int gdfs_resume(struct gdfs_control *ctl, const struct gdfs_wait *w, int *result);
+/* Unbind the driver (open files -ENODEV, opens refused) or bind it again;
+ * gemd answers -ENODEV when already unbound, -EBUSY when already bound. */
+int gdfs_unbind(struct gdfs_control *ctl, const struct gdfs_wait *w, int *result);
+int gdfs_bind(struct gdfs_control *ctl, const struct gdfs_wait *w, int *result);
 
 /* One GPU hang as gemd announces it. */
 struct gdfs_hang {

@@ -284,8 +284,16 @@ static void stop_gemd(struct run *r)
 		for (i = 0; i < 500 && process_running(r->gemd_pid); i++)
 			usleep(10000);
 	}
-	if (!r->priv.len || r->keep)
+	if (!r->priv.len)
 		return;
+	/* The interposer's sysfs tree for the private gemd: no evidence. */
+	strbuf_addf(&p, "%s/shadow", r->priv.buf);
+	(void)remove_recursive(p.buf);
+	strbuf_reset(&p);
+	if (r->keep) {
+		strbuf_release(&p);
+		return;
+	}
 	strbuf_addf(&p, "%s/gemd.log", r->priv.buf);
 	unlink(p.buf);
 	rmdir(r->priv.buf);	/* gemd removed its debugfs directory */
@@ -456,6 +464,14 @@ static void exec_program(const struct run *r, char **argv)
 		strbuf_addf(&pre, ":%s", old);
 	setenv("LD_PRELOAD", pre.buf, 1);
 	setenv("GEM_DEVICE", r->device, 1);
+	/* The private gemd's sysfs is the interposer's to make beside it. */
+	if (r->priv.len) {
+		strbuf_reset(&pre);
+		strbuf_addf(&pre, "%s/shadow", r->priv.buf);
+		setenv("GEMKIT_SHADOW", pre.buf, 1);
+	} else {
+		unsetenv("GEMKIT_SHADOW");
+	}
 	execvp(argv[0], argv);
 	fprintf(stderr, "gemctl run: %s: %s\n", argv[0], strerror(errno));
 	_exit(errno == ENOENT ? 127 : 126);

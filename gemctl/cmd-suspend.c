@@ -15,9 +15,10 @@ const struct tool_opt gemctl_control_opts[] = {
 	TOOL_OPT_END
 };
 
-int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, bool suspend)
+int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv,
+			const struct gemctl_control_op *op)
 {
-	const char *what = suspend ? "suspend" : "resume";
+	const char *what = op->name;
 	uint64_t timeout_ns = ctl->timeout_ns;
 	struct gdfs_control *control;
 	struct gdfs_wait w;
@@ -35,8 +36,7 @@ int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, bool suspend)
 	w = (struct gdfs_wait){ .timeout_ns = timeout_ns, .stop = &gemctl_interrupted };
 	ret = gemctl_control(ctl, &control);
 	if (!ret)
-		ret = suspend ? gdfs_suspend(control, &w, &result) :
-				gdfs_resume(control, &w, &result);
+		ret = op->call(control, &w, &result);
 	if (ret == -ETIMEDOUT) {
 		/* gemd goes on idling; the GPU state says why it takes long. */
 		gemctl_error(ctl, GEMCTL_TIMEOUT, "%s: no answer within %llums", what,
@@ -54,14 +54,18 @@ int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, bool suspend)
 	if (result)
 		return gemctl_ioctl_error(ctl, "GEM_MSG_CONTROL", -result, "%s", what);
 	doc = gemctl_json_begin(ctl);
-	gj_str(doc, "state", suspend ? "suspended" : "running");
+	gj_str(doc, "state", op->state);
 	gemctl_json_end(ctl, doc);
 	return GEMCTL_OK;
 }
 
 static int cmd_suspend(struct gemctl *ctl, int argc, char **argv)
 {
-	return gemctl_control_verb(ctl, argc, argv, true);
+	static const struct gemctl_control_op op = {
+		"suspend", "suspended", gdfs_suspend,
+	};
+
+	return gemctl_control_verb(ctl, argc, argv, &op);
 }
 
 const struct gemctl_cmd cmd_suspend_entry = {

@@ -26,6 +26,16 @@ enum gemctl_blit_opt {
 /* cmd-suspend.c: suspend (true) or resume (false), reported as a verb;
  * both take the same options. */
 extern const struct tool_opt gemctl_control_opts[];
-int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv, bool suspend);
+/* A driver control verb (cmd-suspend.c): its name, the state --json
+ * reports after it, and its request. */
+struct gdfs_control;
+struct gdfs_wait;
+struct gemctl_control_op {
+	const char *name;
+	const char *state;
+	int (*call)(struct gdfs_control *ctl, const struct gdfs_wait *w, int *result);
+};
+int gemctl_control_verb(struct gemctl *ctl, int argc, char **argv,
+			const struct gemctl_control_op *op);
 
 #endif

@@ -2,8 +2,8 @@
 # gemctl run: the real-system files IGT reads beyond the device -- i915
 # loaded (/proc/modules, /sys/module/i915, as libkmod reads them), card0's
 # error (gemd's error state as Linux 6.1 prints it, cleared by a write)
-# and rcs0's engine properties (kept, checked when written as the kernel
-# checks them).
+# and rcs0's engine properties (kept per device, checked when written as
+# the kernel checks them).
 test_description='gemctl run: i915 loaded, card0/error, engine properties'
 . "$(dirname "$0")/test-lib.sh"
 . "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
@@ -129,9 +129,15 @@ test_expect_success 'rcs0: the files Linux 6.1 has for a gen3 engine' '
 	test_cmp expect out
 '
 
+# The properties are the device's, as sysfs is: the runs below join one
+# gemd, and keep what they write while it lives.
 E=/sys/class/drm/card0/engine/rcs0
+test_expect_success 'setup: a gemd the engine property runs join' '
+	start_gemd --no-debugfs
+'
+
 test_expect_success 'engine properties: what is written is kept, as the kernel shows it' '
-	"$GEMCTL" run python3 write.py "$E/heartbeat_interval_ms=1000\n" \
+	"$GEMCTL" run -D "$GEMD_SOCK" python3 write.py "$E/heartbeat_interval_ms=1000\n" \
 		"@/sys/dev/char/226:0/engine/rcs0/stop_timeout_ms=0x10" \
 		"$E/max_busywait_duration_ns=+8000000" \
 		"$E/stop_timeout_ms=!017\n" >out &&
@@ -142,13 +148,14 @@ test_expect_success 'engine properties: what is written is kept, as the kernel s
 	stop_timeout_ms: ok 4: '"'"'15\n'"'"'
 	EOF
 	test_cmp expect out &&
-	"$GEMCTL" run cat $E/heartbeat_interval_ms $E/.defaults/heartbeat_interval_ms >out &&
+	"$GEMCTL" run -D "$GEMD_SOCK" cat $E/heartbeat_interval_ms \
+		$E/.defaults/heartbeat_interval_ms >out 2>err &&
 	printf "1000\n2500\n" >expect &&
 	test_cmp expect out
 '
 
 test_expect_success 'engine properties: the kernel'"'"'s refusals and their errnos' '
-	"$GEMCTL" run python3 write.py "$E/heartbeat_interval_ms=abc" \
+	"$GEMCTL" run -D "$GEMD_SOCK" python3 write.py "$E/heartbeat_interval_ms=abc" \
 		"$E/heartbeat_interval_ms=12 " "$E/heartbeat_interval_ms= 12" \
 		"$E/heartbeat_interval_ms=0" "$E/heartbeat_interval_ms=4294967292" \
 		"$E/stop_timeout_ms=4294967293" "$E/stop_timeout_ms=-1" \
@@ -174,6 +181,14 @@ test_expect_success 'engine properties: the kernel'"'"'s refusals and their errn
 	heartbeat_interval_ms: EFAULT: '"'"'1000\n'"'"'
 	EOF
 	test_cmp expect out
+'
+
+test_expect_success 'engine properties: another gemd'"'"'s device shows the defaults' '
+	"$GEMCTL" run -D "$GEMD_SOCK" cat $E/heartbeat_interval_ms >out 2>err &&
+	echo 1000 >expect && test_cmp expect out &&
+	"$GEMCTL" run --private cat $E/heartbeat_interval_ms >out 2>err &&
+	echo 2500 >expect && test_cmp expect out &&
+	stop_gemd
 '
 
 # The debugfs i915_error_state (3.x) as Linux 6.1 prints it in sysfs

@@ -207,4 +207,24 @@ test_expect_success 'suspend and resume --json' '
 	gemctl --json resume | json_check "d[\"state\"] == \"running\""
 '
 
+# A session holds a file across the unbind: it belongs to the old device.
+test_expect_success 'unbind: a held file gets ENODEV, opens find no device; bind: a new one' '
+	gemctl -S ub exit >/dev/null 2>&1
+	gemctl -S ub -q create 4096 >handle &&
+	gemctl --json unbind | json_check "d[\"state\"] == \"unbound\"" &&
+	test_expect_code 1 gemctl unbind 2>err &&
+	stderr_has "gemctl unbind: GEM_MSG_CONTROL unbind: No such device" &&
+	test_expect_code 1 gemctl -S ub read "$(cat handle)" --length 4 2>err &&
+	stderr_has "DRM_IOCTL_I915_GEM_PREAD handle $(cat handle) offset 0 length 4: No such device" &&
+	test_expect_code 3 gemctl create 4096 2>err &&
+	stderr_has "gemctl create: no device at $GEMD_SOCK: gemd'"'"'s driver is unbound (\`gemctl bind\`), or gemd went away" &&
+	gemctl --json bind | json_check "d[\"state\"] == \"running\"" &&
+	test_expect_code 1 gemctl bind 2>err &&
+	stderr_has "gemctl bind: GEM_MSG_CONTROL bind: Device or resource busy" &&
+	gemctl create 4096 >out &&
+	grep "^handle 1 size 4096$" out &&
+	test_expect_code 1 gemctl -S ub read "$(cat handle)" --length 4 2>err &&
+	gemctl -S ub exit
+'
+
 test_done

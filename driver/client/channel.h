@@ -34,6 +34,9 @@ struct gem_dev *libgem_dev_at(unsigned int i);
 struct gem_dev *libgem_dev_only(void);
 /* A dma-buf fd came from PRIME on dev (dmabuf.c). */
 void libgem_dmabuf_remember(int fd, struct gem_dev *dev);
+/* GEM_MSG_CONTROL op (enum gem_control_op) to the gemd at path (NULL: the
+ * default device): gemd's answer, or -errno if none came (libgem.c). */
+int libgem_control(const char *path, uint32_t op);
 
 /*
  * An arena's descriptor, borrowed from the cache until libgem_arena_put:

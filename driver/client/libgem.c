@@ -339,18 +339,36 @@ const char *gem_default_device(void)
 	return gem_device_path(NULL);
 }
 
-int gem_mmio_fd(const char *path, uint64_t *size)
+/* The gemd at path (NULL: the default device), or NULL and errno. */
+static struct gem_dev *dev_at_path(const char *path)
 {
-	struct gem_dev *dev;
-	int ret, fd;
-
 	if (!path)
 		path = gem_device_path(NULL);
-	if (!path)
-		return -1;	/* errno set */
-	dev = libgem_dev_get(path);
+	return path ? libgem_dev_get(path) : NULL;
+}
+
+int libgem_control(const char *path, uint32_t op)
+{
+	struct wire_call call = { .type = GEM_MSG_CONTROL, .request = op };
+	struct gem_dev *dev = dev_at_path(path);
+	struct gem_channel *ch;
+	int ret;
+
 	if (!dev)
-		return -1;
+		return -errno;
+	ret = channel_get(dev, &ch);
+	if (!ret)
+		ret = channel_call(ch, &call);
+	return ret ? ret : call.result;
+}
+
+int gem_mmio_fd(const char *path, uint64_t *size)
+{
+	struct gem_dev *dev = dev_at_path(path);
+	int ret, fd;
+
+	if (!dev)
+		return -1;	/* errno set */
 	ret = channel_fetch_fd(dev, GEM_MSG_STATUS, GEM_STATUS_MMIO, GEM_TOKEN_NONE,
 			       &fd, size);
 	if (ret) {

@@ -22,8 +22,17 @@
  * another program.  write() gives EIO as a memory BAR's file does; read()
  * shows the registers where the kernel gives EIO.
  *
+ * The driver core's files: /sys/bus/pci/drivers/i915/unbind and bind take
+ * the device's name, the device's remove and the bus's rescan a number;
+ * each asks gemd to unbind or bind (GEM_MSG_CONTROL, driver/gem/unbind.c)
+ * and then adds or removes the shadow's links that show the device bound
+ * (its driver link, the driver's link to it) and on the bus.  As the
+ * kernel answers: another device's name is ENODEV, unbinding an unbound
+ * device ENODEV, binding a bound one EBUSY, a bad number EINVAL.  The
+ * removed device's directory stays, only the bus's link to it goes.
+ *
  * Engine properties are kept in the shadow file, shared by every program
- * of the runtime directory; gemd does not act on them.  A write() or
+ * of the device (the shadow is per gemd); gemd does not act on them.  A write() or
  * pwrite() through the interposer is the kernel's store: parsed as
  * kstrtoull (base 0, one trailing newline), checked against the
  * kernel's limits, the errno it gives when refused, and on success the
@@ -46,8 +55,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "channel.h"
 #include "libgem.h"
 #include "preload.h"
+#include "protocol.h"
 #include "usercopy.h"
 #include "util.h"
 
@@ -56,6 +67,10 @@
 enum attr_kind {
 	ATTR_ERROR,		/* gemd's gemkit_sysfs_error */
 	ATTR_BAR,		/* gemd's register file */
+	ATTR_UNBIND,		/* the driver core's files */
+	ATTR_BIND,
+	ATTR_REMOVE,
+	ATTR_RESCAN,
 	ATTR_PROP,		/* a writable number */
 	ATTR_RO,		/* shown, never written */
 };
@@ -74,6 +89,10 @@ struct attr {
 static const struct attr attrs[] = {
 	{ PCI_DIR "/drm/card0/error", ATTR_ERROR, 0, 0 },
 	{ PCI_DIR "/resource0", ATTR_BAR, 0, 0 },
+	{ "/sys/bus/pci/drivers/i915/unbind", ATTR_UNBIND, 0, 0 },
+	{ "/sys/bus/pci/drivers/i915/bind", ATTR_BIND, 0, 0 },
+	{ PCI_DIR "/remove", ATTR_REMOVE, 0, 0 },
+	{ "/sys/bus/pci/rescan", ATTR_RESCAN, 0, 0 },
 	{ PCI_DIR ENGINE_DIR "/name", ATTR_RO, 0, 0 },
 	{ PCI_DIR ENGINE_DIR "/class", ATTR_RO, 0, 0 },
 	{ PCI_DIR ENGINE_DIR "/instance", ATTR_RO, 0, 0 },
@@ -286,6 +305,13 @@ int preload_attr_opened(int fd, int flags)
 		preload_real.close(fd);
 		errno = EACCES;
 		return -1;
+	case ATTR_UNBIND:
+	case ATTR_BIND:
+	case ATTR_REMOVE:
+	case ATTR_RESCAN:
+		if (writes(flags))
+			preload_fd_kind_set(fd, PRELOAD_FD_ATTR + (unsigned int)i);
+		return fd;
 	case ATTR_PROP:
 		if (!writes(flags))
 			return fd;
@@ -306,6 +332,63 @@ static int check(const struct attr *a, unsigned long long v)
 	return v ? 0 : -a->zero_errno;
 }
 
+/* sysfs_streq(text, the device's name): a trailing newline may follow. */
+static bool names_device(const char *text)
+{
+	static const char name[] = "0000:00:02.0";
+	size_t n = strlen(name);
+
+	return !strncmp(text, name, n) && (!text[n] || !strcmp(text + n, "\n"));
+}
+
+/* gemd's answer to op, an error it was expected to give being none. */
+static int control(uint32_t op, int expected)
+{
+	int ret;
+
+	preload_busy++;
+	ret = libgem_control(NULL, op);
+	preload_busy--;
+	return ret == expected ? 0 : ret;
+}
+
+/* The driver core's store for kind: 0 or -errno. */
+static int driver_core_store(enum attr_kind kind, const char *text)
+{
+	unsigned long long v;
+	int ret;
+
+	switch (kind) {
+	case ATTR_UNBIND:
+		if (!names_device(text) || !preload_shadow_has(PCI_DIR "/driver"))
+			return -ENODEV;
+		ret = control(GEM_CONTROL_UNBIND, 0);
+		return ret ? ret : preload_shadow_set_state(PRELOAD_DEV_UNBOUND);
+	case ATTR_BIND:
+		if (!names_device(text) ||
+		    !preload_shadow_has("/sys/bus/pci/devices/0000:00:02.0"))
+			return -ENODEV;
+		ret = control(GEM_CONTROL_BIND, 0);
+		return ret ? ret : preload_shadow_set_state(PRELOAD_DEV_BOUND);
+	case ATTR_REMOVE:
+		if (kstrtoull0(text, &v))
+			return -EINVAL;
+		if (!v)
+			return 0;
+		ret = control(GEM_CONTROL_UNBIND, -ENODEV);
+		return ret ? ret : preload_shadow_set_state(PRELOAD_DEV_REMOVED);
+	case ATTR_RESCAN:
+		if (kstrtoull0(text, &v))
+			return -EINVAL;
+		if (!v || preload_shadow_has("/sys/bus/pci/devices/0000:00:02.0"))
+			return 0;
+		ret = control(GEM_CONTROL_BIND, -EBUSY);
+		return ret ? ret : preload_shadow_set_state(PRELOAD_DEV_BOUND);
+	default:
+		return -EIO;
+	}
+}
+
 ssize_t preload_attr_write(int fd, unsigned int index, const void *buf,
 			   size_t n)
 {
@@ -315,7 +398,8 @@ ssize_t preload_attr_write(int fd, unsigned int index, const void *buf,
 	struct stat st;
 	int ret;
 
-	if (index >= ARRAY_SIZE(attrs) || a->kind != ATTR_PROP) {
+	if (index >= ARRAY_SIZE(attrs) || (a->kind != ATTR_PROP &&
+	    (a->kind < ATTR_UNBIND || a->kind > ATTR_RESCAN))) {
 		errno = EIO;
 		return -1;
 	}
@@ -329,6 +413,14 @@ ssize_t preload_attr_write(int fd, unsigned int index, const void *buf,
 		return -1;
 	}
 	text[n] = '\0';
+	if (a->kind != ATTR_PROP) {
+		ret = driver_core_store(a->kind, text);
+		if (ret) {
+			errno = -ret;
+			return -1;
+		}
+		return (ssize_t)n;
+	}
 	ret = parse_ull(text, &v);
 	if (!ret)
 		ret = check(a, v);

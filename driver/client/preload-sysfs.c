@@ -4,8 +4,10 @@
  *
  * Rather than fake directory streams, links and file contents call by
  * call, the interposer writes the tree a 945G at 0000:00:02.0 has in sysfs
- * once, as real files and relative symlinks, into a "shadow" directory
- * (<runtime dir>/shadow-4), and redirects path prefixes there.  Then
+ * once, as real files and relative symlinks, into a "shadow" directory,
+ * and redirects path prefixes there.  One tree per device, as sysfs is:
+ * GEMKIT_SHADOW (gemctl run's private gemd: in its directory, gone with
+ * it), else <runtime dir>/shadow-5-<hash of the device path>.  Then
  * readdir, readlink, openat on a directory fd, realpath and fopen all work
  * natively, whichever libc entry point the program uses.  Only the device
  * nodes themselves (a char device in stat, a new drm_file on open),
@@ -37,7 +39,7 @@
 #include "strbuf.h"
 #include "util.h"
 
-#define SHADOW_NAME	"shadow-4"	/* bump when the tree changes */
+#define SHADOW_NAME	"shadow-5"	/* bump when the tree changes */
 
 static char shadow[PATH_MAX];		/* "" when it could not be made */
 static char debugfs[PATH_MAX];		/* GEMKIT_DEBUGFS, or "" */
@@ -101,6 +103,18 @@ static const char pci_resource[] =
 	{ PCI_DIR ENGINE_DIR "/" #name, 'f', value "\n", 0, 0644 }, \
 	{ PCI_DIR ENGINE_DIR "/.defaults/" #name, 'f', value "\n", 0, 0 },
 
+/* The links there are while the device is on the bus, and while i915 is
+ * bound to it (preload_shadow_set_state). */
+#define PRESENT_LINKS \
+	{ "/sys/bus/pci/devices/0000:00:02.0", 'l', \
+	  "../../../devices/pci0000:00/0000:00:02.0" },
+#define BOUND_LINKS \
+	{ PCI_DIR "/driver", 'l', "../../../bus/pci/drivers/i915" }, \
+	{ "/sys/bus/pci/drivers/i915/0000:00:02.0", 'l', \
+	  "../../../../devices/pci0000:00/0000:00:02.0" },
+static const struct shadow_entry present_links[] = { PRESENT_LINKS };
+static const struct shadow_entry bound_links[] = { BOUND_LINKS };
+
 /* A 945G as the kernel shows it (PCI 8086:2772 rev 2, VGA class). */
 static const struct shadow_entry shadow_tree[] = {
 	{ "/dev", 'd', NULL },
@@ -132,8 +146,17 @@ static const struct shadow_entry shadow_tree[] = {
 	/* MMADR: opened as gemd's register file (preload-attr.c). */
 	{ PCI_DIR "/resource0", 'f', "", 0, 0600 },
 	{ PCI_DIR "/subsystem", 'l', "../../../bus/pci" },
-	{ "/sys/bus/pci/devices/0000:00:02.0", 'l',
-	  "../../../devices/pci0000:00/0000:00:02.0" },
+	/* Written as the driver core's bind, unbind, remove and rescan
+	 * (preload-attr.c), which add and remove the links below. */
+	{ PCI_DIR "/remove", 'f', "", 0, 0200 },
+	{ "/sys/bus/pci/rescan", 'f', "", 0, 0200 },
+	{ "/sys/bus/pci/drivers", 'd', NULL },
+	{ "/sys/bus/pci/drivers/i915", 'd', NULL },
+	{ "/sys/bus/pci/drivers/i915/bind", 'f', "", 0, 0200 },
+	{ "/sys/bus/pci/drivers/i915/unbind", 'f', "", 0, 0200 },
+	{ "/sys/bus/pci/drivers/i915/module", 'l', "../../../../module/i915" },
+	BOUND_LINKS
+	PRESENT_LINKS
 	{ PCI_DIR "/drm", 'd', NULL },
 	DRM_MINOR_FILES("card0", 0),
 	DRM_MINOR_FILES("renderD128", 128),
@@ -229,29 +252,60 @@ static void mkdir_parents(char *path)
 	mkdir(path, 0755);
 }
 
+/* FNV-1a: the device path's tree name; not a secret, only distinct. */
+static uint64_t path_hash(const char *path)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (; *path; path++)
+		h = (h ^ (uint8_t)*path) * 0x100000001b3ull;
+	return h;
+}
+
+/* Where this process's tree is: 0, or -ENAMETOOLONG. */
+static int shadow_path(char *buf, size_t len)
+{
+	const char *env = getenv("GEMKIT_SHADOW");
+	const char *device = gem_device_path(NULL);
+	char rt[PATH_MAX];
+	int n;
+
+	if (env && *env)
+		n = snprintf(buf, len, "%s", env);
+	else if (!device || gem_runtime_dir(rt, sizeof(rt)))
+		return -ENAMETOOLONG;
+	else
+		n = snprintf(buf, len, "%s/" SHADOW_NAME "-%016llx", rt,
+			     (unsigned long long)path_hash(device));
+	return n < 0 || (size_t)n >= len ? -ENAMETOOLONG : 0;
+}
+
 /*
- * Build the tree in a temporary directory and rename it into place, so
- * that concurrent first users never see half of it.
+ * Build the tree in a temporary directory beside it and rename it into
+ * place, so that concurrent first users never see half of it.
  */
 static void shadow_create(void)
 {
-	char rt[PATH_MAX - 64], tmp[PATH_MAX];
+	char parent[PATH_MAX - 64], tmp[PATH_MAX];
 	const char *env = getenv("GEMKIT_DEBUGFS");
 	struct stat st;
+	char *slash;
 	size_t i;
 	int n;
 
 	if (env && *env && strlen(env) < sizeof(debugfs))
 		memcpy(debugfs, env, strlen(env) + 1);
-	if (gem_runtime_dir(rt, sizeof(rt)))
-		return;
-	mkdir_parents(rt);	/* as gemd makes it; fine if it exists */
-	n = snprintf(shadow, sizeof(shadow), "%s/" SHADOW_NAME, rt);
-	if (n < 0 || (size_t)n >= sizeof(shadow))
+	if (shadow_path(shadow, sizeof(parent)))
 		goto out_none;
+	memcpy(parent, shadow, strlen(shadow) + 1);
+	slash = strrchr(parent, '/');
+	if (!slash || slash == parent)
+		goto out_none;
+	*slash = '\0';
+	mkdir_parents(parent);	/* as gemd makes it; fine if it exists */
 	if (preload_real.fstatat(AT_FDCWD, shadow, &st, 0) == 0 && S_ISDIR(st.st_mode))
 		return;
-	n = snprintf(tmp, sizeof(tmp), "%s/.shadow.XXXXXX", rt);
+	n = snprintf(tmp, sizeof(tmp), "%s/.shadow.XXXXXX", parent);
 	if (n < 0 || (size_t)n >= sizeof(tmp) || !mkdtemp(tmp))
 		goto out_none;
 	chmod(tmp, 0755);
@@ -270,6 +324,57 @@ out_remove:
 	remove_tree(tmp);
 out_none:
 	shadow[0] = '\0';
+}
+
+/* Add (on) or remove the links of entries[0..n): 0 or -errno. */
+static int links_set(const struct shadow_entry *entries, size_t n, bool on)
+{
+	struct strbuf p = STRBUF_INIT;
+	struct stat st;
+	int ret = 0;
+	size_t i;
+
+	for (i = 0; i < n && !ret; i++) {
+		strbuf_reset(&p);
+		strbuf_addf(&p, "%s%s", shadow, entries[i].path);
+		if (preload_real.fstatat(AT_FDCWD, p.buf, &st, AT_SYMLINK_NOFOLLOW) == 0) {
+			if (!on && unlink(p.buf) < 0 && errno != ENOENT)
+				ret = -errno;
+		} else if (on) {
+			ret = write_entry(shadow, &entries[i]);
+			if (ret == -EEXIST)	/* a concurrent process's */
+				ret = 0;
+		}
+	}
+	strbuf_release(&p);
+	return ret;
+}
+
+int preload_shadow_set_state(enum preload_dev_state state)
+{
+	int ret;
+
+	pthread_once(&shadow_once, shadow_create);
+	if (!shadow[0])
+		return -ENOENT;
+	ret = links_set(present_links, ARRAY_SIZE(present_links),
+			state != PRELOAD_DEV_REMOVED);
+	if (!ret)
+		ret = links_set(bound_links, ARRAY_SIZE(bound_links),
+				state == PRELOAD_DEV_BOUND);
+	return ret;
+}
+
+bool preload_shadow_has(const char *path)
+{
+	char p[PATH_MAX];
+	struct stat st;
+	int n;
+
+	pthread_once(&shadow_once, shadow_create);
+	n = snprintf(p, sizeof(p), "%s%s", shadow, path);
+	return shadow[0] && n > 0 && (size_t)n < sizeof(p) &&
+	       preload_real.fstatat(AT_FDCWD, p, &st, AT_SYMLINK_NOFOLLOW) == 0;
 }
 
 static bool has_prefix(const char *path, const char *prefix, const char **rest)
@@ -456,7 +561,9 @@ enum preload_path_kind preload_classify(int dirfd, const char *path,
 		    has_prefix(path, "/sys/dev/char/226:128", &rest) ||
 		    has_prefix(path, "/sys/class/drm", &rest) ||
 		    has_prefix(path, PCI_DIR, &rest) ||
-		    has_prefix(path, "/sys/bus/pci/devices/0000:00:02.0", &rest))
+		    has_prefix(path, "/sys/bus/pci/devices/0000:00:02.0", &rest) ||
+		    has_prefix(path, "/sys/bus/pci/drivers/i915", &rest) ||
+		    !strcmp(path, "/sys/bus/pci/rescan"))
 			break;
 		return PRELOAD_PATH_REAL;
 	default:

@@ -213,8 +213,21 @@ void preload_fill_chr_stat(struct stat *st, int minor)
 
 static int open_errno(int err)
 {
-	/* No gemd behind the path: as if the node were not there. */
-	return err == ECONNREFUSED ? ENOENT : err;
+	/* No gemd behind the path, or its driver unbound: as if the node
+	 * were not there. */
+	return err == ECONNREFUSED || err == ENODEV ? ENOENT : err;
+}
+
+/*
+ * The shadow's links follow what an open found: gemd may have been
+ * unbound or bound by a program that does not share this shadow (gemctl),
+ * or restarted bound.
+ */
+static void sync_bound(bool bound)
+{
+	if (preload_shadow_has(PCI_DIR "/driver") != bound)
+		(void)preload_shadow_set_state(bound ? PRELOAD_DEV_BOUND :
+					       PRELOAD_DEV_UNBOUND);
 }
 
 int preload_open_device(int minor, int flags)
@@ -224,6 +237,8 @@ int preload_open_device(int minor, int flags)
 	preload_busy++;
 	fd = gem_open(NULL, flags & O_CLOEXEC);
 	err = errno;
+	if (fd >= 0 || err == ENODEV)
+		sync_bound(fd >= 0);
 	preload_busy--;
 	if (fd < 0) {
 		errno = open_errno(err);

@@ -183,5 +183,15 @@ bool preload_debugfs_redirected(void);
 int preload_debugfs_path(const char *sub, char *buf, size_t len);
 /* The shadow tree's root ("" if it could not be made). */
 const char *preload_shadow_root(void);
+/* Whether the device is on the PCI bus and i915 bound to it, as the
+ * shadow's links show: set them (0 or -errno), or ask about one path
+ * (absolute, as the program names it). */
+enum preload_dev_state {
+	PRELOAD_DEV_BOUND,
+	PRELOAD_DEV_UNBOUND,
+	PRELOAD_DEV_REMOVED,
+};
+int preload_shadow_set_state(enum preload_dev_state state);
+bool preload_shadow_has(const char *path);
 
 #endif

@@ -107,6 +107,12 @@ void gem_master_release(struct gem_file *file)
 	master_put(&file->master);
 }
 
+void gem_master_unplug(struct gem_device *dev)
+{
+	gem_assert_held(dev);
+	master_put(&dev->master);
+}
+
 void gem_file_set_admin(struct gem_file *file, bool admin)
 {
 	/* "for compatibility root is always authenticated" */

@@ -322,6 +322,9 @@ int gem_mmap_lookup(struct gem_file *file, uint64_t offset, uint64_t length,
 	struct gem_object *obj;
 	int ret = 0;
 
+	/* drm_gem_mmap on an unplugged device */
+	if (gem_file_unplugged(file))
+		return -ENODEV;
 	gem_lock(dev);
 	obj = idmap_lookup(&dev->objects, id);
 	if (!obj) {

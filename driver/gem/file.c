@@ -29,13 +29,15 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 		return ret;
 	}
 	gem_lock(dev);
-	ret = gem_master_open(file);
+	/* An unbound driver has no node to open (unbind.c). */
+	ret = dev->unbound ? -ENODEV : gem_master_open(file);
 	if (ret) {
 		gem_acct_file_release(file);
 		gem_unlock(dev);
 		free(file);
 		return ret;
 	}
+	file->generation = dev->generation;
 	file->id = dev->next_file_id++;
 	file->watchdog_ns = (uint64_t)dev->params.request_timeout_ms * 1000000;
 	list_add_tail(&file->link, &dev->files);

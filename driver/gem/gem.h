@@ -156,6 +156,14 @@ int gem_hang_wait(struct gem_device *dev, uint64_t after, uint32_t wait_ms,
 int gem_device_suspend(struct gem_device *dev);
 int gem_device_resume(struct gem_device *dev);
 
+/* Driver unbind and bind (unbind.c): the open files stay on the old
+ * device (-ENODEV for all but close), opens fail with -ENODEV until the
+ * bind; -ENODEV when already unbound, -EBUSY when already bound. */
+int gem_device_unbind(struct gem_device *dev);
+int gem_device_bind(struct gem_device *dev);
+/* The file belongs to a device unbound since it was opened. */
+bool gem_file_unplugged(const struct gem_file *file);
+
 /* A new descriptor (the caller closes it) of arena id's memfd and its
  * size, or -ENOENT (-EMFILE ...); -EACCES unless file may see every
  * byte of it: its own objects' arena, or the arena of an object it holds

@@ -276,6 +276,7 @@ struct gem_file {
 	/* fixed (id is given under dev->lock before the file is seen) */
 	struct gem_device *dev;
 	uint32_t id;
+	uint32_t generation;		/* the device's at open (unbind.c) */
 	pid_t pid;
 	char comm[16];
 
@@ -439,6 +440,10 @@ struct gem_device {
 					 * Atomic stores; waiters load it under
 					 * irq_lock alone */
 	bool suspended;			/* suspend.c: execbuffer -EBUSY until resume */
+	bool unbound;			/* unbind.c: opens -ENODEV until bind */
+	uint32_t generation;		/* unbind.c: bumped by each unbind; a file
+					 * of an older one is unplugged.  Atomic
+					 * loads, stores under dev->lock */
 	bool closing;			/* gem_device_unblock: waits return -EINTR.
 					 * Atomic stores and loads */
 	uint32_t waiting_seqno;		/* seqno a waiter sleeps on, 0 = none */
@@ -570,6 +575,7 @@ enum gem_list gem_object_state_list(const struct gem_object *obj);
 /* auth.c: DRM master, under dev->lock */
 int gem_master_open(struct gem_file *file);	/* drm_master_open */
 void gem_master_release(struct gem_file *file);
+void gem_master_unplug(struct gem_device *dev);	/* no master until the next open */
 bool gem_file_is_master(const struct gem_file *file);	/* drm_is_current_master */
 
 /* file.c: handles */
@@ -623,6 +629,8 @@ void gem_status_handle_removed(struct gem_file *file, uint32_t handle,
 /* obj's seqnos or madvise changed: its only handle's entry follows. */
 void gem_status_object_changed(struct gem_object *obj);
 void gem_status_file_release(struct gem_file *file);
+/* The file's table says dead: libgem stops answering for it (unbind.c). */
+void gem_status_file_unplugged(struct gem_file *file);
 
 /*
  * syncfile.c: explicit fences (I915_EXEC_FENCE_IN/OUT), dev->lock held

@@ -373,6 +373,9 @@ int gem_ioctl_dispatch(struct gem_file *file, unsigned int cmd, void *arg,
 
 	if (!desc)
 		return -EINVAL;
+	/* drm_ioctl on an unplugged device, before anything else */
+	if (gem_file_unplugged(file))
+		return -ENODEV;
 	if (desc->size && !arg)
 		return -EFAULT;
 	call->has_loc = false;

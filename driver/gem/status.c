@@ -222,6 +222,9 @@ int gem_status_handles_fd(struct gem_file *file, uint64_t *size)
 	int ret = 0;
 
 	*size = TABLE_BYTES;
+	/* The old device's file: libgem must ask, and be told ENODEV. */
+	if (gem_file_unplugged(file))
+		return -ENODEV;
 	gem_lock(dev);
 	if (!file->status) {
 		ret = status_memory("gemd-handles", TABLE_BYTES, &base,
@@ -238,6 +241,14 @@ int gem_status_handles_fd(struct gem_file *file, uint64_t *size)
 out_unlock:
 	gem_unlock(dev);
 	return ret;
+}
+
+void gem_status_file_unplugged(struct gem_file *file)
+{
+	struct gem_handle_state dead = { .flags = 0 };
+
+	if (file->status)
+		entry_write(&file->status[0], &dead);
 }
 
 void gem_status_file_release(struct gem_file *file)

@@ -1336,7 +1336,8 @@ static int handle_hang_wait(struct conn *c, const struct gem_msg_hdr *hdr,
 }
 
 /*
- * GEM_MSG_CONTROL: suspend or resume the device (driver/gem/suspend.c).
+ * GEM_MSG_CONTROL: suspend or resume the device (driver/gem/suspend.c),
+ * unbind or bind the driver (driver/gem/unbind.c).
  * Suspend blocks this connection's thread until the GPU is idle.  No
  * drm_file is needed.
  */
@@ -1359,6 +1360,12 @@ static int handle_control(struct conn *c, const struct gem_msg_hdr *hdr,
 		break;
 	case GEM_CONTROL_RESUME:
 		ret = gem_device_resume(c->srv->dev);
+		break;
+	case GEM_CONTROL_UNBIND:
+		ret = gem_device_unbind(c->srv->dev);
+		break;
+	case GEM_CONTROL_BIND:
+		ret = gem_device_bind(c->srv->dev);
 		break;
 	default:
 		ret = -EINVAL;

@@ -380,6 +380,9 @@ struct gem_hang_event {
 enum gem_control_op {
 	GEM_CONTROL_SUSPEND = 1,	/* idle the GPU, unbind all, refuse new work */
 	GEM_CONTROL_RESUME = 2,		/* restore and accept work again */
+	GEM_CONTROL_UNBIND = 3,		/* the driver leaves the device: open
+					 * files -ENODEV, opens -ENODEV */
+	GEM_CONTROL_BIND = 4,		/* a new device: opens work again */
 };
 
 #endif

@@ -19,7 +19,7 @@
 void preload_test_init(int argc, char **argv)
 {
 	const char *build = getenv("GEMKIT_BUILD_DIR");
-	char lib[PATH_MAX];
+	char lib[PATH_MAX], shadow[PATH_MAX];
 	int status;
 	pid_t pid;
 
@@ -33,6 +33,9 @@ void preload_test_init(int argc, char **argv)
 		exit(0);
 	}
 	gemtest_start_gemd(NULL);
+	/* The interposer's sysfs tree goes with the test's directory. */
+	snprintf(shadow, sizeof(shadow), "%s/shadow", gemtest_tmpdir());
+	setenv("GEMKIT_SHADOW", shadow, 1);
 	setenv("LD_PRELOAD", lib, 1);
 	setenv(CHILD_ENV, "1", 1);
 	fflush(NULL);
