@@ -332,6 +332,21 @@ static int check(const struct attr *a, unsigned long long v)
 	return v ? 0 : -a->zero_errno;
 }
 
+/* The kinds a write() reaches as a store (the rest: EIO). */
+static bool stores(enum attr_kind kind)
+{
+	switch (kind) {
+	case ATTR_PROP:
+	case ATTR_UNBIND:
+	case ATTR_BIND:
+	case ATTR_REMOVE:
+	case ATTR_RESCAN:
+		return true;
+	default:
+		return false;
+	}
+}
+
 /* sysfs_streq(text, the device's name): a trailing newline may follow. */
 static bool names_device(const char *text)
 {
@@ -360,7 +375,8 @@ static int driver_core_store(enum attr_kind kind, const char *text)
 
 	switch (kind) {
 	case ATTR_UNBIND:
-		if (!names_device(text) || !preload_shadow_has(PCI_DIR "/driver"))
+		/* gemd knows whether it is bound; the links follow it. */
+		if (!names_device(text))
 			return -ENODEV;
 		ret = control(GEM_CONTROL_UNBIND, 0);
 		return ret ? ret : preload_shadow_set_state(PRELOAD_DEV_UNBOUND);
@@ -398,8 +414,7 @@ ssize_t preload_attr_write(int fd, unsigned int index, const void *buf,
 	struct stat st;
 	int ret;
 
-	if (index >= ARRAY_SIZE(attrs) || (a->kind != ATTR_PROP &&
-	    (a->kind < ATTR_UNBIND || a->kind > ATTR_RESCAN))) {
+	if (index >= ARRAY_SIZE(attrs) || !stores(a->kind)) {
 		errno = EIO;
 		return -1;
 	}
