@@ -21,6 +21,7 @@
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
@@ -468,6 +469,109 @@ EXPORT int statx(int dirfd, const char *path, int flags, unsigned int mask,
 		break;
 	}
 	return real_statx(dirfd, path, flags, mask, stx);
+}
+
+/* --- statfs: the shadow tree is sysfs --------------------------------------- */
+
+/*
+ * systemd's sd-device (under libudev's udev_device_new_from_syspath, as
+ * IGT's device scan calls it) believes a syspath only on a file system
+ * with sysfs's magic.
+ */
+#define SYSFS_MAGIC	0x62656572
+
+static bool in_shadow(const char *path)
+{
+	const char *root = preload_shadow_root();
+	size_t n = strlen(root);
+
+	return n && !strncmp(path, root, n) && (path[n] == '/' || !path[n]);
+}
+
+static bool fd_in_shadow(int fd)
+{
+	char link[32], target[PATH_MAX];
+	ssize_t n;
+
+	snprintf(link, sizeof(link), "/proc/self/fd/%d", fd);
+	n = preload_real.readlinkat(AT_FDCWD, link, target, sizeof(target) - 1);
+	if (n <= 0)
+		return false;
+	target[n] = '\0';
+	return in_shadow(target);
+}
+
+typedef int statfs_fn(const char *, struct statfs *);
+typedef int fstatfs_fn(int, struct statfs *);
+
+static int do_statfs(statfs_fn *real, const char *path, struct statfs *st)
+{
+	char buf[PATH_MAX];
+	int n, ret;
+
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	if (classify(AT_FDCWD, path, buf, &n) != PRELOAD_PATH_SHADOW)
+		return real(path, st);
+	ret = real(buf, st);
+	if (ret == 0 && in_shadow(buf))
+		st->f_type = SYSFS_MAGIC;
+	return ret;
+}
+
+static int do_fstatfs(fstatfs_fn *real, int fd, struct statfs *st)
+{
+	int ret;
+
+	if (!real) {
+		errno = ENOSYS;
+		return -1;
+	}
+	ret = real(fd, st);
+	if (ret == 0 && !preload_busy && fd_in_shadow(fd))
+		st->f_type = SYSFS_MAGIC;
+	return ret;
+}
+
+EXPORT int statfs(const char *path, struct statfs *st)
+{
+	static statfs_fn *real;
+
+	if (!real)
+		real = (statfs_fn *)dlsym(RTLD_NEXT, "statfs");
+	return do_statfs(real, path, st);
+}
+
+/* The same layout on 64-bit glibc, whose statfs64 is statfs. */
+_Static_assert(sizeof(struct statfs64) == sizeof(struct statfs), "statfs64");
+
+EXPORT int statfs64(const char *path, struct statfs64 *st)
+{
+	static statfs_fn *real;
+
+	if (!real)
+		real = (statfs_fn *)dlsym(RTLD_NEXT, "statfs64");
+	return do_statfs(real, path, (struct statfs *)st);
+}
+
+EXPORT int fstatfs(int fd, struct statfs *st)
+{
+	static fstatfs_fn *real;
+
+	if (!real)
+		real = (fstatfs_fn *)dlsym(RTLD_NEXT, "fstatfs");
+	return do_fstatfs(real, fd, st);
+}
+
+EXPORT int fstatfs64(int fd, struct statfs64 *st)
+{
+	static fstatfs_fn *real;
+
+	if (!real)
+		real = (fstatfs_fn *)dlsym(RTLD_NEXT, "fstatfs64");
+	return do_fstatfs(real, fd, (struct statfs *)st);
 }
 
 /* --- access, readlink, realpath, opendir, mount ------------------------------ */

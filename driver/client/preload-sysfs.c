@@ -7,7 +7,7 @@
  * once, as real files and relative symlinks, into a "shadow" directory,
  * and redirects path prefixes there.  One tree per device, as sysfs is:
  * GEMKIT_SHADOW (gemctl run's private gemd: in its directory, gone with
- * it), else <runtime dir>/shadow-5-<hash of the device path>.  Then
+ * it), else <runtime dir>/shadow-6-<hash of the device path>.  Then
  * readdir, readlink, openat on a directory fd, realpath and fopen all work
  * natively, whichever libc entry point the program uses.  Only the device
  * nodes themselves (a char device in stat, a new drm_file on open),
@@ -18,6 +18,12 @@
  *
  * Without root, `gemctl run` sets GEMKIT_DEBUGFS to gemd's debugfs tree,
  * and /sys/kernel/debug is redirected there too.
+ *
+ * libudev (systemd's sd-device) finds the device as on a real machine:
+ * its enumeration lists /sys/class, which lists drm alone here; it
+ * resolves a syspath by walking from "/" one openat() per component, and
+ * "sys" from the root is the shadow's; and it believes a syspath only on
+ * sysfs, which the shadow is to statfs (preload-fs.c).
  */
 #undef _FORTIFY_SOURCE
 #undef _FILE_OFFSET_BITS
@@ -39,7 +45,7 @@
 #include "strbuf.h"
 #include "util.h"
 
-#define SHADOW_NAME	"shadow-5"	/* bump when the tree changes */
+#define SHADOW_NAME	"shadow-6"	/* bump when the tree changes */
 
 static char shadow[PATH_MAX];		/* "" when it could not be made */
 static char debugfs[PATH_MAX];		/* GEMKIT_DEBUGFS, or "" */
@@ -92,11 +98,13 @@ static const char pci_resource[] =
 	{ PCI_DIR "/drm/" node "/uevent", 'f', DRM_MINOR_UEVENT(node, minor) }, \
 	{ PCI_DIR "/drm/" node "/device", 'l', "../../../0000:00:02.0" }, \
 	{ PCI_DIR "/drm/" node "/subsystem", 'l', "../../../../../class/drm" }, \
+	{ "/dev/dri/" node, 'f', "" }
+/* A minor's links from the class and the char devices: a bound driver's. */
+#define DRM_MINOR_LINKS(node, minor) \
 	{ "/sys/dev/char/226:" #minor, 'l', \
 	  "../../devices/pci0000:00/0000:00:02.0/drm/" node }, \
 	{ "/sys/class/drm/" node, 'l', \
-	  "../../devices/pci0000:00/0000:00:02.0/drm/" node }, \
-	{ "/dev/dri/" node, 'f', "" }
+	  "../../devices/pci0000:00/0000:00:02.0/drm/" node },
 
 /* An engine property and its .defaults twin (preload-attr.c writes it). */
 #define ENGINE_PROP_FILES(name, value, max, zero_errno) \
@@ -111,7 +119,9 @@ static const char pci_resource[] =
 #define BOUND_LINKS \
 	{ PCI_DIR "/driver", 'l', "../../../bus/pci/drivers/i915" }, \
 	{ "/sys/bus/pci/drivers/i915/0000:00:02.0", 'l', \
-	  "../../../../devices/pci0000:00/0000:00:02.0" },
+	  "../../../../devices/pci0000:00/0000:00:02.0" }, \
+	DRM_MINOR_LINKS("card0", 0) \
+	DRM_MINOR_LINKS("renderD128", 128)
 static const struct shadow_entry present_links[] = { PRESENT_LINKS };
 static const struct shadow_entry bound_links[] = { BOUND_LINKS };
 
@@ -155,11 +165,11 @@ static const struct shadow_entry shadow_tree[] = {
 	{ "/sys/bus/pci/drivers/i915/bind", 'f', "", 0, 0200 },
 	{ "/sys/bus/pci/drivers/i915/unbind", 'f', "", 0, 0200 },
 	{ "/sys/bus/pci/drivers/i915/module", 'l', "../../../../module/i915" },
-	BOUND_LINKS
-	PRESENT_LINKS
 	{ PCI_DIR "/drm", 'd', NULL },
 	DRM_MINOR_FILES("card0", 0),
 	DRM_MINOR_FILES("renderD128", 128),
+	BOUND_LINKS
+	PRESENT_LINKS
 	/* Read and written as gemd's gemkit_sysfs_error (preload-attr.c). */
 	{ PCI_DIR "/drm/card0/error", 'f', "", 0, 0600 },
 	{ PCI_DIR "/drm/card0/engine", 'd', NULL },
@@ -467,6 +477,30 @@ const char *preload_shadow_root(void)
 }
 
 /*
+ * Whether dirfd is the root directory.  systemd's path resolution
+ * (chase_symlinks, under libudev's udev_device_new_from_syspath) opens
+ * "/" and walks down one openat() per component: its "sys" is the
+ * shadow's, so that a device's syspath resolves in the tree the
+ * interposer shows, links and all.
+ */
+static bool is_root_dir(int dirfd)
+{
+	static struct stat root;
+	static bool have_root;
+	struct stat st;
+
+	if (dirfd < 0)
+		return false;
+	if (!have_root) {
+		if (preload_real.fstatat(AT_FDCWD, "/", &root, 0) < 0)
+			return false;
+		have_root = true;
+	}
+	return preload_real.fstatat(dirfd, "", &st, AT_EMPTY_PATH) == 0 &&
+	       st.st_dev == root.st_dev && st.st_ino == root.st_ino;
+}
+
+/*
  * openat(dir, "N") with dir an open /proc/self/fdinfo: how IGT's
  * igt_parse_drm_fdinfo and gputop read a DRM fd's usage stats.  Only a
  * name of digits costs a look at what dir is.
@@ -501,8 +535,13 @@ enum preload_path_kind preload_classify(int dirfd, const char *path,
 	const char *rest;
 	int fd;
 
-	/* Only absolute paths are ours, and a fd's name in /proc's fdinfo. */
+	/* Only absolute paths are ours, a fd's name in /proc's fdinfo, and
+	 * "sys" from the root directory. */
 	if (path && path[0] != '/') {
+		if (!strcmp(path, "sys") && is_root_dir(dirfd)) {
+			pthread_once(&shadow_once, shadow_create);
+			return redirect(shadow, "/sys", buf, len);
+		}
 		fd = fdinfo_at(dirfd, path);
 		if (fd >= 0 && preload_is_device_fd(fd)) {
 			*out = fd;
@@ -556,6 +595,11 @@ enum preload_path_kind preload_classify(int dirfd, const char *path,
 		 * every other GPU: libpciaccess finds it by listing. */
 		if (!strcmp(path, "/sys/bus/pci/devices") ||
 		    !strcmp(path, "/sys/bus/pci/devices/"))
+			break;
+		/* The classes list drm alone: libudev's enumeration finds
+		 * subsystems by listing here (the real classes stay where
+		 * they are, only the listing is ours). */
+		if (!strcmp(path, "/sys/class") || !strcmp(path, "/sys/class/"))
 			break;
 		if (has_prefix(path, "/sys/dev/char/226:0", &rest) ||
 		    has_prefix(path, "/sys/dev/char/226:128", &rest) ||
