@@ -136,6 +136,19 @@ static int add_u64(struct strbuf *sb, uint64_t v)
 	return strbuf_add(sb, &v, sizeof(v));
 }
 
+/* Room for n more u64s at the end of sb, to be written by the caller:
+ * where, or NULL.  One growth for an array, not one call per entry (an
+ * execbuffer's reply carries up to 2 x 4096 of them). */
+static uint8_t *add_u64s(struct strbuf *sb, size_t n)
+{
+	size_t at = sb->len;
+
+	if (n > SIZE_MAX / sizeof(uint64_t) || strbuf_grow(sb, n * sizeof(uint64_t)))
+		return NULL;
+	strbuf_setlen(sb, at + n * sizeof(uint64_t));
+	return (uint8_t *)sb->buf + at;
+}
+
 /* The next n bytes, without consuming them; NULL if the payload is short. */
 static void *cur_peek(const struct wire_cursor *cur, uint64_t n)
 {
@@ -477,16 +490,19 @@ static int exec_reply(const struct wire_server_call *c, int result,
 	const struct exec_layout *l = c->desc->codec->data;
 	struct wire_cursor cur = { c->extra, c->extra_len };
 	uint32_t count = rd32(c->korig, EXEC_COUNT), i, j;
-	uint8_t *objs, *relocs;
+	uint8_t *objs, *relocs, *dst;
 
 	if (!rd64(c->korig, EXEC_BUFFERS))
 		return 0;
 	objs = cur_take(&cur, (uint64_t)count * l->obj_size);
 	if (!objs)
 		return -EIO;
+	dst = add_u64s(out, count);
+	if (!dst)
+		return -ENOMEM;
 	for (i = 0; i < count; i++)
-		if (add_u64(out, rd64(objs + (size_t)i * l->obj_size, l->offset_off)))
-			return -ENOMEM;
+		wr64(dst, (size_t)i * sizeof(uint64_t),
+		     rd64(objs + (size_t)i * l->obj_size, l->offset_off));
 	for (i = 0; i < count; i++) {
 		const uint8_t *obj = objs + (size_t)i * l->obj_size;
 		uint32_t n = rd32(obj, l->count_off);
@@ -496,10 +512,12 @@ static int exec_reply(const struct wire_server_call *c, int result,
 		relocs = cur_take(&cur, (uint64_t)n * RELOC_SIZE);
 		if (!relocs)
 			return -EIO;
+		dst = add_u64s(out, n);
+		if (!dst)
+			return -ENOMEM;
 		for (j = 0; j < n; j++)
-			if (add_u64(out, rd64(relocs + (size_t)j * RELOC_SIZE,
-					      RELOC_PRESUMED)))
-				return -ENOMEM;
+			wr64(dst, (size_t)j * sizeof(uint64_t),
+			     rd64(relocs + (size_t)j * RELOC_SIZE, RELOC_PRESUMED));
 	}
 	return 0;
 }
