@@ -101,12 +101,13 @@ test_expect_success 'attack 4: object contents through the socket are gemd'"'"'s
 
 victim_start
 test_expect_success 'attack 4: control and debugfs writes are refused, logged with uid, pid, comm' '
-	for verb in suspend "wedged --inject" "wedged --inject" clear-error drop-caches; do
+	for verb in suspend unbind bind "wedged --inject" "wedged --inject" clear-error drop-caches; do
 		test_expect_code 1 as_user "$ATTACKER" "$GEMCTL" -D "$SOCK" $verb 2>err &&
 		grep "Permission denied" err || return 1
 	done &&
 	victim_finish &&
 	grep "uid $AUID pid [0-9]* (gemctl): driver control 0x1 refused: EACCES" "$GEMD_LOG" &&
+	grep "uid $AUID pid [0-9]* (gemctl): driver control 0x3 refused: EACCES" "$GEMD_LOG" &&
 	grep "uid $AUID pid [0-9]* (gemctl): debugfs write 0x1 i915_wedged refused: EACCES" "$GEMD_LOG" &&
 	grep "uid $AUID pid [0-9]* (gemctl): debugfs write 0x1 i915_error_state refused: EACCES" "$GEMD_LOG" &&
 	grep "uid $AUID pid [0-9]* (gemctl): debugfs write 0x1 i915_gem_drop_caches refused: EACCES" "$GEMD_LOG" &&
@@ -207,6 +208,27 @@ test_expect_success 'attack 11: the GPU'"'"'s registers are root'"'"'s (EACCES)'
 	echo -13 >expect && test_cmp expect out &&
 	$PY "$RAW" "$SOCK" status-mmio >out &&
 	echo "0 524288" >expect && test_cmp expect out
+'
+
+# The interposer writes its sysfs tree (engine properties, the driver's
+# links) into the runtime directory: never into one another user made,
+# where a planted link would take its writes.  Without a trusted one the
+# program sees no fake sysfs (and says why).
+PRELOAD_SO="$GEMKIT_BUILD_DIR/.libs/libgemkit-preload.so"
+victim_preloaded () {
+	as_user "$VICTIM" env GEM_DEVICE="$SOCK" LD_PRELOAD="$PRELOAD_SO" "$@"
+}
+test_expect_success 'attack 12: no interposer sysfs tree in a runtime directory another user made' '
+	rm -rf "/tmp/gemkit-$VUID" &&
+	as_user "$ATTACKER" mkdir -m 0777 "/tmp/gemkit-$VUID" &&
+	{ victim_preloaded cat /sys/class/drm/card0/engine/rcs0/name >out 2>err || :; } &&
+	grep "runtime directory /tmp/gemkit-$VUID is owned by uid $AUID, not by you (uid $VUID); refusing to use it" err &&
+	! grep rcs0 out &&
+	test -z "$(ls -A "/tmp/gemkit-$VUID")" &&
+	rm -rf "/tmp/gemkit-$VUID" &&
+	victim_preloaded cat /sys/class/drm/card0/engine/rcs0/name >out &&
+	echo rcs0 >expect && test_cmp expect out &&
+	rm -rf "/tmp/gemkit-$VUID"
 '
 
 test_expect_success 'a debugfs write to a missing file: ENOENT, and no "allowed" line' '

@@ -42,6 +42,7 @@
 #include <unistd.h>
 
 #include "preload.h"
+#include "rundir.h"
 #include "strbuf.h"
 #include "util.h"
 
@@ -313,6 +314,10 @@ static void shadow_create(void)
 		goto out_none;
 	*slash = '\0';
 	mkdir_parents(parent);	/* as gemd makes it; fine if it exists */
+	/* Files we write to and links we replace: never in a directory
+	 * another user made or may write (rundir.h says why, once). */
+	if (!rundir_trusted(parent))
+		goto out_none;
 	if (preload_real.fstatat(AT_FDCWD, shadow, &st, 0) == 0 && S_ISDIR(st.st_mode))
 		return;
 	n = snprintf(tmp, sizeof(tmp), "%s/.shadow.XXXXXX", parent);
