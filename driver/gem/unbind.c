@@ -28,16 +28,26 @@
 #include "gem_priv.h"
 #include "log.h"
 
-/* The names die with the device that gave them. */
+/*
+ * The names die with the device that gave them.  A named object has a
+ * handle (its name goes with its last one), so the files' handles reach
+ * every name, in time bounded by the objects alive, not by the names
+ * ever given.
+ */
 static void unbind_drop_names(struct gem_device *dev)
 {
 	struct gem_object *obj;
-	uint32_t name;
+	struct gem_file *file;
+	uint32_t h;
 
-	for (name = 1; name < dev->next_name; name++) {
-		obj = idmap_remove(&dev->names, name);
-		if (obj)
+	list_for_each_entry(file, &dev->files, link) {
+		for (h = 1; h < file->handles_alloc; h++) {
+			obj = file->handles[h];
+			if (!obj || !obj->flink_name)
+				continue;
+			idmap_remove(&dev->names, obj->flink_name);
 			obj->flink_name = 0;
+		}
 	}
 }
 
