@@ -226,8 +226,7 @@ static int open_bar(int fd, int flags)
 	}
 	preload_busy--;
 	if (out < 0) {
-		/* No gemd: as if the device were not there. */
-		errno = err == ECONNREFUSED || err == ENODEV ? ENOENT : err;
+		errno = preload_open_errno(err);
 		return -1;
 	}
 	return out;

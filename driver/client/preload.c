@@ -211,7 +211,7 @@ void preload_fill_chr_stat(struct stat *st, int minor)
 	st->st_blksize = 4096;
 }
 
-static int open_errno(int err)
+int preload_open_errno(int err)
 {
 	/* No gemd behind the path, or its driver unbound: as if the node
 	 * were not there. */
@@ -241,7 +241,7 @@ int preload_open_device(int minor, int flags)
 		sync_bound(fd >= 0);
 	preload_busy--;
 	if (fd < 0) {
-		errno = open_errno(err);
+		errno = preload_open_errno(err);
 		return -1;
 	}
 	preload_fd_set(fd, minor);
@@ -264,7 +264,7 @@ int preload_reopen_device(int oldfd, int flags)
 	preload_busy--;
 	strbuf_release(&peer);
 	if (fd < 0) {
-		errno = open_errno(err);
+		errno = preload_open_errno(err);
 		return -1;
 	}
 	preload_fd_set(fd, minor);

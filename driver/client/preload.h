@@ -98,6 +98,9 @@ int preload_fd_minor_checked(int fd);	/* the same, the table double-checked */
 
 /* Open the device node of minor (new drm_file): an fd or -1 and errno. */
 int preload_open_device(int minor, int flags);
+/* The errno an open of the device's files gives for libgem's err: no
+ * gemd, or its driver unbound, is ENOENT (the node is not there). */
+int preload_open_errno(int err);
 /* Open a second drm_file on the gemd behind device fd (a /proc/self/fd reopen). */
 int preload_reopen_device(int fd, int flags);
 /* The device fd's fake char-device identity. */
