@@ -100,8 +100,10 @@ DEBUGFS_SHOW(debugfs_show_wedged)
 {
 	int wedged;
 
+	/* Not a stopped parser: nothing is wedged until a hang is handled
+	 * with resets off (a parser error alone resets nothing). */
 	gem_lock(dev);
-	wedged = dev->wedged || gpu_stopped(dev->gpu);
+	wedged = dev->wedged;
 	gem_unlock(dev);
 	return strbuf_addf(sb, "wedged :  %d\n", wedged);
 }

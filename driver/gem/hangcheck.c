@@ -18,7 +18,14 @@
  * ring waiting in MI_WAIT_FOR_EVENT is first kicked (kick_ring()), and
  * declared hung only if still stuck at the next sample.  Errors the
  * command streamer latches itself (PGTBL_ER, a bad command) raise the
- * error interrupt, which wakes this thread at once, timer or not.
+ * error interrupt, which is only logged, as i9xx_error_irq_handler does
+ * (and the 3.x kernels' i915_handle_error(dev, false) reset nothing): the
+ * parser stays stopped on the command, its stop counts as GPU time, and
+ * the samples find the ring stuck like any other, kind "badop" or
+ * "fault" by EIR.  IGT relies on it (gem_eio's in-flight-internal: work
+ * queued behind a spinner's invalid command is accepted, with reset=0
+ * too, until the test itself wedges the GPU); with hangcheck off the
+ * ring stays stopped until a reset is forced.
  *
  * A budget for loops.  A batch can keep ACTHD moving for ever (a loop of
  * MI_NOOPs jumping back to its start, IGT's spinner) while everyone
@@ -418,6 +425,12 @@ static bool moved_forward(struct gem_hang *h, const struct gpu_progress *p)
 	return p->acthd == h->last.acthd && p->commands == h->last.commands;
 }
 
+/* The kind of a hang on a parser that stopped itself. */
+static const char *error_kind(struct gpu *gpu)
+{
+	return gpu_read(gpu, EIR) & I915_ERROR_PAGE_TABLE ? "fault" : "badop";
+}
+
 /*
  * One hangcheck sample (i915_hangcheck_elapsed, in GPU time), dev->lock
  * held.  See the top of the file.
@@ -476,7 +489,7 @@ static void sample(struct gem_hang *h)
 		h->kicked = true;
 		return;
 	}
-	handle_error(h, "hangcheck");
+	handle_error(h, gpu_stopped(gpu) ? error_kind(gpu) : "hangcheck");
 }
 
 /*
@@ -511,9 +524,15 @@ static bool watchdog(struct gem_hang *h)
 	return true;
 }
 
-static const char *error_kind(struct gpu *gpu)
+/* i9xx_error_irq_handler's report of what the command streamer latched. */
+static void log_error_irq(struct gpu *gpu)
 {
-	return gpu_read(gpu, EIR) & I915_ERROR_PAGE_TABLE ? "fault" : "badop";
+	if (!gpu_stopped(gpu))
+		return;		/* reset meanwhile */
+	log_err("render ring: command parser error, EIR 0x%08x IPEHR 0x%08x "
+		"ACTHD 0x%08x PGTBL_ER 0x%08x; the ring stays stopped until "
+		"hangcheck or a forced reset", gpu_read(gpu, EIR),
+		gpu_read(gpu, IPEHR), gpu_read(gpu, ACTHD), gpu_read(gpu, PGTBL_ER));
 }
 
 static void *hangcheck_thread(void *arg)
@@ -523,6 +542,7 @@ static void *hangcheck_thread(void *arg)
 	uint64_t interval = h->period_ns / SAMPLES_PER_PERIOD;
 	uint64_t next = now_ns() + interval;
 	struct timespec ts;
+	bool error;
 
 	gem_irq_lock(dev);
 	while (!h->stop) {
@@ -536,14 +556,17 @@ static void *hangcheck_thread(void *arg)
 		}
 		if (h->stop)
 			break;
+		error = h->error_pending;
 		h->error_pending = false;
 		gem_irq_unlock(dev);
 
 		gem_lock(dev);
+		if (error) {
+			/* The error interrupt: logged, nothing reset (above). */
+			log_error_irq(dev->gpu);
+		}
 		if (dev->wedged) {
 			/* Nothing more to do until gemd restarts. */
-		} else if (gpu_stopped(dev->gpu)) {
-			handle_error(h, error_kind(dev->gpu));
 		} else if (h->period_ns && now_ns() >= next) {
 			if (!watchdog(h) && dev->params.enable_hangcheck)
 				sample(h);

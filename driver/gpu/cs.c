@@ -86,7 +86,12 @@ static enum cs_status cs_stop(struct gpu *gpu, enum cs_status st)
 	reg_or(gpu, ESR, bit);
 	reg_or(gpu, EIR, bit);
 	reg_or(gpu, IIR, I915_RENDER_COMMAND_PARSER_ERROR_INTERRUPT);
+	/* The chip sits on the command until the reset: GPU time, which
+	 * gpu_sample counts, so that hangcheck finds it stuck. */
+	pthread_mutex_lock(&gpu->lock);
+	gpu->wait_start_ns = gpu_now_ns();
 	atomic_store(&gpu->stopped, true);
+	pthread_mutex_unlock(&gpu->lock);
 	if (gpu->ops.error_interrupt)
 		gpu->ops.error_interrupt(gpu->data);
 	return st;

@@ -250,6 +250,12 @@ static void reset_locked(struct gpu *gpu)
 	reg_set(gpu, DMA_FADD_I8XX, 0);
 	reg_set(gpu, INSTDONE, INSTDONE_IDLE);
 	gpu->waiting = false;
+	/* A stopped parser's wait (cs_stop) ends here; one in
+	 * MI_WAIT_FOR_EVENT is credited by the CS as it leaves. */
+	if (atomic_load(&gpu->stopped) && gpu->wait_start_ns) {
+		cs_credit(gpu, gpu_now_ns() - gpu->wait_start_ns);
+		gpu->wait_start_ns = 0;
+	}
 	memset(&gpu->cs, 0, sizeof(gpu->cs));
 	r3d_reset(gpu->r3d);
 	atomic_store(&gpu->partial_tail, GPU_NO_TAIL);

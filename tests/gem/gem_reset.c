@@ -7,6 +7,9 @@
  *   in flight is cancelled (waits return, nothing of it runs), THROTTLE
  *   and EXECBUFFER2 fail with EIO, GEM_CREATE still works; the next write
  *   with resets allowed unwedges it (intel_gt_reset) and work runs again;
+ * - an invalid command stops the parser and resets nothing by itself: with
+ *   hangcheck off work still queues behind it, also with i915.reset=0,
+ *   and hangcheck later finds the stop, kind "badop";
  * - GET_RESET_STATS: reset_count only for CAP_SYS_ADMIN (0 for anyone
  *   else), batch_active for the guilty file, nothing for the files whose
  *   work was replayed behind it; a file is banned on its third hang, not
@@ -24,6 +27,7 @@
  * from the test alone, so nothing here depends on how fast the machine is.
  */
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -256,6 +260,81 @@ static void test_reset_stats(void)
 	gem_close(good);
 }
 
+/*
+ * The command streamer stopped by an invalid command (IGT's gen3 spinner
+ * ends in one, IGT_SPIN_INVALID_CS): fd's batch stores 0xb0b to flag,
+ * then stops the parser.  Returns once the store landed, read through a
+ * CPU map without waiting for the GPU, which never finishes the batch.
+ */
+static void submit_stopping(int fd, uint32_t flag)
+{
+	uint32_t *map = gt_mmap_cpu(fd, flag, 0, 4096);
+	struct gen3_batch b;
+	int i;
+
+	gen3_batch_reset(&b);
+	gen3_emit_store_dword(&b, flag, 0, 0xb0b);
+	gen3_batch_emit(&b, BAD_COMMAND);
+	gen3_batch_end(&b);
+	gt_assert_eq(gt_execbuf(fd, &b, gt_create(fd, 4096), &flag, NULL, 1, 0,
+				NULL), 0);
+	for (i = 0; i < 60000 && __atomic_load_n(map, __ATOMIC_ACQUIRE) != 0xb0b; i++)
+		usleep(1000);
+	gt_assert_eq(__atomic_load_n(map, __ATOMIC_ACQUIRE), 0xb0b);
+	munmap(map, 4096);
+}
+
+/*
+ * The error interrupt of a gen3 parser error resets nothing (Linux 6.1's
+ * i9xx_error_irq_handler logs it): with hangcheck off and i915.reset=0 the
+ * ring stays stopped, no hang is counted and execbuffer still queues work
+ * behind it, until the test wedges the GPU, which cancels that work with
+ * EIO (gem_eio in-flight-internal).  Then, resets and hangcheck back on,
+ * the same stop is found by hangcheck as kind "badop" and recovered.
+ */
+static void test_badop_no_immediate_reset(void)
+{
+	int fd = gt_open(), other = gt_open();
+	uint32_t flag = gt_create(fd, 4096), target = gt_create(other, 4096);
+	uint64_t hangs = counter("hangs");
+	struct gdfs_hang ev;
+	int i;
+
+	write_file("i915_params/enable_hangcheck", "0");
+	write_file("i915_params/reset", "0");
+	submit_stopping(fd, flag);
+	gt_assert_eq(store(other, target, 0xbad), 0);
+	/* Give an immediate handling every chance to show itself. */
+	for (i = 0; i < 20; i++) {
+		usleep(10000);
+		gt_assert(gt_busy(other, target));
+	}
+	gt_assert_eq(counter("hangs"), hangs);
+	gt_dfs_expect(dfs, "i915_wedged", "wedged :  0\n");
+	gt_assert_eq(store(other, target, 0xbad), 0);
+
+	write_file("i915_wedged", "18446744073709551615");
+	gt_dfs_expect(dfs, "i915_wedged", "wedged :  1\n");
+	gt_sync(other, target);
+	gt_assert_eq(read_dword(other, target), 0);
+	unwedge();
+
+	/* Recovered by hangcheck alone, with the kind the stop had. */
+	hangs = counter("hangs");
+	submit_stopping(fd, flag);
+	gt_assert_eq(store(other, target, 0x600d), 0);
+	gt_assert_eq(counter("hangs"), hangs);
+	write_file("i915_params/enable_hangcheck", "1");
+	hang_wait(hangs, &ev);
+	gt_assert_f(!strcmp(ev.kind, "badop"), "kind %s", ev.kind);
+	gt_assert_eq(ev.ipehr, BAD_COMMAND);
+	gt_assert_eq(ev.recovered, 1);
+	gt_sync(other, target);
+	gt_assert_eq(read_dword(other, target), 0x600d);
+	gem_close(fd);
+	gem_close(other);
+}
+
 /* Linux 6.1's mark_guilty: the third hang within 120 s bans. */
 static void test_ban_third(void)
 {
@@ -421,6 +500,8 @@ int main(int argc, char **argv)
 		test_wedge_cancels_in_flight();
 	gemtest_subtest("reset-stats")
 		test_reset_stats();
+	gemtest_subtest("badop-no-immediate-reset")
+		test_badop_no_immediate_reset();
 	gemtest_subtest("ban-on-third-hang")
 		test_ban_third();
 	gemtest_subtest("ban-unrecoverable")
