@@ -20,7 +20,7 @@ libdrm-dev libdrm-intel1 intel-gpu-tools valgrind libjson-c-dev zlib1g-dev"
 GEMKIT_OPTIONAL_PACKAGES="libfuse3-dev fuse3 libncurses-dev libreadline-dev \
 libelf-dev elfutils tmux bash-completion zsh clang \
 libclang-rt-dev libegl-dev libgles-dev libgbm-dev libgl1-mesa-dri libegl-mesa0 \
-libmicrohttpd-dev prometheus python3-prometheus-client"
+libmicrohttpd-dev prometheus python3-prometheus-client strace"
 
 GEMKIT_SRC=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 

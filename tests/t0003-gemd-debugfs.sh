@@ -62,6 +62,28 @@ test_expect_success 'a directory gemd did not make is left' '
 	! grep -q " $PWD/own " /proc/mounts
 '
 
+# Without --daemon nothing says when gemd is ready but its answers: the
+# first one must find the tree in place (clients wait in the backlog).
+# strace holds every mount(2) back for a second, so that an answer given
+# before the mount would be seen.
+# (strace is among the optional packages scripts/setup.sh installs.)
+if strace -f -qq -o /dev/null -e trace=mount -e inject=mount:delay_enter=1 \
+	true 2>/dev/null; then
+test_expect_success 'without --daemon, the first answer comes with the tree mounted' '
+	strace -f -qq -o /dev/null -e trace=mount -e inject=mount:delay_enter=1000000 \
+		"$GEMD" -D "$GEMD_SOCK" --pidfile "$GEMD_PIDFILE" \
+		--log-file "$GEMD_LOG" &
+	test_wait_for 20 "$GEMD" -D "$GEMD_SOCK" --ping &&
+	test -f "$DFS/dri/0/name" &&
+	grep -q " $DFS " /proc/mounts &&
+	test_wait_for 10 test -s "$GEMD_PIDFILE" &&
+	stop_gemd &&
+	wait
+'
+else
+	echo "# SKIP the mount-before-answer test: no strace that can delay a syscall"
+fi
+
 test_expect_success '--no-debugfs mounts nothing' '
 	start_gemd --no-debugfs &&
 	! grep -q " $DFS " /proc/mounts &&

@@ -979,6 +979,16 @@ int main(int argc, char **argv)
 			gem_device_destroy(dev);
 		fail("%s", err);
 	}
+	/* Clients are served only now, the debugfs mount in place: a tool
+	 * that got an answer finds the tree it is sent to. */
+	if (server_accept(srv, err, sizeof(err))) {
+		pidfile_remove();
+		metrics_http_stop(mh);
+		gem_debugfs_stop(dfs);
+		if (server_stop(srv) == 0)
+			gem_device_destroy(dev);
+		fail("%s", err);
+	}
 	if (o.daemon && chdir("/") < 0)
 		log_warn("chdir /: %m");
 	log_notice("gemkit %s serving %s (aperture %llu MiB)", PACKAGE_VERSION,

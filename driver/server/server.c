@@ -125,6 +125,7 @@ struct server {
 	void *unblock_data;
 	unsigned int stop_timeout_ms;
 	pthread_t accept_thread;
+	bool accepting;			/* accept_thread started */
 	pthread_attr_t conn_attr;
 
 	pthread_mutex_t lock;
@@ -1922,26 +1923,10 @@ int server_start(const struct server_config *cfg, struct server **out,
 	pthread_attr_init(&srv->conn_attr);
 	pthread_attr_setstacksize(&srv->conn_attr, CONN_STACK_SIZE);
 	pthread_attr_setdetachstate(&srv->conn_attr, PTHREAD_CREATE_DETACHED);
-
-	ret = start_thread_nosignals(&srv->accept_thread, accept_main, srv);
-	if (ret) {
-		snprintf(err, errlen, "cannot start the accept thread: %s",
-			 strerror(-ret));
-		goto out_destroy;
-	}
 	log_info("listening on %s", srv->path);
 	*out = srv;
 	return 0;
 
-out_destroy:
-	pthread_attr_destroy(&srv->conn_attr);
-	pthread_cond_destroy(&srv->unhashed);
-	pthread_cond_destroy(&srv->idle);
-	pthread_mutex_destroy(&srv->lock);
-	close(srv->listen_fd);
-	unlink(srv->path);
-	if (srv->path_dir_fd >= 0)
-		close(srv->path_dir_fd);
 out_watch:
 	shm_watch_stop(srv->shm_watch);
 out_free:
@@ -1949,6 +1934,20 @@ out_free:
 		close(srv->spare_fd);
 	free(srv);
 	return ret;
+}
+
+int server_accept(struct server *srv, char *err, size_t errlen)
+{
+	int ret;
+
+	ret = start_thread_nosignals(&srv->accept_thread, accept_main, srv);
+	if (ret) {
+		snprintf(err, errlen, "cannot start the accept thread: %s",
+			 strerror(-ret));
+		return ret;
+	}
+	srv->accepting = true;
+	return 0;
 }
 
 /* Remove the socket only if it is still ours (not a successor's). */
@@ -1985,7 +1984,8 @@ int server_stop(struct server *srv)
 	pthread_mutex_unlock(&srv->lock);
 
 	shutdown(srv->listen_fd, SHUT_RDWR);
-	pthread_join(srv->accept_thread, NULL);
+	if (srv->accepting)
+		pthread_join(srv->accept_thread, NULL);
 	close(srv->listen_fd);
 	if (srv->spare_fd >= 0)
 		close(srv->spare_fd);

@@ -31,12 +31,19 @@ struct server_config {
 /*
  * Listen on cfg->path (mode cfg->socket_mode from its creation, no chmod
  * of a path that could be swapped; parent directories created 0755),
- * replacing a stale socket that nobody accepts on, and start accepting
- * clients.  When the socket is live, or anything else fails, returns
- * -errno with a message for the user in err (without a "gemd: " prefix).
+ * replacing a stale socket that nobody accepts on.  Clients that connect
+ * wait in the backlog until server_accept().  When the socket is live, or
+ * anything else fails, returns -errno with a message for the user in err
+ * (without a "gemd: " prefix).
  */
 int server_start(const struct server_config *cfg, struct server **out,
 		 char *err, size_t errlen);
+/*
+ * Start serving the clients: called once what they may be sent to (the
+ * debugfs mount that GEM_MSG_MOUNT names) is in place.  0 or -errno with
+ * a message in err; server_stop() cleans up either way.
+ */
+int server_accept(struct server *srv, char *err, size_t errlen);
 /*
  * Stop accepting, remove the socket, shut every connection down (each
  * client's next request fails with ENODEV), then wait for the connection

@@ -329,7 +329,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	cfg.dev = gti_dev;
 	cfg.unblock = unblock;
 	cfg.unblock_data = gti_dev;
-	if (server_start(&cfg, &srv, err, sizeof(err))) {
+	if (server_start(&cfg, &srv, err, sizeof(err)) ||
+	    server_accept(srv, err, sizeof(err))) {
 		fprintf(stderr, "fuzz-msgfd: %s\n", err);
 		abort();
 	}
