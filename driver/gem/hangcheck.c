@@ -25,7 +25,7 @@
  * "fault" by EIR.  IGT relies on it (gem_eio's in-flight-internal: work
  * queued behind a spinner's invalid command is accepted, with reset=0
  * too, until the test itself wedges the GPU); with hangcheck off the
- * ring stays stopped until a reset is forced.
+ * ring stays stopped until the request watchdog or a forced reset.
  *
  * A budget for loops.  A batch can keep ACTHD moving for ever (a loop of
  * MI_NOOPs jumping back to its start, IGT's spinner) while everyone
