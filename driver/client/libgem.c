@@ -640,18 +640,20 @@ static int do_ioctl(int fd, unsigned long request, void *arg, bool vouched)
 	strbuf_reset(&ch->extra);
 	ret = wire_client_pack(&call, wc.request, karg, &ch->extra);
 	if (ret)
-		goto out_err;
+		goto out_release;
 	if (wire_client_payload_len(&call, &ch->extra) > GEM_MSG_MAX_PAYLOAD) {
 		ret = -EINVAL;
-		goto out_err;
+		goto out_release;
 	}
 	/* A descriptor to send must be one (dma_buf_get: -EBADF). */
 	if (wire_ioctl_fds(wc.request) & WIRE_FD_IN) {
 		if (call.fd_in < 0 || fcntl(call.fd_in, F_GETFD) < 0) {
 			ret = -EBADF;
-			goto out_err;
+			goto out_release;
 		}
 		wc.pass_fd = &call.fd_in;
+	} else if (call.ool_fd >= 0) {
+		wc.pass_fd = &call.ool_fd;	/* relocations out of line */
 	}
 	wc.want_fd = wc.want_fd || call.fd_out;
 	wc.file = e.token;
@@ -660,8 +662,9 @@ static int do_ioctl(int fd, unsigned long request, void *arg, bool vouched)
 	iov[2] = (struct iovec){ ch->extra.buf, ch->extra.len };
 	ret = channel_call(ch, &wc);
 	if (ret)
-		goto out_err;
+		goto out_release;
 	ret = wire_client_unpack(&call, wc.result, ch->rbuf.buf, ch->rbuf.len);
+	wire_client_release(&call);
 	if (ret == -EIO) {
 		if (wc.fd >= 0)
 			close(wc.fd);
@@ -709,6 +712,9 @@ out_fast:
 		ret = -EFAULT;
 	if (!ret)
 		return 0;
+	goto out_err;
+out_release:
+	wire_client_release(&call);
 out_err:
 	errno = -ret;
 	return -1;

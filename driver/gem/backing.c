@@ -74,6 +74,7 @@
 
 #include "gem_priv.h"
 #include "log.h"
+#include "memfd.h"
 #include "util.h"
 
 /* Objects are whole pages of 4 KiB, the CPU's page size on x86. */
@@ -581,20 +582,18 @@ struct gem_object *gem_backing_find(struct gem_device *dev, int fd)
 int gem_backing_adopt(struct gem_device *dev, int fd, struct gem_object *obj)
 {
 	struct gem_arena *arena;
-	struct stat st;
+	uint64_t size;
 	char path[64];
 	int seals, ret;
 
-	/* A memfd as gemd seals them, and nothing more: gemd must be able to
-	 * write it, and nobody to shrink it under gemd. */
-	seals = fcntl(fd, F_GET_SEALS);
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || seals < 0 ||
-	    (seals & ARENA_SEALS) != ARENA_SEALS ||
-	    (seals & ~ARENA_SEALS) || st.st_size <= 0 ||
-	    (uint64_t)st.st_size > GEM_MAX_OBJECT_SIZE ||
-	    (st.st_size & 4095))
+	/* A memfd on shmem as gemd seals them, and nothing more: gemd must be
+	 * able to write it, nobody to shrink it under gemd, and no page of
+	 * it may fail to come (hugetlbfs). */
+	seals = memfd_shmem_seals(fd, &size);
+	if (seals != ARENA_SEALS || !size || size > GEM_MAX_OBJECT_SIZE ||
+	    (size & 4095))
 		return -EINVAL;
-	obj->size = (uint64_t)st.st_size;
+	obj->size = size;
 	/* A descriptor of our own, writable even if the client's is not (a
 	 * dma-buf exported without DRM_RDWR still imports as an object):
 	 * anyone holding a memfd may open it again read-write this way. */

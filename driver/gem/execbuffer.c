@@ -356,6 +356,20 @@ static int eb_reserve(struct eb *eb)
 }
 
 /*
+ * The entry as it is now, read once: relocations that came out of line
+ * are in the client's memfd, which it may write while we work, so what
+ * is checked must be what is used (the kernel's copy_from_user into its
+ * stack array does the same).  The barrier keeps the compiler from
+ * reading the source again in place of the copy.
+ */
+static void eb_read_reloc(struct drm_i915_gem_relocation_entry *to,
+			  const struct drm_i915_gem_relocation_entry *from)
+{
+	memcpy(to, from, sizeof(*to));
+	__asm__ __volatile__("" : : "r"(to) : "memory");
+}
+
+/*
  * Apply one object's relocations.  If a value must change in an object
  * the GPU is still reading, wait for it first (lock dropped): -EAGAIN.
  */
@@ -370,12 +384,13 @@ static int eb_relocate_object(struct eb *eb, unsigned int i_obj)
 	int ret;
 
 	for (i = 0; i < entry->relocation_count; i++) {
-		struct drm_i915_gem_relocation_entry *r = &relocs[i];
+		struct drm_i915_gem_relocation_entry reloc, *r = &reloc;
 		struct gem_object *target;
 		struct eb_vma *tv;
 		uint32_t value, *dst;
 		int t;
 
+		eb_read_reloc(r, &relocs[i]);
 		if (lut) {
 			if (r->target_handle >= eb->count)
 				return -ENOENT;
@@ -415,7 +430,7 @@ static int eb_relocate_object(struct eb *eb, unsigned int i_obj)
 				}
 				*dst = value;
 			}
-			r->presumed_offset = gem_object_gtt_offset(target);
+			relocs[i].presumed_offset = gem_object_gtt_offset(target);
 		}
 	}
 	return 0;

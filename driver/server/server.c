@@ -802,7 +802,7 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 	};
 	struct gem_location loc;
 	struct file_entry *fe;
-	int ret, pret;
+	int ret, pret, fd;
 
 	strbuf_reset(&c->out);
 	fe = file_get(c, hdr->file);
@@ -811,23 +811,29 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 	ret = conn_permit(c, GEM_MSG_IOCTL, hdr->request, NULL, -1);
 	if (ret)
 		goto out_put;
-	ret = wire_server_unpack(&call, hdr->request, payload, hdr->len, &c->mem);
+	/* The request's descriptor: the driver's for PRIME's import, the
+	 * codec's otherwise (an execbuffer's relocations out of line). */
+	fd = conn_take_fd(c, hdr);
+	if (wire_ioctl_fds(hdr->request) & WIRE_FD_IN) {
+		gc.fd_in = fd;
+		fd = -1;
+	}
+	ret = wire_server_unpack(&call, hdr->request, payload, hdr->len, &c->mem, fd);
+	if (fd >= 0)
+		close(fd);	/* what it maps stays mapped */
 	if (ret) {
 		log_debug("pid %d (%s): ioctl %#x (%s): payload refused: %s",
 			  (int)c->pid, c->comm, hdr->request,
 			  wire_ioctl_name(hdr->request), strerror(-ret));
-		goto out_put;
+		goto out_close;
 	}
-	if (wire_ioctl_fds(hdr->request) & WIRE_FD_IN)
-		gc.fd_in = conn_take_fd(c, hdr);
 	gem_signal_source(conn_signal_pending, c);
 	ret = gem_ioctl_dispatch(fe->file, hdr->request, call.karg, &gc);
 	gem_signal_source(NULL, NULL);
-	if (gc.fd_in >= 0)
-		close(gc.fd_in);
 	if (gc.has_loc)
 		loc_to_wire(&gc.loc, &loc);
 	pret = wire_server_pack(&call, ret, gc.has_loc ? &loc : NULL, &c->out);
+	wire_server_release(&call);
 	if (pret) {
 		/* The driver ran but its answer cannot be sent back. */
 		strbuf_reset(&c->out);
@@ -837,6 +843,9 @@ static int handle_ioctl(struct conn *c, const struct gem_msg_hdr *hdr,
 		close(gc.fd_out);
 		gc.fd_out = -1;
 	}
+out_close:
+	if (gc.fd_in >= 0)
+		close(gc.fd_in);
 out_put:
 	file_put(c->srv, fe);
 	/* A descriptor goes along with a success only; ours is closed. */

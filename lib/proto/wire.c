@@ -1,15 +1,22 @@
 /* Marshalling of ioctl arguments between libgem and gemd (see wire.h). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* F_SEAL_* */
+#endif
 #include <errno.h>
+#include <fcntl.h>
 #include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
+#include <unistd.h>
 
 #include <drm.h>
 #include <i915_drm.h>
 
+#include "memfd.h"
 #include "usercopy.h"
 #include "util.h"
 #include "wire.h"
@@ -28,10 +35,11 @@ struct wire_cursor {
  * its codec, whose data says which fields or layout it works on.
  */
 struct wire_codec;
-typedef int (*client_pack_fn)(const struct wire_codec *co, const void *kx,
-			      struct strbuf *extra);
-typedef int (*server_unpack_fn)(const struct wire_codec *co, void *karg,
-				struct wire_cursor *cur, uint8_t *scratch);
+typedef int (*client_pack_fn)(const struct wire_codec *co,
+			      struct wire_client_call *c, struct strbuf *extra);
+typedef int (*server_unpack_fn)(const struct wire_codec *co,
+				struct wire_server_call *c,
+				struct wire_cursor *cur);
 typedef int (*server_reply_fn)(const struct wire_server_call *c, int result,
 			       const struct gem_location *loc,
 			       struct strbuf *out);
@@ -221,9 +229,11 @@ static const struct str_fields unique_strings = {
 	unique_fields, ARRAY_SIZE(unique_fields), true,
 };
 
-static int strings_unpack(const struct wire_codec *co, void *karg,
-			  struct wire_cursor *cur, uint8_t *scratch)
+static int strings_unpack(const struct wire_codec *co,
+			  struct wire_server_call *c, struct wire_cursor *cur)
 {
+	void *karg = c->karg;
+	uint8_t *scratch = c->scratch;
 	const struct str_fields *sf = co->data;
 	size_t i;
 
@@ -291,9 +301,11 @@ static int strings_client(struct wire_client_call *c, int result,
 
 #define GETPARAM_VALUE	offsetof(struct drm_i915_getparam, value)
 
-static int getparam_unpack(const struct wire_codec *co, void *karg,
-			   struct wire_cursor *cur, uint8_t *scratch)
+static int getparam_unpack(const struct wire_codec *co,
+			   struct wire_server_call *c, struct wire_cursor *cur)
 {
+	void *karg = c->karg;
+	uint8_t *scratch = c->scratch;
 	if (rd64(karg, GETPARAM_VALUE))
 		wr64(karg, GETPARAM_VALUE, ptr_to_u64(scratch));
 	return 0;
@@ -329,6 +341,13 @@ static int getparam_client(struct wire_client_call *c, int result,
  * The payload holds the object array, then each object's relocations in
  * object order; the reply holds every object's offset, then every
  * relocation's presumed_offset, in the same order.
+ *
+ * Relocation arrays of more than WIRE_RELOC_INLINE_MAX bytes in all travel
+ * out of line instead, the same entries in the same order in a memfd
+ * (sealed against shrinking and growing) sent with the request: gemd maps
+ * it shared, the driver writes presumed_offset there, and the client
+ * copies them back from its own map.  The payload then holds the objects
+ * alone and the reply their offsets alone.
  */
 struct exec_layout {
 	size_t obj_size;
@@ -363,60 +382,56 @@ static const struct exec_layout exec2_layout = {
 /*
  * The rules both sides apply, in the same order: buffer_count bounded;
  * no object array if buffers_ptr is NULL (the driver judges that); per
- * object, relocation_count bounded, and a NULL relocs_ptr with relocations
- * is -EFAULT (the kernel's copy_from_user would fault).
+ * object, a NULL relocs_ptr with relocations is -EFAULT (the kernel's
+ * copy_from_user would fault), and in the payload relocation_count is
+ * bounded.
  */
 static int exec_check_relocs(uint32_t count, uint64_t ptr)
 {
-	if (count > WIRE_MAX_RELOCS)
-		return -EINVAL;
 	if (!ptr && count)
 		return -EFAULT;
+	if (count > WIRE_MAX_RELOCS)
+		return -EINVAL;
 	return 0;
 }
 
-/*
- * The object array and every relocation array are copied from the
- * caller's memory as the kernel copies them: an unreadable one is
- * -EFAULT.  Read-only memory is fine (writing back is best effort).
- */
-static int exec_pack(const struct wire_codec *co, const void *kx,
-		     struct strbuf *extra)
+/* Bytes of all the relocation arrays objs points to: 0 or -EFAULT. */
+static int exec_reloc_bytes(const struct exec_layout *l, const uint8_t *objs,
+			    uint32_t count, uint64_t *total)
 {
-	const struct exec_layout *l = co->data;
-	const uint8_t *uobjs = u64_to_ptr(rd64(kx, EXEC_BUFFERS));
-	uint32_t count = rd32(kx, EXEC_COUNT), i, nseg = 0;
-	size_t start = extra->len, at, total;
+	uint32_t i;
+
+	*total = 0;
+	for (i = 0; i < count; i++) {
+		const uint8_t *obj = objs + (size_t)i * l->obj_size;
+		uint32_t n = rd32(obj, l->count_off);
+
+		if (!rd64(obj, l->relocs_off) && n)
+			return -EFAULT;
+		if (rd64(obj, l->relocs_off))
+			*total += (uint64_t)n * RELOC_SIZE;
+	}
+	return 0;
+}
+
+/* Every relocation array, each in its padded segment after the objects. */
+static int exec_pack_inline(const struct exec_layout *l, struct strbuf *extra,
+			    size_t start, uint32_t count)
+{
+	size_t total = extra->len, at;
 	struct iovec *local, *user;
+	uint32_t i, nseg = 0;
 	int ret;
 
-	if (count > WIRE_MAX_BUFFERS)
-		return -EINVAL;
-	if (!uobjs)
-		return 0;
-	ret = add_user_seg(extra, uobjs, (size_t)count * l->obj_size);
-	if (ret)
-		return ret;
-	/* Our copy of the objects says where the relocations are: the
-	 * caller may change theirs meanwhile. */
-	total = extra->len;
 	for (i = 0; i < count; i++) {
 		const uint8_t *obj = (uint8_t *)extra->buf + start + (size_t)i * l->obj_size;
-		uint32_t n = rd32(obj, l->count_off);
-		uint64_t relocs = rd64(obj, l->relocs_off);
 
-		ret = exec_check_relocs(n, relocs);
-		if (ret)
-			return ret;
-		if (!relocs)
+		if (!rd64(obj, l->relocs_off))
 			continue;
-		total += ALIGN_UP((size_t)n * RELOC_SIZE, (size_t)WIRE_ALIGN);
-		if (total > GEM_MSG_MAX_PAYLOAD)
-			return -EINVAL;	/* beyond what one message may carry */
+		total += ALIGN_UP((size_t)rd32(obj, l->count_off) * RELOC_SIZE,
+				  (size_t)WIRE_ALIGN);
 		nseg++;
 	}
-	if (!nseg)
-		return 0;
 	/* All relocation arrays in one go (process_vm_readv takes 1024
 	 * ranges a call), into their padded segments. */
 	local = malloc(2 * (size_t)nseg * sizeof(*local));
@@ -446,22 +461,156 @@ static int exec_pack(const struct wire_codec *co, const void *kx,
 	return ret;
 }
 
-static int exec_unpack(const struct wire_codec *co, void *karg,
-		       struct wire_cursor *cur, uint8_t *scratch)
+/*
+ * Out of line: all relocation arrays, back to back in object order, in a
+ * memfd of exactly their size.  Copied in pieces of OOL_PIECE, OOL_IOVS a
+ * call, so that no call asks for more than process_vm_readv moves at once
+ * (MAX_RW_COUNT, 2 GiB).
+ */
+#define OOL_SEALS	(F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL)
+#define OOL_PIECE	((size_t)16 << 20)
+#define OOL_IOVS	64
+
+static int exec_pack_ool(const struct exec_layout *l, struct wire_client_call *c,
+			 const uint8_t *objs, uint32_t count, uint64_t total)
+{
+	struct iovec local[OOL_IOVS], user[OOL_IOVS];
+	uint64_t at = 0;
+	size_t k = 0;
+	uint32_t i;
+	void *map;
+	int fd;
+
+	if (total > SIZE_MAX)
+		return -ENOMEM;
+	/* Whatever stops it, the kernel's allocation for them would fail. */
+	fd = memfd_create_sealed("gemkit-relocs", total, OOL_SEALS);
+	if (fd < 0)
+		return -ENOMEM;
+	map = mmap(NULL, (size_t)total, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	if (map == MAP_FAILED) {
+		close(fd);
+		return -ENOMEM;
+	}
+	c->ool_fd = fd;
+	c->ool = map;
+	c->ool_len = total;
+	for (i = 0; i < count; i++) {
+		const uint8_t *obj = objs + (size_t)i * l->obj_size;
+		uintptr_t src = (uintptr_t)rd64(obj, l->relocs_off);
+		uint64_t left = (uint64_t)rd32(obj, l->count_off) * RELOC_SIZE;
+
+		while (src && left) {
+			size_t piece = (size_t)MIN(left, (uint64_t)OOL_PIECE);
+
+			local[k] = (struct iovec){ c->ool + at, piece };
+			user[k] = (struct iovec){ (void *)src, piece };
+			at += piece;
+			src += piece;
+			left -= piece;
+			if (++k < OOL_IOVS)
+				continue;
+			if (copy_from_user_iov(local, user, k) != k)
+				goto out_fault;
+			k = 0;
+		}
+	}
+	if (copy_from_user_iov(local, user, k) != k)
+		goto out_fault;
+	return 0;
+
+out_fault:
+	wire_client_release(c);
+	return -EFAULT;
+}
+
+/*
+ * The object array and every relocation array are copied from the
+ * caller's memory as the kernel copies them: an unreadable one is
+ * -EFAULT.  Read-only memory is fine (writing back is best effort).
+ */
+static int exec_pack(const struct wire_codec *co,
+		     struct wire_client_call *c, struct strbuf *extra)
 {
 	const struct exec_layout *l = co->data;
-	uint32_t count = rd32(karg, EXEC_COUNT), i;
+	const uint8_t *uobjs = u64_to_ptr(rd64(c->kx, EXEC_BUFFERS));
+	uint32_t count = rd32(c->kx, EXEC_COUNT);
+	size_t start = extra->len;
+	uint64_t total;
+	int ret;
+
+	if (count > WIRE_MAX_BUFFERS)
+		return -EINVAL;
+	if (!uobjs)
+		return 0;
+	ret = add_user_seg(extra, uobjs, (size_t)count * l->obj_size);
+	if (ret)
+		return ret;
+	/* Our copy of the objects says where the relocations are: the
+	 * caller may change theirs meanwhile. */
+	ret = exec_reloc_bytes(l, (uint8_t *)extra->buf + start, count, &total);
+	if (ret || !total)
+		return ret;
+	if (total > WIRE_RELOC_INLINE_MAX)
+		return exec_pack_ool(l, c, (uint8_t *)extra->buf + start, count, total);
+	return exec_pack_inline(l, extra, start, count);
+}
+
+/*
+ * The memfd must be shmem that cannot shrink under gemd (a page that went
+ * away would SIGBUS it), exactly as big as the counts say; its pages are
+ * the client's, which keeps its descriptor and may write them any time,
+ * so the driver reads each entry once (execbuffer.c).
+ */
+static int exec_map_ool(const struct exec_layout *l, struct wire_server_call *c,
+			uint8_t *objs, uint32_t count)
+{
+	uint64_t total, size, at = 0;
+	uint32_t i;
+	int seals, ret;
+	void *map;
+
+	ret = exec_reloc_bytes(l, objs, count, &total);
+	if (ret)
+		return ret;
+	seals = memfd_shmem_seals(c->fd, &size);
+	if (seals < 0 || !(seals & F_SEAL_SHRINK) || !total || size != total ||
+	    total > SIZE_MAX)
+		return -EINVAL;
+	map = mmap(NULL, (size_t)total, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, 0);
+	if (map == MAP_FAILED)
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;	/* read-only, or sealed against writes */
+	c->ool = map;
+	c->ool_len = total;
+	for (i = 0; i < count; i++) {
+		uint8_t *obj = objs + (size_t)i * l->obj_size;
+
+		if (!rd64(obj, l->relocs_off))
+			continue;
+		wr64(obj, l->relocs_off, ptr_to_u64(c->ool + at));
+		at += (uint64_t)rd32(obj, l->count_off) * RELOC_SIZE;
+	}
+	return 0;
+}
+
+static int exec_unpack(const struct wire_codec *co,
+		       struct wire_server_call *c, struct wire_cursor *cur)
+{
+	const struct exec_layout *l = co->data;
+	uint32_t count = rd32(c->karg, EXEC_COUNT), i;
 	void *objs, *relocs;
 	int ret;
 
 	if (count > WIRE_MAX_BUFFERS)
 		return -EINVAL;
-	if (!rd64(karg, EXEC_BUFFERS))
-		return 0;
+	if (!rd64(c->karg, EXEC_BUFFERS))
+		return c->fd >= 0 ? -EINVAL : 0;
 	ret = take_array(cur, count, l->obj_size, &objs);
 	if (ret)
 		return ret;
-	for (i = 0; i < count; i++) {
+	if (c->fd >= 0)
+		ret = exec_map_ool(l, c, objs, count);
+	for (i = 0; i < count && c->fd < 0; i++) {
 		uint8_t *obj = (uint8_t *)objs + (size_t)i * l->obj_size;
 		uint32_t n = rd32(obj, l->count_off);
 
@@ -475,7 +624,9 @@ static int exec_unpack(const struct wire_codec *co, void *karg,
 			return ret;
 		wr64(obj, l->relocs_off, ptr_to_u64(relocs));
 	}
-	wr64(karg, EXEC_BUFFERS, ptr_to_u64(objs));
+	if (ret)
+		return ret;
+	wr64(c->karg, EXEC_BUFFERS, ptr_to_u64(objs));
 	return 0;
 }
 
@@ -483,6 +634,7 @@ static int exec_unpack(const struct wire_codec *co, void *karg,
  * Walk the payload again (it is what the driver read and wrote) rather
  * than trusting anything the driver may have changed: every step is
  * bounds-checked, so a driver bug cannot make gemd read outside it.
+ * Out-of-line relocations have their presumed_offset in the memfd.
  */
 static int exec_reply(const struct wire_server_call *c, int result,
 		      const struct gem_location *loc, struct strbuf *out)
@@ -503,7 +655,7 @@ static int exec_reply(const struct wire_server_call *c, int result,
 	for (i = 0; i < count; i++)
 		wr64(dst, (size_t)i * sizeof(uint64_t),
 		     rd64(objs + (size_t)i * l->obj_size, l->offset_off));
-	for (i = 0; i < count; i++) {
+	for (i = 0; i < count && !c->ool; i++) {
 		const uint8_t *obj = objs + (size_t)i * l->obj_size;
 		uint32_t n = rd32(obj, l->count_off);
 
@@ -523,10 +675,50 @@ static int exec_reply(const struct wire_server_call *c, int result,
 }
 
 /*
- * Write back every offset and presumed_offset, each with copy_to_user and
- * each failure ignored, as the kernel's unsafe_put_user/__put_user are:
- * an execbuffer with read-only object or relocation arrays succeeds.
- * The layout is walked in our packed copy (c->extra), not the caller's.
+ * Best-effort writes of u64s into the caller's memory, PUT_BATCH a system
+ * call.  A write that fails (a read-only page) is skipped with the rest of
+ * its page, as each of the kernel's __put_user calls fails there on its
+ * own: 4 GiB of read-only relocations cost a call per page, not per entry.
+ */
+#define PUT_BATCH	256
+
+struct put_batch {
+	struct iovec local[PUT_BATCH];
+	struct iovec user[PUT_BATCH];
+	size_t n;
+};
+
+static void put_flush(struct put_batch *b)
+{
+	size_t k = 0;
+
+	while (k < b->n) {
+		uintptr_t page;
+
+		k += copy_to_user_iov(b->local + k, b->user + k, b->n - k);
+		if (k == b->n)
+			break;
+		page = (uintptr_t)b->user[k].iov_base & ~(uintptr_t)4095;
+		while (k < b->n && ((uintptr_t)b->user[k].iov_base & ~(uintptr_t)4095) == page)
+			k++;
+	}
+	b->n = 0;
+}
+
+static void put_u64(struct put_batch *b, void *user, const void *val)
+{
+	b->local[b->n] = (struct iovec){ (void *)val, sizeof(uint64_t) };
+	b->user[b->n] = (struct iovec){ user, sizeof(uint64_t) };
+	if (++b->n == PUT_BATCH)
+		put_flush(b);
+}
+
+/*
+ * Write back every offset and presumed_offset, each failure ignored, as
+ * the kernel's unsafe_put_user/__put_user are: an execbuffer with
+ * read-only object or relocation arrays succeeds.  The layout is walked in
+ * our packed copy (c->extra), not the caller's.  presumed_offset comes
+ * from the reply, or from the memfd when the relocations went out of line.
  */
 static int exec_client(struct wire_client_call *c, int result,
 		       struct wire_cursor *cur)
@@ -535,53 +727,48 @@ static int exec_client(struct wire_client_call *c, int result,
 	uint8_t *uobjs = u64_to_ptr(rd64(c->kx, EXEC_BUFFERS));
 	uint32_t count = rd32(c->kx, EXEC_COUNT), i, j;
 	const uint8_t *objs = (const uint8_t *)c->extra->buf;
-	struct iovec *local, *user;
-	size_t n = count, k = 0;
-	uint8_t *vals;
+	const uint8_t *vals, *presumed;
+	size_t stride = sizeof(uint64_t);
+	struct put_batch *b;
+	uint64_t n = 0;
 
 	if (!uobjs)
 		return 0;
 	if (c->extra->len < (size_t)count * l->obj_size)
 		return -EIO;
+	vals = cur_take(cur, (uint64_t)count * sizeof(uint64_t));
+	if (!vals)
+		return -EIO;
 	for (i = 0; i < count; i++)
 		if (rd64(objs + (size_t)i * l->obj_size, l->relocs_off))
 			n += rd32(objs + (size_t)i * l->obj_size, l->count_off);
-	local = malloc(2 * n * sizeof(*local));
-	if (!local)
-		return -ENOMEM;
-	user = local + n;
-	vals = cur_take(cur, (uint64_t)count * sizeof(uint64_t));
-	if (!vals)
-		goto out_eio;
-	for (i = 0; i < count; i++, k++) {
-		local[k] = (struct iovec){ vals + (size_t)i * 8, 8 };
-		user[k] = (struct iovec){ uobjs + (size_t)i * l->obj_size + l->offset_off, 8 };
+	if (c->ool) {
+		presumed = c->ool + RELOC_PRESUMED;
+		stride = RELOC_SIZE;
+	} else {
+		presumed = cur_take(cur, n * sizeof(uint64_t));
+		if (!presumed)
+			return -EIO;
 	}
+	b = malloc(sizeof(*b));
+	if (!b)
+		return -ENOMEM;
+	b->n = 0;
+	for (i = 0; i < count; i++)
+		put_u64(b, uobjs + (size_t)i * l->obj_size + l->offset_off,
+			vals + (size_t)i * sizeof(uint64_t));
 	for (i = 0; i < count; i++) {
 		const uint8_t *obj = objs + (size_t)i * l->obj_size;
 		uint8_t *relocs = u64_to_ptr(rd64(obj, l->relocs_off));
 		uint32_t nr = rd32(obj, l->count_off);
 
-		if (!relocs)
-			continue;
-		vals = cur_take(cur, (uint64_t)nr * sizeof(uint64_t));
-		if (!vals)
-			goto out_eio;
-		for (j = 0; j < nr; j++, k++) {
-			local[k] = (struct iovec){ vals + (size_t)j * 8, 8 };
-			user[k] = (struct iovec){ relocs + (size_t)j * RELOC_SIZE +
-						  RELOC_PRESUMED, 8 };
-		}
+		for (j = 0; relocs && j < nr; j++, presumed += stride)
+			put_u64(b, relocs + (size_t)j * RELOC_SIZE + RELOC_PRESUMED,
+				presumed);
 	}
-	/* Each write on its own: a failed one is skipped, the rest go on. */
-	for (k = 0; k < n; k++)
-		k += copy_to_user_iov(local + k, user + k, n - k);
-	free(local);
+	put_flush(b);
+	free(b);
 	return 0;
-
-out_eio:
-	free(local);
-	return -EIO;
 }
 
 /* --- CREATE_EXT: the i915_user_extension chain ------------------------- */
@@ -612,9 +799,10 @@ static int regions_check(const struct drm_i915_gem_create_ext_memory_regions *mr
 	return mr->num_regions > WIRE_MAX_REGIONS ? -EINVAL : 0;
 }
 
-static int create_ext_pack(const struct wire_codec *co, const void *kx,
-			   struct strbuf *extra)
+static int create_ext_pack(const struct wire_codec *co,
+			   struct wire_client_call *c, struct strbuf *extra)
 {
+	const void *kx = c->kx;
 	uint64_t next = rd64(kx, CREATE_EXT_EXTENSIONS);
 	unsigned int n;
 	int ret;
@@ -648,9 +836,11 @@ static int create_ext_pack(const struct wire_codec *co, const void *kx,
 	return 0;
 }
 
-static int create_ext_unpack(const struct wire_codec *co, void *karg,
-			     struct wire_cursor *cur, uint8_t *scratch)
+static int create_ext_unpack(const struct wire_codec *co,
+			     struct wire_server_call *c,
+			     struct wire_cursor *cur)
 {
+	void *karg = c->karg;
 	uint64_t next = rd64(karg, CREATE_EXT_EXTENSIONS);
 	void *link = karg;			/* where the current pointer lives */
 	size_t link_off = CREATE_EXT_EXTENSIONS;
@@ -713,9 +903,10 @@ static uint32_t query_seg(const struct drm_i915_query_item *item)
 	return MIN((uint32_t)item->length, WIRE_QUERY_DATA_MAX);
 }
 
-static int query_pack(const struct wire_codec *co, const void *kx,
-		      struct strbuf *extra)
+static int query_pack(const struct wire_codec *co,
+		      struct wire_client_call *c, struct strbuf *extra)
 {
+	const void *kx = c->kx;
 	const void *uitems = u64_to_ptr(rd64(kx, QUERY_ITEMS));
 	uint32_t count = rd32(kx, QUERY_COUNT), i;
 	size_t start = extra->len;
@@ -748,9 +939,10 @@ static int query_pack(const struct wire_codec *co, const void *kx,
 	return 0;
 }
 
-static int query_unpack(const struct wire_codec *co, void *karg,
-			struct wire_cursor *cur, uint8_t *scratch)
+static int query_unpack(const struct wire_codec *co,
+			struct wire_server_call *c, struct wire_cursor *cur)
 {
+	void *karg = c->karg;
 	uint32_t count = rd32(karg, QUERY_COUNT), i;
 	struct drm_i915_query_item *items;
 	void *data;
@@ -856,9 +1048,10 @@ static int query_client(struct wire_client_call *c, int result,
  */
 #define MMAP_OFFSET_EXTENSIONS	offsetof(struct drm_i915_gem_mmap_offset, extensions)
 
-static int mmap_offset_pack(const struct wire_codec *co, const void *kx,
-			    struct strbuf *extra)
+static int mmap_offset_pack(const struct wire_codec *co,
+			    struct wire_client_call *c, struct strbuf *extra)
 {
+	const void *kx = c->kx;
 	struct i915_user_extension ext;
 	uint64_t ptr = rd64(kx, MMAP_OFFSET_EXTENSIONS);
 
@@ -1041,6 +1234,9 @@ int wire_client_pack(struct wire_client_call *c, unsigned int cmd, void *arg,
 	c->extra = extra;
 	c->fd_in = -1;
 	c->fd_out = false;
+	c->ool_fd = -1;
+	c->ool = NULL;
+	c->ool_len = 0;
 	if (!d)
 		return 0;	/* gemd answers -ENOTTY or -EINVAL */
 	c->in_size = payload_struct_size(cmd);
@@ -1064,7 +1260,7 @@ int wire_client_pack(struct wire_client_call *c, unsigned int cmd, void *arg,
 	memset((uint8_t *)c->kx + n, 0, sizeof(c->kx) - n);
 	if (!d->codec->client_pack)
 		return 0;
-	return d->codec->client_pack(d->codec, c->kx, extra);
+	return d->codec->client_pack(d->codec, c, extra);
 }
 
 size_t wire_client_payload_len(const struct wire_client_call *c,
@@ -1113,10 +1309,21 @@ int wire_client_unpack(struct wire_client_call *c, int result,
 	return cur.left ? -EIO : 0;
 }
 
+void wire_client_release(struct wire_client_call *c)
+{
+	if (c->ool)
+		munmap(c->ool, (size_t)c->ool_len);
+	if (c->ool_fd >= 0)
+		close(c->ool_fd);
+	c->ool = NULL;
+	c->ool_fd = -1;
+	c->ool_len = 0;
+}
+
 /* --- server side ---------------------------------------------------- */
 
 int wire_server_unpack(struct wire_server_call *c, unsigned int cmd,
-		       void *payload, size_t len, struct strbuf *mem)
+		       void *payload, size_t len, struct strbuf *mem, int fd)
 {
 	const struct wire_ioctl *d;
 	uint32_t usize = _IOC_SIZE(cmd), kin, ksize, drv, korig_size;
@@ -1125,6 +1332,9 @@ int wire_server_unpack(struct wire_server_call *c, unsigned int cmd,
 	uint8_t *base;
 	int ret;
 
+	c->fd = fd;
+	c->ool = NULL;
+	c->ool_len = 0;
 	if (_IOC_TYPE(cmd) != DRM_IOCTL_BASE)
 		return -ENOTTY;
 	d = wire_ioctl_find(cmd);
@@ -1161,13 +1371,14 @@ int wire_server_unpack(struct wire_server_call *c, unsigned int cmd,
 
 	cur.p = c->extra;
 	cur.left = c->extra_len;
-	if (d->codec->server_unpack) {
-		ret = d->codec->server_unpack(d->codec, base, &cur, c->scratch);
-		if (ret)
-			return ret;
-	}
-	/* Bytes nobody asked for mean the two sides disagree: refuse. */
-	return cur.left ? -EINVAL : 0;
+	ret = d->codec->server_unpack ? d->codec->server_unpack(d->codec, c, &cur) : 0;
+	/* Bytes or a descriptor nobody asked for mean the two sides
+	 * disagree: refuse. */
+	if (!ret && (cur.left || (fd >= 0 && !c->ool)))
+		ret = -EINVAL;
+	if (ret)
+		wire_server_release(c);
+	return ret;
 }
 
 int wire_server_pack(const struct wire_server_call *c, int result,
@@ -1188,6 +1399,14 @@ int wire_server_pack(const struct wire_server_call *c, int result,
 	if (d->codec->server_reply)
 		return d->codec->server_reply(c, result, loc, out);
 	return 0;
+}
+
+void wire_server_release(struct wire_server_call *c)
+{
+	if (c->ool)
+		munmap(c->ool, (size_t)c->ool_len);
+	c->ool = NULL;
+	c->ool_len = 0;
 }
 
 /* --- socket helpers --------------------------------------------------- */

@@ -48,7 +48,12 @@
 #define WIRE_ALIGN		8
 #define WIRE_MAX_BUFFERS	(1u << 20)	/* execbuffer buffer_count: as many
 						 * as one message may carry */
-#define WIRE_MAX_RELOCS		(1u << 20)	/* relocation_count per object */
+#define WIRE_MAX_RELOCS		(1u << 20)	/* relocation_count per object,
+						 * in the payload */
+/* An execbuffer's relocation arrays of more bytes than this in all travel
+ * out of line, in a sealed memfd sent along (wire.c): the kernel reads
+ * them with no bound but memory (gem_exec_reloc has 4 GiB of them). */
+#define WIRE_RELOC_INLINE_MAX	(8u << 20)
 #define WIRE_MAX_EXTENSIONS	16		/* i915_user_extension chain */
 #define WIRE_MAX_REGIONS	64		/* CREATE_EXT memory regions */
 #define WIRE_MAX_QUERY_ITEMS	1024		/* QUERY num_items */
@@ -92,6 +97,11 @@ struct wire_client_call {
 	bool fd_out;		/* WIRE_FD_OUT: a success brings one, whose
 				 * number goes at arg + fd_off */
 	uint8_t fd_off;
+	/* execbuffer relocations out of line (WIRE_RELOC_INLINE_MAX): the
+	 * memfd to send with the request and our map of it; else -1 */
+	int ool_fd;
+	uint8_t *ool;
+	uint64_t ool_len;
 };
 
 /*
@@ -121,6 +131,9 @@ int wire_client_payload(const struct wire_client_call *c,
  */
 int wire_client_unpack(struct wire_client_call *c, int result,
 		       const void *reply, size_t len);
+/* Free what wire_client_pack made for c (the out-of-line memfd), whether
+ * or not the call went out; c can be packed again afterwards. */
+void wire_client_release(struct wire_client_call *c);
 
 /* --- server side ---------------------------------------------------- */
 
@@ -134,20 +147,28 @@ struct wire_server_call {
 	uint8_t *scratch;	/* room for memory the driver only writes */
 	uint8_t *extra;		/* the deep copies in the payload */
 	size_t extra_len;
+	int fd;			/* the request's descriptor, or -1 */
+	uint8_t *ool;		/* the out-of-line relocations, mapped */
+	uint64_t ool_len;
 };
 
 /*
  * Unpack a request payload (which must stay in place and writable until
- * wire_server_pack) into c, using mem for the kernel-sized struct.
- * Returns 0, -ENOTTY (not a DRM request), -EINVAL (unknown ioctl, absurd
- * count, trailing bytes) or -EFAULT (payload shorter than it claims).
+ * wire_server_pack) into c, using mem for the kernel-sized struct.  fd is
+ * the descriptor that came with the request, or -1: only an execbuffer
+ * takes one, its relocations out of line, which it maps (the caller still
+ * closes fd).  Returns 0, -ENOTTY (not a DRM request), -EINVAL (unknown
+ * ioctl, absurd count, trailing bytes, a descriptor nobody takes or not
+ * as it must be) or -EFAULT (payload shorter than it claims).
  */
 int wire_server_unpack(struct wire_server_call *c, unsigned int cmd,
-		       void *payload, size_t len, struct strbuf *mem);
+		       void *payload, size_t len, struct strbuf *mem, int fd);
 /* Append the reply payload for a call the driver ran and that returned
  * result; loc is the driver's location answer or NULL.  0 or -ENOMEM. */
 int wire_server_pack(const struct wire_server_call *c, int result,
 		     const struct gem_location *loc, struct strbuf *out);
+/* Unmap what a successful wire_server_unpack mapped (after the pack). */
+void wire_server_release(struct wire_server_call *c);
 
 /* --- one request and its reply ---------------------------------------- */
 

@@ -65,8 +65,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	for (i = 0; i < MAX_MESSAGES; i++) {
 		if (shm_server_next(&s, &hdr, buf) != 1)
 			break;
-		if (hdr.type == GEM_MSG_IOCTL)
-			wire_server_unpack(&call, hdr.request, buf, hdr.len, &mem);
+		if (hdr.type == GEM_MSG_IOCTL &&
+		    !wire_server_unpack(&call, hdr.request, buf, hdr.len, &mem, -1))
+			wire_server_release(&call);
 		shm_server_reply(&s, -EINVAL, buf, hdr.len);
 		shm_server_done(&s);
 	}

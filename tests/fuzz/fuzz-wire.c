@@ -13,10 +13,12 @@
  *			bits 1-2: the request code: 0 the kernel's own,
  *			1 its size replaced by arg, 2 its direction
  *			replaced by arg, 3 arg itself (any code at all);
- *			bits 3-5: for an ioctl that takes a descriptor
- *			(PRIME_FD_TO_HANDLE), its kind (fuzz-fds.h: none,
- *			memfd, socketpair end, pipe, /dev/null, a dma-buf
- *			of the device's own, a memfd sealed as an arena)
+ *			bits 3-5: the kind of descriptor that comes with
+ *			the request (fuzz-fds.h: none, memfd, socketpair
+ *			end, pipe, /dev/null, a dma-buf of the device's
+ *			own, a memfd sealed as an arena): the driver's for
+ *			PRIME_FD_TO_HANDLE, the codec's for the others
+ *			(an execbuffer's relocations out of line)
  *	u32 arg
  *	u16 len		payload bytes that follow (cut to what is left)
  *	    payload
@@ -83,24 +85,30 @@ static void one_call(unsigned int cmd, unsigned int how, int dmabuf,
 	};
 	struct gem_location loc;
 	uint8_t *payload = malloc(len ? len : 1);
-	int ret;
+	int ret, fd;
 
 	if (!payload)
 		return;
 	memcpy(payload, src, len);
-	ret = wire_server_unpack(&call, cmd, payload, len, mem);
+	fd = fuzz_fd_make((how >> 3) & 7, dmabuf);
+	if (wire_ioctl_fds(cmd) & WIRE_FD_IN) {
+		gc.fd_in = fd;
+		fd = -1;
+	}
+	ret = wire_server_unpack(&call, cmd, payload, len, mem, fd);
+	if (fd >= 0)
+		close(fd);
 	if (ret == 0) {
-		if (wire_ioctl_fds(cmd) & WIRE_FD_IN)
-			gc.fd_in = fuzz_fd_make((how >> 3) & 7, dmabuf);
 		ret = gem_ioctl_dispatch(gti_file, cmd, call.karg, &gc);
-		if (gc.fd_in >= 0)
-			close(gc.fd_in);
 		memset(&loc, 0, sizeof(loc));
 		strbuf_reset(out);
 		wire_server_pack(&call, ret, gc.has_loc ? &loc : NULL, out);
+		wire_server_release(&call);
 		if (gc.fd_out >= 0)
 			close(gc.fd_out);
 	}
+	if (gc.fd_in >= 0)
+		close(gc.fd_in);
 	free(payload);
 }
 

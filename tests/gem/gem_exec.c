@@ -6,6 +6,7 @@
  * batch_len, and legacy GEM_PIN.
  */
 #include <stdlib.h>
+#include <sys/mman.h>
 
 #include <drm.h>
 #include <i915_drm.h>
@@ -13,6 +14,7 @@
 #include "gemtest.h"
 #include "gemtest-batch.h"
 #include "libgem.h"
+#include "util.h"
 
 #define APERTURE	(256ull << 20)
 
@@ -504,6 +506,56 @@ static void test_arb_check(int fd)
 	gt_close(fd, target);
 }
 
+/*
+ * More relocations than one message carries (gem_exec_reloc mmap-26 and
+ * up: the kernel reads the array in chunks with no bound but memory), all
+ * rewriting one dword of the batch itself, the last one winning.  With
+ * the array read-only the call still succeeds and writes nothing back to
+ * it; with its end unmapped it is -EFAULT and the batch is left alone.
+ */
+/* 64 MiB and one entry: more than a message's payload, more per object
+ * than the payload allows (lib/proto/wire.h) */
+#define MANY_RELOCS	((2u << 20) + 1)
+#define MANY_BYTES	((size_t)MANY_RELOCS * sizeof(struct drm_i915_gem_relocation_entry))
+
+static void test_many_relocs(int fd, bool readonly)
+{
+	struct drm_i915_gem_exec_object2 obj = { .handle = bbe_batch(fd) };
+	struct drm_i915_gem_relocation_entry *r;
+	size_t map = ALIGN_UP(MANY_BYTES, (size_t)4096) + 4096;
+	uint32_t i;
+
+	r = mmap(NULL, map, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	gt_assert(r != MAP_FAILED);
+	for (i = 0; i < MANY_RELOCS; i++) {
+		r[i].target_handle = obj.handle;
+		r[i].presumed_offset = ~0ull;
+		r[i].offset = 1024;
+		r[i].delta = i;
+		r[i].read_domains = I915_GEM_DOMAIN_INSTRUCTION;
+	}
+	obj.relocation_count = MANY_RELOCS;
+	obj.relocs_ptr = ptr(r);
+	if (readonly)
+		gt_assert_eq(mprotect(r, map, PROT_READ), 0);
+	gt_assert_eq(execbuf(fd, &obj, 1, 0, 0), 0);
+	check_offset(obj.offset);
+	gt_assert_eq(read_u32(fd, obj.handle, 1024), (uint32_t)obj.offset + MANY_RELOCS - 1);
+	for (i = 0; i < MANY_RELOCS; i++)
+		gt_assert_f(r[i].presumed_offset == (readonly ? ~0ull : obj.offset),
+			    "relocation %u: presumed_offset 0x%" PRIx64, i,
+			    (uint64_t)r[i].presumed_offset);
+
+	/* The array's last page gone: nothing is relocated. */
+	gt_write(fd, obj.handle, 1024, "\0\0\0\0", 4);
+	gt_assert_eq(munmap((uint8_t *)r + map - 4096, 4096), 0);
+	obj.relocation_count = (uint32_t)((map - 4096) / sizeof(*r)) + 1;
+	gt_assert_errno(execbuf(fd, &obj, 1, 0, 0), EFAULT);
+	gt_assert_eq(read_u32(fd, obj.handle, 1024), 0);
+	munmap(r, map - 4096);
+	gt_close(fd, obj.handle);
+}
+
 int main(int argc, char **argv)
 {
 	int fd;
@@ -540,6 +592,10 @@ int main(int argc, char **argv)
 		test_arb_check(fd);
 	gemtest_subtest("reloc-in-other-object")
 		test_reloc_other_object(fd);
+	gemtest_subtest("many-relocations")
+		test_many_relocs(fd, false);
+	gemtest_subtest("many-relocations-readonly")
+		test_many_relocs(fd, true);
 
 	gem_close(fd);
 	return gemtest_exit();

@@ -1,10 +1,14 @@
 /* Unit tests of the ioctl marshalling shared by libgem and gemd (wire.c). */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE	/* F_SEAL_* */
+#endif
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <unistd.h>
@@ -13,6 +17,7 @@
 #include <i915_drm.h>
 
 #include "gemtest.h"
+#include "memfd.h"
 #include "strbuf.h"
 #include "token.h"
 #include "util.h"
@@ -61,7 +66,8 @@ static int roundtrip(struct trip *t, unsigned int cmd, void *arg, fake_driver fn
 	gt_assert_eq(wire_client_payload(&t->cc, &t->extra, &t->payload), 0);
 	gt_assert_eq(t->payload.len, wire_client_payload_len(&t->cc, &t->extra));
 	gt_assert_eq(t->payload.len % WIRE_ALIGN, 0);
-	ret = wire_server_unpack(&t->sc, cmd, t->payload.buf, t->payload.len, &t->mem);
+	ret = wire_server_unpack(&t->sc, cmd, t->payload.buf, t->payload.len, &t->mem,
+				 t->cc.ool_fd);
 	if (ret) {
 		t->result = ret;
 	} else {
@@ -71,9 +77,11 @@ static int roundtrip(struct trip *t, unsigned int cmd, void *arg, fake_driver fn
 		t->has_loc = loc.size != 0 || loc.flags != 0;
 		gt_assert_eq(wire_server_pack(&t->sc, t->result,
 					      t->has_loc ? &loc : NULL, &t->reply), 0);
+		wire_server_release(&t->sc);
 	}
 	gt_assert_eq(wire_client_unpack(&t->cc, t->result, t->reply.buf,
 					t->reply.len), 0);
+	wire_client_release(&t->cc);
 	return t->result;
 }
 
@@ -82,7 +90,7 @@ static int server_only(struct trip *t, unsigned int cmd, const void *data, size_
 {
 	strbuf_reset(&t->payload);
 	gt_assert_eq(strbuf_add(&t->payload, data, len), 0);
-	return wire_server_unpack(&t->sc, cmd, t->payload.buf, t->payload.len, &t->mem);
+	return wire_server_unpack(&t->sc, cmd, t->payload.buf, t->payload.len, &t->mem, -1);
 }
 
 static void put(struct strbuf *sb, const void *data, size_t len)
@@ -630,15 +638,28 @@ static void test_unknown(void)
 /* Requests the client refuses itself, as the kernel would refuse them. */
 static void test_client_refusals(void)
 {
-	struct drm_i915_gem_relocation_entry r;
+	/* one readable page of relocations, and nothing mapped after it */
+	uint8_t *page = mmap(NULL, 8192, PROT_READ | PROT_WRITE,
+			     MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
 	struct drm_i915_gem_exec_object2 obj = { .relocation_count = WIRE_MAX_RELOCS + 1,
-						 .relocs_ptr = (uintptr_t)&r };
+						 .relocs_ptr = (uintptr_t)page };
 	struct drm_i915_gem_execbuffer2 eb = { .buffers_ptr = (uintptr_t)&obj, .buffer_count = 1 };
 	struct trip t;
 
+	gt_assert(page != MAP_FAILED);
+	gt_assert_eq(munmap(page + 4096, 4096), 0);
 	trip_init(&t);
 	gt_assert_eq(wire_client_pack(&t.cc, DRM_IOCTL_I915_GEM_CREATE, NULL, &t.extra), -EFAULT);
-	gt_assert_eq(wire_client_pack(&t.cc, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb, &t.extra), -EINVAL);
+	/* no bound on the count but what can be read (out of line here) */
+	gt_assert_eq(wire_client_pack(&t.cc, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb, &t.extra), -EFAULT);
+	gt_assert_eq(t.cc.ool_fd, -1);
+	strbuf_reset(&t.extra);
+	obj.relocation_count = 129;	/* inline, one entry past the page */
+	gt_assert_eq(wire_client_pack(&t.cc, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb, &t.extra), -EFAULT);
+	strbuf_reset(&t.extra);
+	obj.relocation_count = 128;
+	gt_assert_eq(wire_client_pack(&t.cc, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb, &t.extra), 0);
+	gt_assert_eq(t.cc.ool_fd, -1);
 	strbuf_reset(&t.extra);
 	eb.buffer_count = WIRE_MAX_BUFFERS + 1;
 	gt_assert_eq(wire_client_pack(&t.cc, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb, &t.extra), -EINVAL);
@@ -648,13 +669,171 @@ static void test_client_refusals(void)
 	obj.relocs_ptr = 0;
 	gt_assert_eq(wire_client_pack(&t.cc, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb, &t.extra), -EFAULT);
 	trip_release(&t);
+	munmap(page, 4096);
 }
+
+/* --- relocations out of line ------------------------------------------- */
 
 static void exec2_head(struct strbuf *sb, uint32_t count)
 {
 	struct drm_i915_gem_execbuffer2 eb = { .buffers_ptr = 0x1000, .buffer_count = count };
 
 	put(sb, &eb, sizeof(eb));
+}
+
+#define OOL_RELOCS	(WIRE_RELOC_INLINE_MAX / sizeof(struct drm_i915_gem_relocation_entry) + 1)
+
+/* As drv_exec2 expects them: target 100 + index. */
+static void ool_fill(struct drm_i915_gem_relocation_entry *r, uint32_t n)
+{
+	uint32_t j;
+
+	for (j = 0; j < n; j++) {
+		r[j].target_handle = 100 + j;
+		r[j].presumed_offset = 7;
+	}
+}
+
+static struct drm_i915_gem_relocation_entry *ool_relocs(uint32_t n)
+{
+	struct drm_i915_gem_relocation_entry *r = calloc(n, sizeof(*r));
+
+	gt_assert(r);
+	ool_fill(r, n);
+	return r;
+}
+
+/*
+ * Over WIRE_RELOC_INLINE_MAX bytes of relocations: the payload carries the
+ * objects alone, the relocations go in a sealed memfd, the driver sees
+ * them in object order and what it writes comes back to every array.
+ */
+static void test_exec_out_of_line(void)
+{
+	struct drm_i915_gem_relocation_entry *r0 = ool_relocs(OOL_RELOCS);
+	struct drm_i915_gem_relocation_entry *r2 = ool_relocs(5);
+	struct drm_i915_gem_exec_object2 objs[3] = {
+		{ .handle = 1, .relocation_count = OOL_RELOCS, .relocs_ptr = (uintptr_t)r0 },
+		{ .handle = 2, .relocs_ptr = (uintptr_t)r2 },	/* none, pointer or not */
+		{ .handle = 3, .relocation_count = 5, .relocs_ptr = (uintptr_t)r2 },
+	};
+	struct drm_i915_gem_execbuffer2 eb = { .buffers_ptr = (uintptr_t)objs, .buffer_count = 3 };
+	struct trip t;
+	uint32_t j;
+
+	trip_init(&t);
+	gt_assert_eq(wire_client_pack(&t.cc, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb, &t.extra), 0);
+	gt_assert(t.cc.ool_fd >= 0);
+	gt_assert_eq(t.cc.ool_len, (OOL_RELOCS + 5) * sizeof(*r0));
+	gt_assert_eq(t.extra.len, sizeof(objs));
+	gt_assert_eq(fcntl(t.cc.ool_fd, F_GET_SEALS),
+		     F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+	wire_client_release(&t.cc);
+	gt_assert_eq(t.cc.ool_fd, -1);
+	strbuf_reset(&t.extra);
+
+	gt_assert_eq(roundtrip(&t, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb, drv_exec2), 0);
+	gt_assert_eq(t.payload.len, sizeof(eb) + sizeof(objs));
+	gt_assert_eq(t.reply.len, 3 * sizeof(uint64_t));	/* offsets alone */
+	gt_assert_eq_u64(objs[2].offset, 0x30000);
+	for (j = 0; j < OOL_RELOCS; j++)
+		gt_assert_eq_u64(r0[j].presumed_offset, 0xabc000 + j);
+	for (j = 0; j < 5; j++)
+		gt_assert_eq_u64(r2[j].presumed_offset, 0xabc000 + j);
+	gt_assert(t.sc.ool == NULL);	/* unmapped after the pack */
+	trip_release(&t);
+	free(r0);
+	free(r2);
+}
+
+/* A read-only relocation array out of line: the call succeeds and writes
+ * nothing there, as the kernel's failed __put_user leaves it. */
+static void test_exec_out_of_line_readonly(void)
+{
+	size_t bytes = OOL_RELOCS * sizeof(struct drm_i915_gem_relocation_entry);
+	struct drm_i915_gem_relocation_entry *r = mmap(NULL, bytes, PROT_READ | PROT_WRITE,
+						       MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+	struct drm_i915_gem_exec_object2 obj = { .handle = 1, .relocation_count = OOL_RELOCS };
+	struct drm_i915_gem_execbuffer2 eb = { .buffers_ptr = (uintptr_t)&obj, .buffer_count = 1 };
+	struct trip t;
+	uint32_t j;
+
+	gt_assert(r != MAP_FAILED);
+	ool_fill(r, OOL_RELOCS);
+	obj.relocs_ptr = (uintptr_t)r;
+	gt_assert_eq(mprotect(r, bytes, PROT_READ), 0);
+	trip_init(&t);
+	gt_assert_eq(roundtrip(&t, DRM_IOCTL_I915_GEM_EXECBUFFER2, &eb, drv_exec2), 0);
+	gt_assert_eq_u64(obj.offset, 0x10000);
+	for (j = 0; j < OOL_RELOCS; j++)
+		gt_assert_eq_u64(r[j].presumed_offset, 7);
+	trip_release(&t);
+	munmap(r, bytes);
+}
+
+/* gemd's side: what it takes as out-of-line relocations, and what not. */
+static void test_exec_out_of_line_refusals(void)
+{
+	struct drm_i915_gem_exec_object2 obj = { .relocation_count = 128, .relocs_ptr = 0x2000 };
+	struct drm_i915_getparam gp = { .param = 4 };
+	const size_t bytes = 128 * sizeof(struct drm_i915_gem_relocation_entry);
+	const unsigned int EB2 = DRM_IOCTL_I915_GEM_EXECBUFFER2;
+	struct strbuf sb = STRBUF_INIT;
+	struct trip t;
+	int fd, p[2];
+
+	trip_init(&t);
+	exec2_head(&sb, 1);
+	put(&sb, &obj, sizeof(obj));
+#define UNPACK(fd_) wire_server_unpack(&t.sc, EB2, sb.buf, sb.len, &t.mem, (fd_))
+	/* sealed as the client seals it, the right size: taken */
+	fd = memfd_create_sealed("t", bytes, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+	gt_assert(fd >= 0);
+	gt_assert_eq(UNPACK(fd), 0);
+	gt_assert(t.sc.ool != NULL);
+	wire_server_release(&t.sc);
+	/* shrinking allowed would let a client SIGBUS gemd */
+	close(fd);
+	fd = memfd_create_sealed("t", bytes, F_SEAL_GROW);
+	gt_assert_eq(UNPACK(fd), -EINVAL);
+	close(fd);
+	/* one entry short, one too many */
+	fd = memfd_create_sealed("t", bytes - 32, F_SEAL_SHRINK);
+	gt_assert_eq(UNPACK(fd), -EINVAL);
+	close(fd);
+	fd = memfd_create_sealed("t", bytes + 32, F_SEAL_SHRINK);
+	gt_assert_eq(UNPACK(fd), -EINVAL);
+	close(fd);
+	/* nothing gemd could write the presumed offsets to */
+	fd = memfd_create_sealed("t", bytes, F_SEAL_SHRINK | F_SEAL_WRITE);
+	gt_assert_eq(UNPACK(fd), -EINVAL);
+	close(fd);
+	/* not shmem at all */
+	gt_assert_eq(pipe(p), 0);
+	gt_assert_eq(UNPACK(p[0]), -EINVAL);
+	close(p[0]);
+	close(p[1]);
+	fd = open("/dev/null", O_RDWR | O_CLOEXEC);
+	gt_assert_eq(UNPACK(fd), -EINVAL);
+	close(fd);
+	/* a descriptor where none belongs: no relocations, or not an execbuffer */
+	fd = memfd_create_sealed("t", bytes, F_SEAL_SHRINK);
+	obj.relocation_count = 0;
+	strbuf_reset(&sb);
+	exec2_head(&sb, 1);
+	put(&sb, &obj, sizeof(obj));
+	gt_assert_eq(UNPACK(fd), -EINVAL);
+	gt_assert_eq(UNPACK(-1), 0);
+	wire_server_release(&t.sc);
+	strbuf_reset(&sb);
+	put(&sb, &gp, sizeof(gp));
+	gt_assert_eq(wire_server_unpack(&t.sc, DRM_IOCTL_I915_GETPARAM, sb.buf, sb.len,
+					&t.mem, fd), -EINVAL);
+	close(fd);
+#undef UNPACK
+	gt_assert(t.sc.ool == NULL);
+	strbuf_release(&sb);
+	trip_release(&t);
 }
 
 /* Payloads a client could forge: never a crash, always the exact errno. */
@@ -1184,6 +1363,12 @@ int main(int argc, char **argv)
 		test_unknown();
 	gemtest_subtest("client-refusals")
 		test_client_refusals();
+	gemtest_subtest("execbuffer2-relocs-out-of-line")
+		test_exec_out_of_line();
+	gemtest_subtest("execbuffer2-relocs-out-of-line-readonly")
+		test_exec_out_of_line_readonly();
+	gemtest_subtest("execbuffer2-relocs-out-of-line-refusals")
+		test_exec_out_of_line_refusals();
 	gemtest_subtest("malformed-payloads")
 		test_malformed();
 	gemtest_subtest("bad-replies")
