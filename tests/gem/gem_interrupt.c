@@ -39,7 +39,7 @@
 /* More nop batches than a 128 KiB ring holds requests for. */
 #define MAX_SUBMITS	100000
 
-static volatile sig_atomic_t signals, calls_interrupted;
+static volatile sig_atomic_t signals;
 static volatile sig_atomic_t call_seq, seq_at_first_signal, hits_this_call;
 static uint32_t *volatile spin_map;	/* set: the handler may end the spin */
 static pthread_t victim;

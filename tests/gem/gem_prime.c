@@ -255,11 +255,11 @@ static void test_close_any_order(int fd)
 struct fd_msg {
 	char byte;
 	struct iovec iov;
-	union {
+	struct msghdr msg;
+	union {			/* last: cmsghdr ends in a flexible array */
 		struct cmsghdr hdr;
 		char buf[CMSG_SPACE(sizeof(int))];
 	} ctl;
-	struct msghdr msg;
 };
 
 static void fd_msg_init(struct fd_msg *m)

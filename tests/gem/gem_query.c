@@ -77,9 +77,10 @@ static void test_engine_info(int fd)
 
 static void test_memory_regions(int fd)
 {
-	struct {
+	union {
 		struct drm_i915_query_memory_regions q;
-		struct drm_i915_memory_region_info r[1];
+		uint8_t room[sizeof(struct drm_i915_query_memory_regions) +
+			     sizeof(struct drm_i915_memory_region_info)];
 	} u;
 	uint64_t ram = (uint64_t)sysconf(_SC_PHYS_PAGES) * (uint64_t)sysconf(_SC_PAGESIZE);
 	uint64_t size;
@@ -95,12 +96,12 @@ static void test_memory_regions(int fd)
 	gt_assert_eq(query_one(fd, DRM_I915_QUERY_MEMORY_REGIONS, 0, &u, sizeof(u)),
 		     REGIONS_LEN);
 	gt_assert_eq(u.q.num_regions, 1);
-	gt_assert_eq(u.r[0].region.memory_class, I915_MEMORY_CLASS_SYSTEM);
-	gt_assert_eq(u.r[0].region.memory_instance, 0);
-	gt_assert_eq_u64(u.r[0].probed_size, ram);
-	gt_assert_eq_u64(u.r[0].unallocated_size, ram);
-	gt_assert_eq_u64(u.r[0].probed_cpu_visible_size, ram);
-	size = u.r[0].probed_size;
+	gt_assert_eq(u.q.regions[0].region.memory_class, I915_MEMORY_CLASS_SYSTEM);
+	gt_assert_eq(u.q.regions[0].region.memory_instance, 0);
+	gt_assert_eq_u64(u.q.regions[0].probed_size, ram);
+	gt_assert_eq_u64(u.q.regions[0].unallocated_size, ram);
+	gt_assert_eq_u64(u.q.regions[0].probed_cpu_visible_size, ram);
+	size = u.q.regions[0].probed_size;
 	gt_assert_eq(__gt_create(fd, &size, &big), 0);
 	gt_close(fd, big);
 }
@@ -108,9 +109,10 @@ static void test_memory_regions(int fd)
 /* copy_query_item and the header checks: errors go in the length. */
 static void test_item_errors(int fd)
 {
-	struct {
+	union {
 		struct drm_i915_query_memory_regions q;
-		struct drm_i915_memory_region_info r[1];
+		uint8_t room[sizeof(struct drm_i915_query_memory_regions) +
+			     sizeof(struct drm_i915_memory_region_info)];
 	} u;
 
 	memset(&u, 0, sizeof(u));
