@@ -578,8 +578,9 @@ static int exec_map_ool(const struct exec_layout *l, struct wire_server_call *c,
 	    total > SIZE_MAX)
 		return -EINVAL;
 	map = mmap(NULL, (size_t)total, PROT_READ | PROT_WRITE, MAP_SHARED, c->fd, 0);
+	/* Other than ENOMEM: opened read-only, or sealed against writes. */
 	if (map == MAP_FAILED)
-		return errno == ENOMEM ? -ENOMEM : -EINVAL;	/* read-only, or sealed against writes */
+		return errno == ENOMEM ? -ENOMEM : -EINVAL;
 	c->ool = map;
 	c->ool_len = total;
 	for (i = 0; i < count; i++) {
@@ -593,25 +594,16 @@ static int exec_map_ool(const struct exec_layout *l, struct wire_server_call *c,
 	return 0;
 }
 
-static int exec_unpack(const struct wire_codec *co,
-		       struct wire_server_call *c, struct wire_cursor *cur)
+/* Each object's relocations from its segment in the payload. */
+static int exec_take_relocs(const struct exec_layout *l, struct wire_cursor *cur,
+			    uint8_t *objs, uint32_t count)
 {
-	const struct exec_layout *l = co->data;
-	uint32_t count = rd32(c->karg, EXEC_COUNT), i;
-	void *objs, *relocs;
+	uint32_t i;
+	void *relocs;
 	int ret;
 
-	if (count > WIRE_MAX_BUFFERS)
-		return -EINVAL;
-	if (!rd64(c->karg, EXEC_BUFFERS))
-		return c->fd >= 0 ? -EINVAL : 0;
-	ret = take_array(cur, count, l->obj_size, &objs);
-	if (ret)
-		return ret;
-	if (c->fd >= 0)
-		ret = exec_map_ool(l, c, objs, count);
-	for (i = 0; i < count && c->fd < 0; i++) {
-		uint8_t *obj = (uint8_t *)objs + (size_t)i * l->obj_size;
+	for (i = 0; i < count; i++) {
+		uint8_t *obj = objs + (size_t)i * l->obj_size;
 		uint32_t n = rd32(obj, l->count_off);
 
 		ret = exec_check_relocs(n, rd64(obj, l->relocs_off));
@@ -624,6 +616,26 @@ static int exec_unpack(const struct wire_codec *co,
 			return ret;
 		wr64(obj, l->relocs_off, ptr_to_u64(relocs));
 	}
+	return 0;
+}
+
+static int exec_unpack(const struct wire_codec *co,
+		       struct wire_server_call *c, struct wire_cursor *cur)
+{
+	const struct exec_layout *l = co->data;
+	uint32_t count = rd32(c->karg, EXEC_COUNT);
+	void *objs;
+	int ret;
+
+	if (count > WIRE_MAX_BUFFERS)
+		return -EINVAL;
+	if (!rd64(c->karg, EXEC_BUFFERS))
+		return c->fd >= 0 ? -EINVAL : 0;
+	ret = take_array(cur, count, l->obj_size, &objs);
+	if (ret)
+		return ret;
+	ret = c->fd >= 0 ? exec_map_ool(l, c, objs, count) :
+			   exec_take_relocs(l, cur, objs, count);
 	if (ret)
 		return ret;
 	wr64(c->karg, EXEC_BUFFERS, ptr_to_u64(objs));
