@@ -604,6 +604,22 @@ out_unlock:
 	return map;
 }
 
+void libgem_arena_forget_whole(struct gem_dev *dev, uint32_t id,
+			       uint64_t offset, uint64_t size)
+{
+	struct arena_fd *a;
+
+	pthread_mutex_lock(&dev->lock);
+	a = arena_find(dev, id);
+	if (a && !a->users && offset == 0 && size == a->ref.size) {
+		if (a->map)
+			munmap(a->map, a->ref.size);
+		close(a->ref.fd);
+		*a = dev->arenas[--dev->narenas];
+	}
+	pthread_mutex_unlock(&dev->lock);
+}
+
 void libgem_arena_put(struct gem_dev *dev, const struct gem_arena_ref *ref)
 {
 	struct arena_fd *a;

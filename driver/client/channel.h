@@ -66,6 +66,16 @@ void libgem_arena_put(struct gem_dev *dev, const struct gem_arena_ref *ref);
  * with it by a fork child), so the cache bounds the mappings too.
  */
 void *libgem_arena_map(struct gem_dev *dev, const struct gem_arena_ref *ref);
+/*
+ * A handle to the object at [offset, offset + size) of arena id was
+ * closed: if the object filled the arena (a dedicated one, which dies
+ * with its object) and nobody borrows it, its descriptor and mapping
+ * leave the cache now, so that the memory goes back as the kernel's does
+ * at close instead of when 16 newer arenas push it out.  Wrong only in
+ * costing a fetch, if the object lives on through another handle.
+ */
+void libgem_arena_forget_whole(struct gem_dev *dev, uint32_t id,
+			       uint64_t offset, uint64_t size);
 
 /*
  * A request channel: this thread's connection to one gemd, created on

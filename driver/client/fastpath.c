@@ -370,6 +370,21 @@ static int fast_rw(struct fast_ctx *x, unsigned long request,
 	return owe(x, request, args, e.size);
 }
 
+bool libgem_handle_where(struct gem_dev *dev, struct gem_token token, uint32_t h,
+			 uint32_t *arena, uint64_t *offset, uint64_t *size)
+{
+	const struct gem_handle_status *tab;
+	struct gem_handle_status e;
+
+	tab = dev_table(dev, &status[libgem_dev_index(dev)], token);
+	if (!tab || !entry_direct(tab, h, &e))
+		return false;
+	*arena = e.arena;
+	*offset = e.offset;
+	*size = e.size;
+	return true;
+}
+
 int libgem_fast_ioctl(struct gem_dev *dev, struct gem_token token,
 		      struct gem_channel *ch, unsigned long request, void *arg)
 {

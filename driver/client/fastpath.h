@@ -2,7 +2,10 @@
 #ifndef GEMKIT_FASTPATH_H
 #define GEMKIT_FASTPATH_H
 
+#include <stdbool.h>
 #include <stdint.h>
+
+#include "token.h"
 
 struct gem_dev;
 struct gem_channel;
@@ -17,5 +20,13 @@ struct gem_channel;
  */
 int libgem_fast_ioctl(struct gem_dev *dev, struct gem_token token,
 		      struct gem_channel *ch, unsigned long request, void *arg);
+
+/*
+ * Where handle h of the file token on dev has its pages, as gemd keeps it
+ * in the status table for a handle only this file holds: true and *arena,
+ * *offset, *size, or false (not known without asking).
+ */
+bool libgem_handle_where(struct gem_dev *dev, struct gem_token token, uint32_t h,
+			 uint32_t *arena, uint64_t *offset, uint64_t *size);
 
 #endif

@@ -606,7 +606,8 @@ static int do_ioctl(int fd, unsigned long request, void *arg, bool vouched)
 		.iov = iov, .iovcnt = 3,
 	};
 	struct drm_i915_gem_execbuffer2 *eb = NULL;
-	uint32_t in_fence = 0;
+	uint32_t in_fence = 0, closing_arena = 0;
+	uint64_t closing_offset = 0, closing_size = 0;
 	struct fd_entry e;
 	void *karg;
 	int ret;
@@ -628,6 +629,10 @@ static int do_ioctl(int fd, unsigned long request, void *arg, bool vouched)
 	ret = libgem_fast_ioctl(e.dev, e.token, ch, request, karg);
 	if (ret <= 0)
 		goto out_fast;
+	if (karg && request == DRM_IOCTL_GEM_CLOSE &&
+	    !libgem_handle_where(e.dev, e.token, ((struct drm_gem_close *)karg)->handle,
+				 &closing_arena, &closing_offset, &closing_size))
+		closing_arena = 0;
 	if (karg && is_execbuffer2(request)) {
 		eb = karg;
 		if (eb->flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT)) {
@@ -704,6 +709,9 @@ static int do_ioctl(int fd, unsigned long request, void *arg, bool vouched)
 	ret = wc.result;
 	if (ret < 0)
 		goto out_err;
+	if (closing_arena)
+		libgem_arena_forget_whole(e.dev, closing_arena, closing_offset,
+					  closing_size);
 	return wc.result;
 
 out_fast:
