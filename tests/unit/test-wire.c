@@ -672,6 +672,55 @@ static void test_client_refusals(void)
 	munmap(page, 4096);
 }
 
+/* Moves object 1 and retargets relocation 1; leaves the rest alone. */
+static int drv_exec_move_one(unsigned int cmd, void *karg, struct gem_location *loc)
+{
+	struct drm_i915_gem_execbuffer2 *eb = karg;
+	struct drm_i915_gem_exec_object2 *objs = (void *)(uintptr_t)eb->buffers_ptr;
+	struct drm_i915_gem_relocation_entry *r = (void *)(uintptr_t)objs[0].relocs_ptr;
+
+	objs[1].offset = 0x7000;
+	r[1].presumed_offset = 0x7000;
+	return 0;
+}
+
+/*
+ * Only what the driver changed is written back, as the kernel writes only
+ * moved offsets and rewritten relocations: a value the caller changed
+ * meanwhile (here, between the request and the reply) stays as it is.
+ */
+static void test_exec_writes_only_changes(void)
+{
+	struct drm_i915_gem_relocation_entry r[2] = {
+		{ .target_handle = 2, .presumed_offset = 0x1000 },
+		{ .target_handle = 2, .presumed_offset = 0x2000 },
+	};
+	struct drm_i915_gem_exec_object2 objs[2] = {
+		{ .handle = 1, .relocation_count = 2, .relocs_ptr = (uintptr_t)r, .offset = 0x3000 },
+		{ .handle = 2, .offset = 0x4000 },
+	};
+	struct drm_i915_gem_execbuffer2 eb = { .buffers_ptr = (uintptr_t)objs, .buffer_count = 2 };
+	const unsigned int EB2 = DRM_IOCTL_I915_GEM_EXECBUFFER2;
+	struct trip t;
+
+	trip_init(&t);
+	gt_assert_eq(wire_client_pack(&t.cc, EB2, &eb, &t.extra), 0);
+	gt_assert_eq(wire_client_payload(&t.cc, &t.extra, &t.payload), 0);
+	gt_assert_eq(wire_server_unpack(&t.sc, EB2, t.payload.buf, t.payload.len, &t.mem, -1), 0);
+	gt_assert_eq(drv_exec_move_one(EB2, t.sc.karg, NULL), 0);
+	gt_assert_eq(wire_server_pack(&t.sc, 0, NULL, &t.reply), 0);
+	wire_server_release(&t.sc);
+	objs[0].offset = 0x5555;
+	r[0].presumed_offset = 0x6666;
+	gt_assert_eq(wire_client_unpack(&t.cc, 0, t.reply.buf, t.reply.len), 0);
+	wire_client_release(&t.cc);
+	gt_assert_eq_u64(objs[0].offset, 0x5555);	/* unchanged by the driver */
+	gt_assert_eq_u64(objs[1].offset, 0x7000);
+	gt_assert_eq_u64(r[0].presumed_offset, 0x6666);
+	gt_assert_eq_u64(r[1].presumed_offset, 0x7000);
+	trip_release(&t);
+}
+
 /* --- relocations out of line ------------------------------------------- */
 
 static void exec2_head(struct strbuf *sb, uint32_t count)
@@ -1363,6 +1412,8 @@ int main(int argc, char **argv)
 		test_unknown();
 	gemtest_subtest("client-refusals")
 		test_client_refusals();
+	gemtest_subtest("execbuffer2-writes-only-changes")
+		test_exec_writes_only_changes();
 	gemtest_subtest("execbuffer2-relocs-out-of-line")
 		test_exec_out_of_line();
 	gemtest_subtest("execbuffer2-relocs-out-of-line-readonly")
