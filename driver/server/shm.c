@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "log.h"
+#include "memfd.h"
 #include "shm.h"
 #include "shmring.h"
 #include "util.h"
@@ -149,14 +150,10 @@ static int chan_memory(void **base, int *memfd)
 	int fd, ret;
 	void *p;
 
-	fd = memfd_create("gemd-channel", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	fd = memfd_create_sealed("gemd-channel", GEM_SHM_SIZE,
+				 F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
 	if (fd < 0)
-		return -errno;
-	if (ftruncate(fd, GEM_SHM_SIZE) < 0 ||
-	    fcntl(fd, F_ADD_SEALS, F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL) < 0) {
-		ret = -errno;
-		goto out_close;
-	}
+		return fd;
 	p = mmap(NULL, GEM_SHM_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (p == MAP_FAILED) {
 		ret = -errno;
