@@ -629,10 +629,10 @@ static int do_ioctl(int fd, unsigned long request, void *arg, bool vouched)
 	ret = libgem_fast_ioctl(e.dev, e.token, ch, request, karg);
 	if (ret <= 0)
 		goto out_fast;
-	if (karg && request == DRM_IOCTL_GEM_CLOSE &&
-	    !libgem_handle_where(e.dev, e.token, ((struct drm_gem_close *)karg)->handle,
-				 &closing_arena, &closing_offset, &closing_size))
-		closing_arena = 0;
+	/* Where the object is, for libgem's arena cache after the close. */
+	if (karg && request == DRM_IOCTL_GEM_CLOSE)
+		libgem_handle_where(e.dev, e.token, ((struct drm_gem_close *)karg)->handle,
+				    &closing_arena, &closing_offset, &closing_size);
 	if (karg && is_execbuffer2(request)) {
 		eb = karg;
 		if (eb->flags & (I915_EXEC_FENCE_IN | I915_EXEC_FENCE_SUBMIT)) {
