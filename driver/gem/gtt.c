@@ -91,7 +91,8 @@ static bool bind_fits(const struct gem_object *obj, uint64_t size,
 {
 	if (args->fixed)
 		return obj->gtt_node.start == args->offset && obj->gtt_node.size >= size;
-	return !(obj->gtt_node.start & (alignment - 1)) && obj->gtt_node.size >= size;
+	/* Modulo: legacy GEM_PIN may ask for any multiple of a page. */
+	return obj->gtt_node.start % alignment == 0 && obj->gtt_node.size >= size;
 }
 
 /*
@@ -297,6 +298,15 @@ int gem_pin_ioctl(struct gem_file *file, void *data, struct gem_call *call)
 		goto out_put;
 	}
 	if (obj->user_pin_count == 0) {
+		/* i915_gem_object_bind_to_gtt of Linux 3.x, for a mappable
+		 * pin: "Invalid object alignment requested" unless it is a
+		 * multiple of what the fence needs (a page at least).  A
+		 * second pin of the same object binds nothing: not checked. */
+		if (args->alignment &&
+		    args->alignment % gem_gtt_alignment(obj, true)) {
+			ret = -EINVAL;
+			goto out_put;
+		}
 		do {
 			ret = gem_object_pin(obj, args->alignment, true);
 		} while (ret == -EAGAIN);

@@ -30,13 +30,19 @@ static void get_aperture(int fd, uint64_t *size, uint64_t *avail)
 	*avail = ap.aper_available_size;
 }
 
-static int pin(int fd, uint32_t handle, uint64_t *offset)
+static int pin_aligned(int fd, uint32_t handle, uint64_t alignment,
+		       uint64_t *offset)
 {
-	struct drm_i915_gem_pin arg = { .handle = handle };
+	struct drm_i915_gem_pin arg = { .handle = handle, .alignment = alignment };
 	int ret = gem_ioctl(fd, DRM_IOCTL_I915_GEM_PIN, &arg);
 
 	*offset = arg.offset;
 	return ret;
+}
+
+static int pin(int fd, uint32_t handle, uint64_t *offset)
+{
+	return pin_aligned(fd, handle, 0, offset);
 }
 
 static int unpin(int fd, uint32_t handle)
@@ -397,6 +403,43 @@ static void test_pin_errors(int fd)
 	gt_close(fd, h);
 }
 
+/*
+ * Linux 3.x's rule for a pin: an alignment is a multiple of what the
+ * object's fence needs (a page untiled, the fence's size tiled), else
+ * EINVAL, and nothing is bound.  Any such multiple goes, a power of two
+ * or not.  (A fuzzed 0x1002 was once bound off a page boundary.)
+ */
+static void test_pin_alignment(int fd)
+{
+	struct drm_i915_gem_set_tiling st;
+	uint32_t h = gt_create(fd, 4096), t = gt_create(fd, 256 << 10);
+	uint64_t size, avail, avail0, off;
+
+	get_aperture(fd, &size, &avail0);
+	gt_assert_errno(pin_aligned(fd, h, 0x1002, &off), EINVAL);
+	gt_assert_errno(pin_aligned(fd, h, 0x800, &off), EINVAL);
+	gt_assert_errno(pin_aligned(fd, h, 1, &off), EINVAL);
+	get_aperture(fd, &size, &avail);
+	gt_assert_eq_u64(avail, avail0);
+
+	gt_assert_eq(pin_aligned(fd, h, 0x3000, &off), 0);
+	gt_assert_eq_u64(off % 0x3000, 0);
+	gt_assert_eq(unpin(fd, h), 0);
+
+	/* X-tiled, 256 KiB: gen3's smallest fence is 1 MiB. */
+	memset(&st, 0, sizeof(st));
+	st.handle = t;
+	st.tiling_mode = I915_TILING_X;
+	st.stride = 512;
+	gt_assert_eq(gem_ioctl(fd, DRM_IOCTL_I915_GEM_SET_TILING, &st), 0);
+	gt_assert_errno(pin_aligned(fd, t, 0x40000, &off), EINVAL);
+	gt_assert_eq(pin_aligned(fd, t, 2 * MiB, &off), 0);
+	gt_assert_eq_u64(off % (2 * MiB), 0);
+	gt_assert_eq(unpin(fd, t), 0);
+	gt_close(fd, t);
+	gt_close(fd, h);
+}
+
 int main(int argc, char **argv)
 {
 	static const char *const args[] = { "--aperture", "16M", NULL };
@@ -420,6 +463,8 @@ int main(int argc, char **argv)
 		test_pinned_no_room(fd);
 	gemtest_subtest("pin-errors")
 		test_pin_errors(fd);
+	gemtest_subtest("pin-alignment")
+		test_pin_alignment(fd);
 	gemtest_subtest("aperture-full-of-pinned")
 		test_aperture_full_of_pinned(fd);
 
