@@ -35,6 +35,7 @@
 
 #include "channel.h"
 #include "maps.h"
+#include "memfd.h"
 #include "userptr.h"
 #include "util.h"
 
@@ -221,17 +222,17 @@ bool libgem_vmas_cover(uintptr_t addr, size_t len,
 void *libgem_map_purged(void *addr, size_t len, int prot, int flags,
 			struct gem_arena_ref *a, int *err)
 {
-	int fd = memfd_create("gemkit-purged", MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	/* Sealed at size 0: nothing can give the mapping pages. */
+	int fd = memfd_create_sealed("gemkit-purged", 0,
+				     F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL);
 	struct stat st;
 	void *p = MAP_FAILED;
 
 	if (fd < 0) {
-		*err = -errno;
+		*err = fd;
 		return MAP_FAILED;
 	}
-	/* Sealed at size 0: nothing can give the mapping pages. */
-	if (fcntl(fd, F_ADD_SEALS, F_SEAL_GROW | F_SEAL_SHRINK | F_SEAL_SEAL) ||
-	    fstat(fd, &st)) {
+	if (fstat(fd, &st)) {
 		*err = -errno;
 		goto out_close;
 	}

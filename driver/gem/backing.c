@@ -88,9 +88,9 @@
  * the reason (gemd out of descriptors, address space or tmpfs room): the
  * kernel's GEM_CREATE says -ENOMEM, never -EMFILE.  The log says why.
  */
-static int arena_error(const char *what)
+static int arena_error(const char *what, int err)
 {
-	log_warn("cannot grow the object memory: %s: %s", what, strerror(errno));
+	log_warn("cannot grow the object memory: %s: %s", what, strerror(err));
 	return -ENOMEM;
 }
 
@@ -108,13 +108,13 @@ static int arena_install(struct gem_device *dev, int fd, uint64_t size,
 		goto out_close;
 	}
 	if (fstat(fd, &st) < 0) {
-		ret = arena_error("fstat");
+		ret = arena_error("fstat", errno);
 		goto out_free;
 	}
 	arena->base = gem_faultsim_fail() ? MAP_FAILED :
 		      mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
 	if (arena->base == MAP_FAILED) {
-		ret = arena_error("mmap");
+		ret = arena_error("mmap", errno);
 		goto out_free;
 	}
 	arena->id = dev->next_arena_id++;
@@ -147,16 +147,11 @@ static int arena_create(struct gem_device *dev, uint64_t size, bool dedicated,
 {
 	int fd;
 
-	/* Each step can fail as an allocation does (faultsim.c). */
-	fd = gem_faultsim_fail() ? -1 : memfd_create("gem-arena",
-						     MFD_CLOEXEC | MFD_ALLOW_SEALING);
+	/* Can fail as an allocation does (faultsim.c). */
+	fd = gem_faultsim_fail() ? -ENOMEM :
+	     memfd_create_sealed("gem-arena", size, ARENA_SEALS);
 	if (fd < 0)
-		return arena_error("memfd_create");
-	if (gem_faultsim_fail() || ftruncate(fd, (off_t)size) < 0 ||
-	    fcntl(fd, F_ADD_SEALS, ARENA_SEALS) < 0) {
-		close(fd);
-		return arena_error("ftruncate");
-	}
+		return arena_error("memfd", -fd);
 	return arena_install(dev, fd, size, dedicated, out);
 }
 
@@ -600,7 +595,7 @@ int gem_backing_adopt(struct gem_device *dev, int fd, struct gem_object *obj)
 	snprintf(path, sizeof(path), "/proc/self/fd/%d", fd);
 	fd = gem_faultsim_fail() ? -1 : open(path, O_RDWR | O_CLOEXEC);
 	if (fd < 0)
-		return arena_error("reopen");
+		return arena_error("reopen", errno);
 	ret = arena_install(dev, fd, obj->size, true, &arena);
 	if (ret)
 		return ret;

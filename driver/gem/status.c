@@ -24,7 +24,7 @@
  * can map them writable (F_SEAL_FUTURE_WRITE).
  */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE	/* memfd_create, F_SEAL_FUTURE_WRITE */
+#define _GNU_SOURCE	/* F_ADD_SEALS, F_SEAL_FUTURE_WRITE */
 #endif
 #include <errno.h>
 #include <fcntl.h>
@@ -34,6 +34,7 @@
 
 #include "gem_priv.h"
 #include "log.h"
+#include "memfd.h"
 
 #define TABLE_BYTES	((size_t)GEM_HANDLE_STATE_MAX * sizeof(struct gem_handle_state))
 
@@ -44,12 +45,12 @@ static int status_memory(const char *name, size_t size, void **base, int *fd)
 	void *p;
 	int ret;
 
-	*fd = memfd_create(name, MFD_CLOEXEC | MFD_ALLOW_SEALING);
-	if (*fd < 0)
-		return -errno;
-	if (ftruncate(*fd, (off_t)size) < 0) {
-		ret = -errno;
-		goto out_close;
+	/* Sealed only once mapped: F_SEAL_FUTURE_WRITE spares that map. */
+	*fd = memfd_create_sealed(name, size, 0);
+	if (*fd < 0) {
+		ret = *fd;
+		*fd = -1;
+		return ret;
 	}
 	p = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, *fd, 0);
 	if (p == MAP_FAILED) {

@@ -409,10 +409,10 @@ int main(int argc, char **argv)
 {
 	gemtest_init(argc, argv);
 
-	/* The object, the file's first arena (its record, memfd, size and
+	/* The object, the file's first arena (its record, sized memfd and
 	 * mapping), then the file's first handle table. */
 	gemtest_subtest("create")
-		gt_assert_eq(walk_create(0, 0, 4096), 6);
+		gt_assert_eq(walk_create(0, 0, 4096), 5);
 
 	/* The 33rd object makes the id map grow (the ring is the 1st): the
 	 * object, then the map's keys and values. */
@@ -424,14 +424,14 @@ int main(int argc, char **argv)
 		gt_assert_eq(walk_create(63, 4096, 4096), 2);
 
 	/* Objects of 16 MiB and more get one of their own: its record,
-	 * memfd, size, mapping and id. */
+	 * sized memfd, mapping and id. */
 	gemtest_subtest("create-dedicated-arena")
-		gt_assert_eq(walk_create(1, 4096, GEM_DEDICATED_SIZE), 5);
+		gt_assert_eq(walk_create(1, 4096, GEM_DEDICATED_SIZE), 4);
 
 	/* A full shared arena (68 objects of 15 MiB): the next object opens
 	 * a new one. */
 	gemtest_subtest("create-new-arena")
-		gt_assert_eq(walk_create(68, 15u << 20, 15u << 20), 5);
+		gt_assert_eq(walk_create(68, 15u << 20, 15u << 20), 4);
 
 	/* The execbuffer's object table, then the request. */
 	gemtest_subtest("execbuffer2-relocations") {
@@ -452,13 +452,13 @@ int main(int argc, char **argv)
 	}
 
 	/* The name map (its keys and values), then the first export's arena
-	 * of the object's own: record, memfd, size, mapping. */
+	 * of the object's own: record, sized memfd, mapping. */
 	gemtest_subtest("flink") {
 		const struct path p = { "flink", false, false, prepare_flink,
 					op_flink, finish_flink };
 		struct flink_case f = { 0 };
 
-		gt_assert_eq(walk(&p, &f), 6);
+		gt_assert_eq(walk(&p, &f), 5);
 	}
 
 	/* The other file's first handle table, the object's list of files. */
@@ -470,7 +470,7 @@ int main(int argc, char **argv)
 		gt_assert_eq(walk(&p, &f), 2);
 	}
 
-	/* The first export: the object's own arena (record, memfd, size,
+	/* The first export: the object's own arena (record, sized memfd,
 	 * mapping); the descriptor is a dup, which is no allocation. */
 	gemtest_subtest("prime-export") {
 		const struct path p = { "prime export", false, false,
@@ -478,7 +478,7 @@ int main(int argc, char **argv)
 					finish_prime };
 		struct prime_case pc = { .dead = false };
 
-		gt_assert_eq(walk(&p, &pc), 4);
+		gt_assert_eq(walk(&p, &pc), 3);
 	}
 
 	/* Import of a live object: the other file's handle table, the
