@@ -1,6 +1,6 @@
 /* gemd's side of the shared-memory channels (shm.h). */
 #ifndef _GNU_SOURCE
-#define _GNU_SOURCE	/* memfd_create, F_ADD_SEALS */
+#define _GNU_SOURCE	/* F_SEAL_* */
 #endif
 #include <errno.h>
 #include <fcntl.h>
