@@ -48,7 +48,7 @@
 #include "strbuf.h"
 #include "util.h"
 
-#define PRELOAD_NAME	"libgemkit-preload.so"
+#define PRELOAD_NAME	GEMKIT_PRELOAD_NAME
 #define DEBUGFS_ROOT	"/sys/kernel/debug"
 
 struct run {

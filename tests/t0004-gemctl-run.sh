@@ -78,6 +78,28 @@ test_expect_success 'libgem and the interposer in one program' '
 	grep "^interposed GEM_PWRITE 1 MiB / memcpy: *[0-9.]* (goal <= 1.25)  \(met\|MISSED\)$" out
 '
 
+# The command streamer against ends the CPU takes back: what it saw is
+# timing (not asserted), the table and the error paths are not.
+test_expect_success 'cs-window-bench prints one line per delay' '
+	"$GEMCTL" run "$GEMKIT_BUILD_DIR/cs-window-bench" 2 >out &&
+	test $(wc -l <out) = 6 &&
+	grep -c "^END held  *[0-9]* ns:  *seen  *[0-2] of 2 at once,  *[0-2] of 2 after 1 ms$" out >n &&
+	echo 5 >expect && test_cmp expect n &&
+	grep "^END held  *[0-9]* ns (IGT.s end+reset): seen  *[0-2] of 2 at once" out
+'
+
+test_expect_success 'cs-window-bench outside the interposer, bad counts' '
+	test_expect_code 2 "$GEMKIT_BUILD_DIR/cs-window-bench" 2>err &&
+	grep "not under the interposer; run it as .gemctl run" err &&
+	test_expect_code 2 "$GEMKIT_BUILD_DIR/cs-window-bench" 0 2>err &&
+	grep "^usage: gemctl run .*cs-window-bench \[TRIALS\]$" err &&
+	test_expect_code 2 "$GEMKIT_BUILD_DIR/cs-window-bench" 2 3 2>err &&
+	"$GEMKIT_BUILD_DIR/cs-window-bench" --help >out &&
+	grep "^usage: gemctl run" out &&
+	"$GEMKIT_BUILD_DIR/cs-window-bench" --version >out &&
+	grep "^cs-window-bench (gemkit) " out
+'
+
 if ! test -x "$IGT/gem_create"; then
 	# A TAP skip, counted in the plan like the tests it stands for.
 	test_count=$((test_count + 1))

@@ -9,7 +9,7 @@ test_description='make install: docs, bench programs, the installed gemctl finds
 . "$GEMKIT_SRC_DIR/tests/gemctl-lib.sh"
 
 unset GEMCTL_BENCH_DIR GEMKIT_PRELOAD
-BENCHES="gem-bench debugfs-bench preload-bench gemtop-bench metrics-bench"
+BENCHES="gem-bench debugfs-bench preload-bench gemtop-bench metrics-bench cs-window-bench"
 
 test_expect_success 'setup: make install DESTDIR' '
 	start_gemd --no-debugfs &&
