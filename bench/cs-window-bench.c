@@ -52,6 +52,7 @@
 #define SEEN_WAIT_NS	50000000ll	/* an END seen ends the batch in far less */
 #define START_WAIT_NS	5000000000ull	/* the batch must start within this */
 #define LATE_NS		1000000ull	/* the second age: 1 ms into the loop */
+#define END_WAIT_NS	10000000000ll	/* an END left in place ends it by then */
 
 struct spin {
 	int fd;
@@ -260,7 +261,11 @@ static int trial(struct spin *s, unsigned long spins, uint64_t age_ns)
 	/* Not seen: it still spins.  End it for good. */
 	*loop = MI_BATCH_BUFFER_END;
 	__sync_synchronize();
-	return spin_wait(s, -1) ? -1 : 0;
+	ret = spin_wait(s, END_WAIT_NS);
+	if (ret == 1)
+		fprintf(stderr, "cs-window-bench: the spinner ran on for %lld s "
+			"with MI_BATCH_BUFFER_END in place\n", END_WAIT_NS / 1000000000ll);
+	return ret ? -1 : 0;
 }
 
 /* dl_iterate_phdr: is this object the interposer? */
@@ -337,6 +342,7 @@ int main(int argc, char **argv)
 		printf("END held %7.0f ns%-18s seen %3ld of %ld at once, %3ld of %ld after 1 ms\n",
 		       held, spins ? ":" : " (IGT's end+reset):", seen[0], trials,
 		       seen[1], trials);
+		fflush(stdout);
 	}
 	return 0;
 }
