@@ -16,6 +16,12 @@
  * object's only handle, so no other file's request can make it busy
  * without this file's entry saying so.  Anything else, or any doubt (an
  * entry being rewritten, a table of a released file), goes to gemd.
+ *
+ * A copy counts itself in the file's copies page (GEM_STATUS_COPIES)
+ * before it reads the entry and out once done: another thread or process
+ * of the file may close the handle in between, and gemd then keeps the
+ * freed range from the next object (status.c says how the two order
+ * themselves).  Without that page, no copy is made here.
  */
 #include <errno.h>
 #include <pthread.h>
@@ -41,6 +47,7 @@ struct table {
 	struct gem_token token;
 	const struct gem_handle_status *tab;	/* NULL: free slot */
 	uint64_t size;
+	uint32_t *copies;	/* the file's copies page, NULL: none */
 };
 
 /* Per gemd; the pointers are published with release stores so that the
@@ -73,12 +80,12 @@ static void status_init_once(void)
 
 /* Map a status page of gemd read-only: 0 or -errno. */
 static int status_fetch(struct gem_dev *dev, struct gem_token token, uint32_t which,
-			const void **base, uint64_t *size)
+			int prot, void **base, uint64_t *size)
 {
 	void *p;
 	int ret;
 
-	ret = channel_map_fd(dev, GEM_MSG_STATUS, which, token, PROT_READ, &p,
+	ret = channel_map_fd(dev, GEM_MSG_STATUS, which, token, prot, &p,
 			     size, NULL);
 	if (!ret)
 		*base = p;
@@ -88,7 +95,7 @@ static int status_fetch(struct gem_dev *dev, struct gem_token token, uint32_t wh
 static const uint32_t *dev_hws(struct gem_dev *dev, struct dev_status *st)
 {
 	const uint32_t *hws = __atomic_load_n(&st->hws, __ATOMIC_ACQUIRE);
-	const void *p;
+	void *p;
 	uint64_t size;
 
 	if (hws || st->no_hws)
@@ -96,7 +103,7 @@ static const uint32_t *dev_hws(struct gem_dev *dev, struct dev_status *st)
 	pthread_once(&status_once, status_init_once);
 	pthread_mutex_lock(&status_lock);
 	if (!st->hws && !st->no_hws) {
-		if (status_fetch(dev, GEM_TOKEN_NONE, GEM_STATUS_HWS, &p, &size) ||
+		if (status_fetch(dev, GEM_TOKEN_NONE, GEM_STATUS_HWS, PROT_READ, &p, &size) ||
 		    size < (GEM_STATUS_SEQNO_DWORD + 1) * sizeof(uint32_t))
 			st->no_hws = true;
 		else
@@ -123,25 +130,32 @@ static bool table_alive(const struct gem_handle_status *tab)
 }
 
 /*
- * token's handle table, mapped on first use.  A table whose file was
+ * token's handle table, mapped on first use, and its copies page in
+ * *copies (NULL if gemd would not give one).  A table whose file was
  * released (the token may name a new file now) is dropped and fetched
  * again, once.
  */
 static const struct gem_handle_status *dev_table(struct gem_dev *dev,
 						 struct dev_status *st,
-						 struct gem_token token)
+						 struct gem_token token,
+						 uint32_t **copies)
 {
 	const struct gem_handle_status *tab = NULL;
 	struct table *t, *slot = NULL;
-	const void *p;
-	uint64_t size;
+	uint64_t size, copies_size;
+	void *p, *c;
 	unsigned int i;
 
 	for (i = 0; i < MAX_TABLES; i++) {
 		t = &st->tables[i];
 		tab = __atomic_load_n(&t->tab, __ATOMIC_ACQUIRE);
-		if (tab && gem_token_equal(table_token(t), token) &&
-		    __atomic_load_n(&t->tab, __ATOMIC_ACQUIRE) == tab &&
+		if (!tab || !gem_token_equal(table_token(t), token))
+			continue;
+		*copies = __atomic_load_n(&t->copies, __ATOMIC_RELAXED);
+		/* The slot was not replaced around the reads (a new mapping
+		 * never has an old one's address: none is unmapped). */
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&t->tab, __ATOMIC_ACQUIRE) == tab &&
 		    table_alive(tab))
 			return tab;
 	}
@@ -156,6 +170,7 @@ static const struct gem_handle_status *dev_table(struct gem_dev *dev,
 			if (gem_token_equal(t->token, token) &&
 			    table_alive(t->tab)) {
 				tab = t->tab;
+				*copies = t->copies;
 				goto out_unlock;
 			}
 			if (!slot)
@@ -168,16 +183,22 @@ static const struct gem_handle_status *dev_table(struct gem_dev *dev,
 		slot = &st->tables[st->next_victim];
 		st->next_victim = (st->next_victim + 1) % MAX_TABLES;
 	}
-	if (status_fetch(dev, token, GEM_STATUS_HANDLES, &p, &size) ||
+	if (status_fetch(dev, token, GEM_STATUS_HANDLES, PROT_READ, &p, &size) ||
 	    size < GEM_STATUS_HANDLES_MAX * sizeof(struct gem_handle_status))
 		goto out_unlock;
+	if (status_fetch(dev, token, GEM_STATUS_COPIES, PROT_READ | PROT_WRITE,
+			 &c, &copies_size) ||
+	    copies_size < (GEM_STATUS_COPIES_DWORD + 1) * sizeof(uint32_t))
+		c = NULL;
 	/* A replaced mapping is left mapped: a reader may hold it. */
 	__atomic_store_n(&slot->tab, NULL, __ATOMIC_RELEASE);
 	__atomic_store_n(&slot->token.lo, token.lo, __ATOMIC_RELAXED);
 	__atomic_store_n(&slot->token.hi, token.hi, __ATOMIC_RELAXED);
+	__atomic_store_n(&slot->copies, (uint32_t *)c, __ATOMIC_RELAXED);
 	slot->size = size;
 	__atomic_store_n(&slot->tab, p, __ATOMIC_RELEASE);
 	tab = p;
+	*copies = c;
 out_unlock:
 	pthread_mutex_unlock(&status_lock);
 	return tab;
@@ -226,6 +247,7 @@ struct fast_ctx {
 	struct gem_token token;
 	const uint32_t *hws;
 	const struct gem_handle_status *tab;
+	uint32_t *copies;		/* the file's copies page, or NULL */
 };
 
 int libgem_notice_send(struct gem_channel *ch)
@@ -342,17 +364,15 @@ static bool rw_copy(struct fast_ctx *x, const struct gem_arena_ref *ref,
  * once they have passed, the copy is all the client needs.  The range
  * and pointer checks that fail go to gemd for the kernel's errno.
  */
-static int fast_rw(struct fast_ctx *x, unsigned long request,
-		   struct drm_i915_gem_pread *args, bool write)
+static int fast_rw_counted(struct fast_ctx *x, unsigned long request,
+			   struct drm_i915_gem_pread *args, bool write)
 {
 	void *user = (void *)(uintptr_t)args->data_ptr;
 	struct gem_handle_status e;
 	struct gem_arena_ref ref;
 	bool copied;
 
-	_Static_assert(sizeof(struct drm_i915_gem_pread) ==
-		       sizeof(struct drm_i915_gem_pwrite), "same layout");
-	if (!args->size || !user || !idle_entry(x, args->handle, !write, &e))
+	if (!idle_entry(x, args->handle, !write, &e))
 		return LIBGEM_SLOW;
 	if (args->offset > e.size || args->size > e.size - args->offset)
 		return LIBGEM_SLOW;
@@ -370,13 +390,33 @@ static int fast_rw(struct fast_ctx *x, unsigned long request,
 	return owe(x, request, args, e.size);
 }
 
+/* The copy, counted in the file's copies page from before it reads the
+ * handle's entry to after the last byte (status.c in gemd says why). */
+static int fast_rw(struct fast_ctx *x, unsigned long request,
+		   struct drm_i915_gem_pread *args, bool write)
+{
+	uint32_t *count = x->copies ? &x->copies[GEM_STATUS_COPIES_DWORD] : NULL;
+	int ret;
+
+	_Static_assert(sizeof(struct drm_i915_gem_pread) ==
+		       sizeof(struct drm_i915_gem_pwrite), "same layout");
+	if (!args->size || !args->data_ptr || !count)
+		return LIBGEM_SLOW;
+	/* A full barrier: the count is seen before the entry is read. */
+	__atomic_fetch_add(count, 1, __ATOMIC_SEQ_CST);
+	ret = fast_rw_counted(x, request, args, write);
+	__atomic_fetch_sub(count, 1, __ATOMIC_RELEASE);
+	return ret;
+}
+
 bool libgem_handle_where(struct gem_dev *dev, struct gem_token token, uint32_t h,
 			 uint32_t *arena, uint64_t *offset, uint64_t *size)
 {
 	const struct gem_handle_status *tab;
 	struct gem_handle_status e;
+	uint32_t *copies;
 
-	tab = dev_table(dev, &status[libgem_dev_index(dev)], token);
+	tab = dev_table(dev, &status[libgem_dev_index(dev)], token, &copies);
 	if (!tab || !entry_direct(tab, h, &e))
 		return false;
 	*arena = e.arena;
@@ -410,7 +450,7 @@ int libgem_fast_ioctl(struct gem_dev *dev, struct gem_token token,
 	x.hws = dev_hws(dev, x.st);
 	if (!x.hws)
 		return LIBGEM_SLOW;
-	x.tab = dev_table(dev, x.st, token);
+	x.tab = dev_table(dev, x.st, token, &x.copies);
 	if (!x.tab)
 		return LIBGEM_SLOW;
 	switch (request) {

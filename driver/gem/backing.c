@@ -55,7 +55,8 @@
  * the quarantine below holds only small ranges.
  * In a shared arena we cannot see a client's munmap, so the range of a
  * freed object that a client mapped is quarantined instead of being
- * reused at once: it stays reserved, contents intact, until
+ * reused at once (and so is any range freed while the file's clients
+ * count a direct copy in flight, status.c): it stays reserved, contents intact, until
  * GEM_QUARANTINE_BYTES of newer quarantined ranges push it out, oldest
  * first, and only then is it punched and reused.  A client writing
  * through a mapping that old scribbles on a newer object of its own
@@ -314,6 +315,9 @@ static void range_release(struct gem_device *dev, struct gem_arena *arena,
 	uint64_t start = node->start, size = node->size;
 
 	mm_remove_node(node);
+	/* A client's direct copy may be writing there still (status.c). */
+	if (arena->owner && gem_status_copies_in_flight(arena->owner))
+		mapped = true;
 	if (!arena_reusable(arena)) {
 		arena->free += size;
 	} else if (!quarantine_add(dev, arena, start, size, !mapped)) {

@@ -21,6 +21,7 @@ int gem_file_open(struct gem_device *dev, pid_t pid, const char *comm,
 	snprintf(file->comm, sizeof(file->comm), "%s", comm ? comm : "");
 	file->lowest_free = 1;
 	file->status_fd = -1;
+	file->copies_fd = -1;
 	INIT_LIST_HEAD(&file->arenas);
 	INIT_LIST_HEAD(&file->requests);
 	ret = gem_acct_file_open(file);

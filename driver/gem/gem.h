@@ -196,6 +196,11 @@ int gem_status_hws_fd(struct gem_device *dev, uint64_t *size);
  * a private mapping can be writable. */
 int gem_status_mmio_fd(struct gem_device *dev, uint64_t *size);
 int gem_status_handles_fd(struct gem_file *file, uint64_t *size);
+/* A file's count of its clients' direct copies in flight, at dword
+ * GEM_STATUS_COPIES_DWORD of GTT_PAGE_SIZE bytes that clients map
+ * read-write (protocol.h, GEM_STATUS_COPIES). */
+int gem_status_copies_fd(struct gem_file *file, uint64_t *size);
+#define GEM_STATUS_COPIES_AT	0
 
 #define GEM_HANDLE_STATE_MAX	(1u << 16)
 #define GEM_HANDLE_DIRECT	(1u << 0)	/* copy directly once idle */

@@ -304,6 +304,10 @@ struct gem_file {
 	/* the handle table its client maps (status.c), once asked for */
 	struct gem_handle_state *status;
 	int status_fd;
+	/* its clients' direct copies in flight (status.c), once asked for:
+	 * client-written, so only ever a reason to keep a freed range */
+	uint32_t *copies;
+	int copies_fd;
 	/* its default context's parameters (CONTEXT_SETPARAM, ioctl.c) */
 	bool unbannable;		/* BANNABLE cleared: hangs never ban it */
 	bool no_error_capture, no_zeromap, unrecoverable;
@@ -629,6 +633,8 @@ void gem_status_handle_removed(struct gem_file *file, uint32_t handle,
 /* obj's seqnos or madvise changed: its only handle's entry follows. */
 void gem_status_object_changed(struct gem_object *obj);
 void gem_status_file_release(struct gem_file *file);
+/* Whether file's clients may be copying directly into its arenas now. */
+bool gem_status_copies_in_flight(const struct gem_file *file);
 /* The file's table says dead: libgem stops answering for it (unbind.c). */
 void gem_status_file_unplugged(struct gem_file *file);
 

@@ -19,9 +19,23 @@
  *
  * Entries are written under dev->lock before the ioctl that changed them
  * returns, inside a seqlock (gem_handle_state.seq), so a client reading
- * concurrently sees a whole entry or retries.  Both memfds are sealed:
+ * concurrently sees a whole entry or retries.  These memfds are sealed:
  * nobody can resize them under gemd, and after gemd's own mapping nobody
  * can map them writable (F_SEAL_FUTURE_WRITE).
+ *
+ * One page goes the other way: per drm_file, the count of direct copies
+ * its clients have in flight (GEM_STATUS_COPIES), which they write.  A
+ * copy reads the handle's entry and then writes through libgem's map of
+ * the arena; another thread or process of the same file may close the
+ * handle in between, and the range must not become a new object's under
+ * the copy (the kernel's pwrite holds its object; the new object must
+ * read as zeros).  Client and gemd order themselves as in Dekker's
+ * algorithm: the client counts itself in, then reads the entry; gemd
+ * rewrites the entry (the close), then reads the count when it frees the
+ * range.  One of them sees the other: the client finds the handle gone
+ * and asks gemd, or gemd finds a copy in flight and quarantines the range
+ * as if the client had mapped it (backing.c).  A client that lies about
+ * the count only keeps its own file's ranges out of reuse.
  */
 #ifndef _GNU_SOURCE
 #define _GNU_SOURCE	/* F_ADD_SEALS, F_SEAL_FUTURE_WRITE */
@@ -244,6 +258,49 @@ out_unlock:
 	return ret;
 }
 
+int gem_status_copies_fd(struct gem_file *file, uint64_t *size)
+{
+	struct gem_device *dev = file->dev;
+	void *p;
+	int ret = 0, fd;
+
+	*size = GTT_PAGE_SIZE;
+	if (gem_file_unplugged(file))
+		return -ENODEV;
+	gem_lock(dev);
+	if (!file->copies) {
+		/* Written by the clients: no F_SEAL_FUTURE_WRITE. */
+		fd = memfd_create_sealed("gemd-copies", GTT_PAGE_SIZE,
+					 F_SEAL_SHRINK | F_SEAL_GROW | F_SEAL_SEAL);
+		if (fd < 0) {
+			ret = fd;
+			goto out_unlock;
+		}
+		p = mmap(NULL, GTT_PAGE_SIZE, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+		if (p == MAP_FAILED) {
+			ret = -errno;
+			close(fd);
+			goto out_unlock;
+		}
+		file->copies = p;
+		file->copies_fd = fd;
+	}
+	ret = dup_fd(file->copies_fd);
+out_unlock:
+	gem_unlock(dev);
+	return ret;
+}
+
+bool gem_status_copies_in_flight(const struct gem_file *file)
+{
+	if (!file->copies)
+		return false;
+	/* After this thread's (or, through dev->lock, another's) rewrite of
+	 * the freed handle's entry: the store before the load (Dekker). */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	return __atomic_load_n(&file->copies[GEM_STATUS_COPIES_AT], __ATOMIC_RELAXED) != 0;
+}
+
 void gem_status_file_unplugged(struct gem_file *file)
 {
 	struct gem_handle_state dead = { .flags = 0 };
@@ -256,6 +313,12 @@ void gem_status_file_release(struct gem_file *file)
 {
 	struct gem_handle_state dead = { .flags = 0 };
 
+	if (file->copies) {
+		munmap(file->copies, GTT_PAGE_SIZE);
+		close(file->copies_fd);
+		file->copies = NULL;
+		file->copies_fd = -1;
+	}
 	if (!file->status)
 		return;
 	/* Clients that still map it must stop trusting it. */

@@ -897,14 +897,16 @@ SAME_FIELD(size);
 _Static_assert(sizeof(struct gem_handle_state) == sizeof(struct gem_handle_status) &&
 	       GEM_HANDLE_STATE_MAX == GEM_STATUS_HANDLES_MAX &&
 	       GEM_HANDLE_DIRECT == GEM_HS_DIRECT && GEM_HANDLE_ALIVE == GEM_HS_ALIVE &&
-	       GEM_STATUS_SEQNO_DWORD == I915_GEM_HWS_INDEX,
+	       GEM_STATUS_SEQNO_DWORD == I915_GEM_HWS_INDEX &&
+	       GEM_STATUS_COPIES_DWORD == GEM_STATUS_COPIES_AT,
 	       "the status pages as the protocol describes them");
 
 /*
- * GEM_MSG_STATUS: a read-only descriptor of a status page: the hardware
- * status page for anyone, a file's handle table for a client holding the
- * file, the register file for root (sysfs's resource0 is 0600 root: the
- * registers show where every client's tiled objects are).
+ * GEM_MSG_STATUS: a descriptor of a status page: the hardware status page
+ * for anyone, a file's handle table and its copies count (the one page
+ * clients write) for a client holding the file, the register file for
+ * root (sysfs's resource0 is 0600 root: the registers show where every
+ * client's tiled objects are).
  */
 static int handle_status(struct conn *c, const struct gem_msg_hdr *hdr,
 			 uint8_t *payload)
@@ -923,10 +925,13 @@ static int handle_status(struct conn *c, const struct gem_msg_hdr *hdr,
 		fd = gem_status_hws_fd(c->srv->dev, &rep.size);
 		break;
 	case GEM_STATUS_HANDLES:
+	case GEM_STATUS_COPIES:
 		fe = file_get(c, hdr->file);
 		if (!fe)
 			return conn_reply(c, -EBADF, NULL, 0, -1);
-		fd = gem_status_handles_fd(fe->file, &rep.size);
+		fd = hdr->request == GEM_STATUS_HANDLES ?
+			gem_status_handles_fd(fe->file, &rep.size) :
+			gem_status_copies_fd(fe->file, &rep.size);
 		file_put(c->srv, fe);
 		break;
 	case GEM_STATUS_MMIO:

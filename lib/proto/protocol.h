@@ -272,6 +272,15 @@ struct gem_shm_reply {
  *    of struct gem_handle_status indexed by handle, GEM_STATUS_HANDLES_MAX
  *    entries.  gemd writes an entry under its lock whenever the handle's
  *    facts change and before the ioctl that changed them returns.
+ *  - GEM_STATUS_COPIES: the drm_file's count of direct copies in flight
+ *    (hdr.file), 4 KiB that every client of the file maps read-write.
+ *    A client adds 1 to the dword at GEM_STATUS_COPIES_DWORD (a full
+ *    barrier) before it reads the handle entry it will copy by, and takes
+ *    1 off once the copy is done.  gemd looks at it when it frees a range
+ *    of the file's arenas: while it is not 0, a copy that read the freed
+ *    object's entry may still be writing there, so the range is not given
+ *    to the next object.  A client that cannot have it does not copy
+ *    directly.
  *  - GEM_STATUS_MMIO: the GPU's live registers as a 945G's MMIO BAR holds
  *    them (512 KiB, register offset = byte offset), for the interposer's
  *    PCI resource0.  Only for a root peer (-EACCES otherwise), as the
@@ -282,10 +291,12 @@ enum gem_status_page {
 	GEM_STATUS_HWS = 1,
 	GEM_STATUS_HANDLES = 2,
 	GEM_STATUS_MMIO = 3,
+	GEM_STATUS_COPIES = 4,
 };
 
 #define GEM_STATUS_SEQNO_DWORD	0x20	/* I915_GEM_HWS_INDEX */
 #define GEM_STATUS_HANDLES_MAX	(1u << 16)
+#define GEM_STATUS_COPIES_DWORD	0
 
 struct gem_status_reply {
 	uint64_t size;		/* bytes to map */

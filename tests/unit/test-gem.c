@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
+#include <sys/mman.h>
 #include <unistd.h>
 
 #include "cmd.h"
@@ -159,9 +160,72 @@ static void test_view_made_under_gpu_writes(void)
 	gti_teardown();
 }
 
+static struct gem_backing_loc where(uint32_t handle)
+{
+	struct gem_object *obj = gti_obj(handle);	/* takes the lock */
+	struct gem_backing_loc loc;
+
+	gem_lock(gti_dev);
+	gem_object_location(obj, &loc);
+	gem_unlock(gti_dev);
+	return loc;
+}
+
+static void close_handle(uint32_t handle)
+{
+	struct drm_gem_close arg = { .handle = handle };
+
+	gt_assert_eq(gti_ioctl(DRM_IOCTL_GEM_CLOSE, &arg), 0);
+}
+
+/*
+ * A freed range goes to the next object of its size, unless the file's
+ * clients count a direct copy in flight (status.c): then it is kept out
+ * of reuse, as a range a client mapped is, since the copy may have read
+ * the freed handle's entry and still be writing there.
+ */
+static void test_copy_in_flight_keeps_range(void)
+{
+	struct gem_backing_loc a_loc, b_loc, c_loc;
+	uint64_t size;
+	uint32_t *count, a, b, c;
+	int fd;
+
+	gti_setup(16u << 20);
+	fd = gem_status_copies_fd(gti_file, &size);
+	gt_assert(fd >= 0);
+	gt_assert_eq(size, 4096);
+	count = mmap(NULL, size, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+	gt_assert(count != MAP_FAILED);
+	close(fd);
+
+	/* Nothing in flight: the range is the next object's. */
+	a = gti_create(8192);
+	a_loc = where(a);
+	close_handle(a);
+	b = gti_create(8192);
+	b_loc = where(b);
+	gt_assert_eq(b_loc.arena, a_loc.arena);
+	gt_assert_eq(b_loc.offset, a_loc.offset);
+
+	/* A copy in flight: b's range stays out of reuse. */
+	__atomic_store_n(&count[GEM_STATUS_COPIES_AT], 1, __ATOMIC_SEQ_CST);
+	close_handle(b);
+	c = gti_create(8192);
+	c_loc = where(c);
+	gt_assert(c_loc.arena != b_loc.arena || c_loc.offset != b_loc.offset);
+	__atomic_store_n(&count[GEM_STATUS_COPIES_AT], 0, __ATOMIC_SEQ_CST);
+	close_handle(c);
+	munmap(count, size);
+	gti_teardown();
+}
+
 int main(int argc, char **argv)
 {
 	gemtest_init(argc, argv);
+
+	gemtest_subtest("copy-in-flight-keeps-freed-range")
+		test_copy_in_flight_keeps_range();
 
 	gemtest_subtest("merge3-concurrent-writer")
 		test_merge3_concurrent_writer();
