@@ -296,9 +296,11 @@ bool gem_status_copies_in_flight(const struct gem_file *file)
 	if (!file->copies)
 		return false;
 	/* After this thread's (or, through dev->lock, another's) rewrite of
-	 * the freed handle's entry: the store before the load (Dekker). */
+	 * the freed handle's entry: the store before the load (Dekker).
+	 * Acquire: a 0 follows the last copy's bytes, so the next object's
+	 * clearing comes after them. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	return __atomic_load_n(&file->copies[GEM_STATUS_COPIES_AT], __ATOMIC_RELAXED) != 0;
+	return __atomic_load_n(&file->copies[GEM_STATUS_COPIES_AT], __ATOMIC_ACQUIRE) != 0;
 }
 
 void gem_status_file_unplugged(struct gem_file *file)
