@@ -505,7 +505,8 @@ static int waiter_seqno(struct gdfs *src)
 }
 
 /* A client killed while gemd's thread for it waits for the GPU on its
- * behalf: the thread answers into the void and goes. */
+ * behalf: the wait ends (the death interrupts it, as a fatal signal does
+ * in the kernel, or the spin ends), the thread goes and no waiter is left. */
 static void test_killed_mid_request(void)
 {
 	unsigned int before;
@@ -541,13 +542,18 @@ static void test_killed_mid_request(void)
 		exit(1);	/* never: killed first */
 	}
 	gt_assert_eq(read(pfd[0], &op.name, sizeof(op.name)), sizeof(op.name));
+	/*
+	 * Hold the spin before the kill: closing the dead client's file
+	 * drops its handles and with them the flink name, as in the kernel,
+	 * and that close may come before or after our GEM_OPEN.
+	 */
+	gt_assert_eq(gt_ioctl_errno(fd, DRM_IOCTL_GEM_OPEN, &op), 0);
+	map = gt_mmap_gtt(fd, op.handle, 4096);
 	while (waiter_seqno(src) == 0)
 		nanosleep(&ts, NULL);
 	kill(pid, SIGKILL);
 	gt_assert_eq(waitpid(pid, &status, 0), pid);
 	/* End the spin: the wait returns, to a client that is gone. */
-	gt_assert_eq(gt_ioctl_errno(fd, DRM_IOCTL_GEM_OPEN, &op), 0);
-	map = gt_mmap_gtt(fd, op.handle, 4096);
 	__atomic_store_n(&map[0], MI_BATCH_BUFFER_END, __ATOMIC_SEQ_CST);
 	gt_assert_eq(__gt_wait(fd, op.handle, &timeout), 0);
 	munmap(map, 4096);
