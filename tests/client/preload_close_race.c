@@ -11,9 +11,10 @@
  * The closing thread takes the closed handle's number back at once (a
  * filler object, kept to the end, so that no number ever comes back to a
  * writer holding it) and then creates an object of the closed one's
- * size, which is the one that would get its range.  Before the fix, 2 or
- * 3 in 10,000 such objects held the other thread's bytes; a race, so the
- * test can miss it, but it cannot report one that did not happen.
+ * size, which is the one that would get its range.  Before the fix, 78
+ * to 173 of 2,000 such objects held the other thread's bytes (three runs;
+ * with 4 KiB copies it was 2 or 3 in 10,000 and the test missed it); a
+ * race still, but it cannot report one that did not happen.
  */
 #include <fcntl.h>
 #include <pthread.h>
@@ -30,8 +31,15 @@
 #include "gemtest.h"
 #include "preload-test.h"
 
-#define ROUNDS	10000
-#define SIZE	4096
+/*
+ * The copy is what the close must fall into, so it is made long: a
+ * 256 KiB pwrite is tens of microseconds of copying against the few
+ * round trips of close, filler and create.  Fillers are one page, a size
+ * no new object has, so that they never take the closed object's range.
+ */
+#define ROUNDS	2000
+#define SIZE	(256 * 1024)
+#define FILLER	4096
 
 struct race {
 	int fd;
@@ -42,9 +50,10 @@ struct race {
 static void *writer_main(void *arg)
 {
 	struct race *r = arg;
-	uint8_t buf[SIZE];
+	uint8_t *buf = malloc(SIZE);
 
-	memset(buf, 0xaa, sizeof(buf));
+	gt_assert(buf);
+	memset(buf, 0xaa, SIZE);
 	while (!atomic_load(&r->stop)) {
 		struct drm_i915_gem_pwrite pw = {
 			.handle = atomic_load(&r->target), .size = SIZE,
@@ -54,6 +63,7 @@ static void *writer_main(void *arg)
 		/* ENOENT when it lost the race to the close: fine. */
 		ioctl(r->fd, DRM_IOCTL_I915_GEM_PWRITE, &pw);
 	}
+	free(buf);
 	return NULL;
 }
 
@@ -93,7 +103,7 @@ static void test_pwrite_racing_close(void)
 	for (i = 0; i < ROUNDS; i++) {
 		old = atomic_load(&r.target);
 		close_handle(r.fd, old);
-		fillers[i] = pt_create(r.fd, 2 * SIZE);
+		fillers[i] = pt_create(r.fd, FILLER);
 		fresh = pt_create(r.fd, SIZE);
 		if (fillers[i] == old && fresh != old) {
 			checked++;
