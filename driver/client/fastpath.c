@@ -225,11 +225,48 @@ static bool entry_direct(const struct gem_handle_status *tab, uint32_t h,
 		out->arena = __atomic_load_n(&e->arena, __ATOMIC_RELAXED);
 		out->offset = __atomic_load_n(&e->offset, __ATOMIC_RELAXED);
 		out->size = __atomic_load_n(&e->size, __ATOMIC_RELAXED);
+		out->object = __atomic_load_n(&e->object, __ATOMIC_RELAXED);
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&e->seq, __ATOMIC_RELAXED) == seq)
+		if (__atomic_load_n(&e->seq, __ATOMIC_RELAXED) == seq) {
+			out->seq = seq;
 			return out->flags & GEM_HS_DIRECT;
+		}
 	}
 	return false;
+}
+
+/*
+ * After a direct pwrite by entry seen: did gemd move the object's pages
+ * meanwhile (its first export)?  Our bytes may then have reached the old
+ * pages after gemd copied them, and the kernel's pwrite lands in the
+ * object: the caller sends it to gemd, which writes the new pages (the
+ * same bytes again, before the ioctl returns).  An entry rewritten for
+ * another object (the handle was closed) needs nothing: the copy went to
+ * the old object, whose range gemd keeps out of reuse.  protocol.h and
+ * gemd's status.c give the order both sides keep.
+ */
+static bool moved_under_copy(const struct gem_handle_status *tab, uint32_t h,
+			     const struct gem_handle_status *seen)
+{
+	const struct gem_handle_status *e = &tab[h];
+	uint64_t object;
+	uint32_t seq;
+	int i;
+
+	/* A full barrier: our bytes come before the look at seq. */
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+	for (i = 0; i < SEQLOCK_TRIES; i++) {
+		seq = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
+		if (seq == seen->seq)
+			return false;
+		if (seq & 1)
+			continue;
+		object = __atomic_load_n(&e->object, __ATOMIC_RELAXED);
+		__atomic_thread_fence(__ATOMIC_ACQUIRE);
+		if (__atomic_load_n(&e->seq, __ATOMIC_RELAXED) == seq)
+			return object == seen->object;
+	}
+	return true;	/* rewritten all along: ask gemd, as a late pwrite would */
 }
 
 /* seqno has passed on the GPU (0: no request at all). */
@@ -385,7 +422,7 @@ static int fast_rw_counted(struct fast_ctx *x, unsigned long request,
 	copied = rw_copy(x, &ref, (off_t)(e.offset + args->offset), user,
 			 (size_t)args->size, write);
 	libgem_arena_put(x->dev, &ref);
-	if (!copied)
+	if (!copied || (write && moved_under_copy(x->tab, args->handle, &e)))
 		return LIBGEM_SLOW;
 	return owe(x, request, args, e.size);
 }

@@ -497,6 +497,9 @@ int gem_backing_export(struct gem_object *obj)
 	ret = dedicated_create(dev, obj, obj->size, &arena);
 	if (ret)
 		goto out_free;
+	/* A client's direct pwrite may be copying to the old pages: it
+	 * learns of the move from its entry, rewritten first (status.c). */
+	gem_status_object_moving(obj, true);
 	memcpy(arena->base, old_vaddr, obj->size);
 	if (snap)
 		memcpy(snap, arena->base, obj->size);
@@ -513,7 +516,7 @@ int gem_backing_export(struct gem_object *obj)
 	obj->arena = arena;
 	obj->vaddr = arena->base;
 	obj->client_mapped = false;
-	gem_status_object_changed(obj);	/* its pages moved */
+	gem_status_object_moving(obj, false);	/* its pages moved */
 out_free:
 	free(snap);
 	return ret;

@@ -216,7 +216,7 @@ struct gem_handle_state {
 	uint32_t pad;
 	uint64_t offset;
 	uint64_t size;
-	uint64_t reserved;
+	uint64_t object;	/* obj->id, never reused: see protocol.h */
 };
 
 /*

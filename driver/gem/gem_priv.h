@@ -205,6 +205,7 @@ struct gem_object {
 	uint32_t last_write_seqno;	/* last request that writes it */
 	bool dirty;
 	bool client_mapped;		/* a client mapped its pages */
+	bool moving;			/* gem_backing_export copies its pages */
 	bool fresh;			/* zeroed by gemd in a recycled range and
 					 * untouched since: it has no pages yet,
 					 * as far as anyone can tell (backing.c) */
@@ -632,6 +633,7 @@ void gem_status_handle_removed(struct gem_file *file, uint32_t handle,
 			       struct gem_object *obj);
 /* obj's seqnos or madvise changed: its only handle's entry follows. */
 void gem_status_object_changed(struct gem_object *obj);
+void gem_status_object_moving(struct gem_object *obj, bool moving);
 void gem_status_file_release(struct gem_file *file);
 /* Whether file's clients may be copying directly into its arenas now. */
 bool gem_status_copies_in_flight(const struct gem_file *file);

@@ -160,6 +160,7 @@ static void entry_write(struct gem_handle_state *e,
 	e->arena = val->arena;
 	e->offset = val->offset;
 	e->size = val->size;
+	e->object = val->object;
 	__atomic_store_n(&e->seq, seq + 2, __ATOMIC_RELEASE);
 }
 
@@ -169,10 +170,14 @@ void gem_status_entry(const struct gem_file *file, const struct gem_object *obj,
 	struct gem_backing_loc loc;
 
 	/* Only a direct handle's facts are kept up to date: the others read
-	 * as zeros, which sends every question about them to gemd. */
+	 * as zeros but for the object's name, which sends every question
+	 * about them to gemd. */
 	memset(val, 0, sizeof(*val));
-	if (!obj || obj->handle_count != 1 || obj->solo_file != file ||
-	    obj->madv != I915_MADV_WILLNEED || !obj->arena)
+	if (!obj)
+		return;
+	val->object = obj->id;
+	if (obj->handle_count != 1 || obj->solo_file != file ||
+	    obj->madv != I915_MADV_WILLNEED || !obj->arena || obj->moving)
 		return;
 	/* A GTT view must see the writes merged: gemd copies (view.c). */
 	if (obj->view)
@@ -202,6 +207,23 @@ void gem_status_object_changed(struct gem_object *obj)
 {
 	if (obj->handle_count == 1 && obj->solo_file)
 		gem_status_publish(obj->solo_file, obj->solo_handle, obj);
+}
+
+/*
+ * obj's pages are about to move (its first export, backing.c), or have
+ * (moving false).  A direct pwrite that read the entry before may still
+ * be writing the old pages after gemd copied them; its client reads the
+ * entry again after its last byte and, finding it changed for the same
+ * object, sends the pwrite to gemd (protocol.h).  So the entry changes
+ * before gemd reads the old pages, a full barrier between: either the
+ * client sees the change or gemd's copy sees the client's bytes.
+ */
+void gem_status_object_moving(struct gem_object *obj, bool moving)
+{
+	obj->moving = moving;
+	gem_status_object_changed(obj);
+	if (moving)
+		__atomic_thread_fence(__ATOMIC_SEQ_CST);
 }
 
 void gem_status_handle_added(struct gem_file *file, uint32_t handle,

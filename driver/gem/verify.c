@@ -26,6 +26,7 @@
  * fields, and a verify_epoch stamp tells live objects and arenas from
  * dangling pointers (which ASan reports in sanitized builds).
  */
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -319,11 +320,11 @@ static void check_status_entry(struct verify *v, const struct gem_file *file,
 	want.seq = e->seq;
 	if ((e->seq & 1) || memcmp(e, &want, sizeof(want)))
 		broken(v, GEM_VERIFY_STATUS, NULL,
-		       "file %u: handle %u's entry says flags 0x%x seqnos "
-		       "%u/%u arena %u, the handle flags 0x%x seqnos %u/%u "
-		       "arena %u", file->id, h, e->flags, e->read_seqno,
-		       e->write_seqno, e->arena, want.flags, want.read_seqno,
-		       want.write_seqno, want.arena);
+		       "file %u: handle %u's entry says object %" PRIu64 " flags 0x%x "
+		       "seqnos %u/%u arena %u, the handle object %" PRIu64 " flags 0x%x "
+		       "seqnos %u/%u arena %u", file->id, h, e->object, e->flags,
+		       e->read_seqno, e->write_seqno, e->arena, want.object, want.flags,
+		       want.read_seqno, want.write_seqno, want.arena);
 }
 
 static void check_files(struct verify *v, uint32_t *file_requests)

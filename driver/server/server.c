@@ -893,6 +893,7 @@ SAME_FIELD(write_seqno);
 SAME_FIELD(arena);
 SAME_FIELD(offset);
 SAME_FIELD(size);
+SAME_FIELD(object);
 #undef SAME_FIELD
 _Static_assert(sizeof(struct gem_handle_state) == sizeof(struct gem_handle_status) &&
 	       GEM_HANDLE_STATE_MAX == GEM_STATUS_HANDLES_MAX &&

@@ -307,6 +307,14 @@ struct gem_status_reply {
  * odd while gemd rewrites the entry, so a reader copies the entry and
  * keeps the copy only if seq was even and unchanged around it.  Entry 0 is
  * the table's own: its flags hold GEM_HS_ALIVE until the file is released.
+ *
+ * object names the object whatever the flags say (0: no object), and is
+ * never reused.  gemd moves a direct object's pages once, at its first
+ * export, and rewrites the entry before it copies them, with a full
+ * barrier between.  So a client that pwrote directly puts a full barrier
+ * after its last byte and reads seq again: unchanged, its bytes are in
+ * the object; changed for the same object, they may have gone to the old
+ * pages after gemd copied them, and it sends the pwrite to gemd.
  */
 struct gem_handle_status {
 	uint32_t seq;
@@ -317,7 +325,7 @@ struct gem_handle_status {
 	uint32_t pad;
 	uint64_t offset;
 	uint64_t size;
-	uint64_t reserved;
+	uint64_t object;	/* the object's id, never reused; 0: none */
 };
 
 /*

@@ -220,12 +220,54 @@ static void test_copy_in_flight_keeps_range(void)
 	gti_teardown();
 }
 
+/*
+ * A handle's entry names its object whatever else it says, and the first
+ * export rewrites it twice: once before gemd copies the pages (not
+ * direct: a client's pwrite copying meanwhile sees the change and sends
+ * the pwrite to gemd, protocol.h), once where they are now.
+ */
+static void test_export_rewrites_entry_first(void)
+{
+	struct drm_gem_flink fl;
+	struct gem_handle_state *e;
+	uint32_t a, seq;
+	uint64_t size;
+	int fd;
+
+	gti_setup(16u << 20);
+	fd = gem_status_handles_fd(gti_file, &size);
+	gt_assert(fd >= 0);
+	close(fd);
+	a = gti_create(8192);
+	e = &gti_file->status[a];
+	gt_assert_eq(e->object, gti_obj(a)->id);
+	gt_assert_eq(e->flags, GEM_HANDLE_DIRECT);
+	gt_assert_eq(e->arena, where(a).arena);
+	seq = e->seq;
+
+	fl = (struct drm_gem_flink){ .handle = a };
+	gt_assert_eq(gti_ioctl(DRM_IOCTL_GEM_FLINK, &fl), 0);
+	gt_assert_eq(e->seq, seq + 4);
+	gt_assert_eq(e->object, gti_obj(a)->id);
+	gt_assert_eq(e->flags, GEM_HANDLE_DIRECT);
+	gt_assert_eq(e->arena, where(a).arena);
+	gt_assert(gti_obj(a)->arena->dedicated);
+	gt_assert(!gti_obj(a)->moving);
+
+	close_handle(a);
+	gt_assert_eq(e->object, 0);
+	gt_assert_eq(e->flags, 0);
+	gti_teardown();
+}
+
 int main(int argc, char **argv)
 {
 	gemtest_init(argc, argv);
 
 	gemtest_subtest("copy-in-flight-keeps-freed-range")
 		test_copy_in_flight_keeps_range();
+	gemtest_subtest("export-rewrites-entry-first")
+		test_export_rewrites_entry_first();
 
 	gemtest_subtest("merge3-concurrent-writer")
 		test_merge3_concurrent_writer();
