@@ -43,10 +43,14 @@ keys () {
 	$T send-keys -t gt "$@"
 }
 
-# screen_has PATTERN: the pane now shows a line matching the ERE.
+# screen_has PATTERN...: one capture of the pane shows a line matching
+# each ERE.  tmux may capture a frame half drawn, so a test that checks
+# several lines of a frame waits for all of them at once.
 screen_has () {
-	$T capture-pane -p -t gt >screen.out 2>/dev/null &&
-	grep -E -q -e "$1" screen.out
+	$T capture-pane -p -t gt >screen.out 2>/dev/null || return 1
+	for screen_pattern_ in "$@"; do
+		grep -E -q -e "$screen_pattern_" screen.out || return 1
+	done
 }
 
 screen_lacks () {
@@ -55,21 +59,7 @@ screen_lacks () {
 }
 
 wait_screen () {
-	test_wait_for 10 screen_has "$1" || { cat screen.out; return 1; }
-}
-
-# screen_has_all PATTERN...: one capture of the pane shows a line
-# matching each ERE.  tmux may capture a frame half drawn, so a test
-# that checks several lines of a frame waits for all of them at once.
-screen_has_all () {
-	$T capture-pane -p -t gt >screen.out 2>/dev/null || return 1
-	for p in "$@"; do
-		grep -E -q -e "$p" screen.out || return 1
-	done
-}
-
-wait_screen_all () {
-	test_wait_for 10 screen_has_all "$@" || { cat screen.out; return 1; }
+	test_wait_for 10 screen_has "$@" || { cat screen.out; return 1; }
 }
 
 wait_screen_gone () {

@@ -33,7 +33,7 @@ test_expect_success 'setup: gemd, the workload and gemtop in a 100x30 tmux' '
 '
 
 test_expect_success 'the header: device, aperture bar, shares, seqnos, rates, history' '
-	wait_screen_all "^Rates/s exec 0\\.0  binds 0\\.0  evict 0\\.0  waits 0\\.0" \
+	wait_screen "^Rates/s exec 0\\.0  binds 0\\.0  evict 0\\.0  waits 0\\.0" \
 		"^gemtop - i915 dev=0000:00:02\\.0 unique=0000:00:02\\.0 - .* cpu [0-9.]+%" \
 		"^Aperture \\[\\|? +\\] 448K/16M 2\\.7%  hole [0-9.]+M  pinned 256K 1\\.6%  fenced 0B 0\\.0%" \
 		"^Seqno emitted 0 completed 0  lag 0  oldest -  outstanding 0  hangs 0  GPU busy 0\.0%\$" \
@@ -119,7 +119,7 @@ right_and_wait_ () {
 
 test_expect_success 'view 2, the GTT map: grid, figures and the owner under the cursor' '
 	keys 2 &&
-	wait_screen_all "^ranges 6  holes 1  free [0-9.]+M" "^PPP+i+P+\\.+\$" \
+	wait_screen "^ranges 6  holes 1  free [0-9.]+M" "^PPP+i+P+\\.+\$" \
 		"^0x00000000: obj 1 at 0x00000000 size 128K pinned pinned owner -\$" &&
 	n=0 &&
 	while ! screen_has ": obj 2 at 0x00020000 size 64K inactive owner $WORKLOAD_PID/gemtop-workload\$"; do
@@ -139,7 +139,7 @@ test_expect_success 'view 2: the legend whole on its own line; every other objec
 
 test_expect_success 'view 3, clients: objects, bytes and bound bytes per file' '
 	keys 3 &&
-	wait_screen_all "^ +1 +$WORKLOAD_PID gemtop-workload +10 +640K +320K +0 +0 +(0\.0|-) +(0\.0|-) +0\$" \
+	wait_screen "^ +1 +$WORKLOAD_PID gemtop-workload +10 +640K +320K +0 +0 +(0\.0|-) +(0\.0|-) +0\$" \
 		"^1 clients  sort FILE\$" \
 		"^ +FILE +PID +COMM +OBJECTS +BYTES +BOUND +REQUESTS +EVICTED +GPU% +CPU% +WAITS" &&
 	# an idle client: 0 % once two samples hold it
@@ -160,7 +160,7 @@ test_expect_success 'view 3 sorts by its own columns: > to GPU%, I inverts' '
 
 test_expect_success 'view 4, rings: registers, seqnos and requests' '
 	keys 4 &&
-	wait_screen_all "^Ring render  HEAD 0x00000000  TAIL 0x00000000" \
+	wait_screen "^Ring render  HEAD 0x00000000  TAIL 0x00000000" \
 		"^size 131072  space 131072  idle" \
 		"^seqno emitted 0  completed 0  lag 0" \
 		"^0 outstanding requests"

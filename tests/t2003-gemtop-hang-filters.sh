@@ -31,7 +31,7 @@ test_expect_success 'a hang: a reverse-video banner naming the guilty client' '
 
 test_expect_success 'the banner stays until a acknowledges it' '
 	keys 2 && keys 1 &&
-	wait_screen_all "^1 Objects" "^ GPU HANG 1" &&
+	wait_screen "^1 Objects" "^ GPU HANG 1" &&
 	keys a &&
 	wait_screen_gone "GPU HANG"
 '
@@ -69,10 +69,10 @@ test_expect_success 'the prompt starts empty, shows the filter in force; Ctrl-U 
 
 test_expect_success 'an unknown term is an error, with a suggestion; the filter stays' '
 	keys "\\" && keys -l "submt" && keys Enter &&
-	wait_screen_all "^>>> filter not changed: unknown event type .submt. \\(did you mean .submit.\\?\\)" \
+	wait_screen "^>>> filter not changed: unknown event type .submt. \\(did you mean .submit.\\?\\)" \
 		"filter: submit hang" &&
 	keys 1 && keys "\\" && keys -l "sise>1M" && keys Enter &&
-	wait_screen_all "^>>> filter not changed: unknown filter term .sise>1M. \\(did you mean .size>1M.\\?\\)" \
+	wait_screen "^>>> filter not changed: unknown filter term .sise>1M. \\(did you mean .size>1M.\\?\\)" \
 		"^11 objects, 11 shown"
 '
 
@@ -118,7 +118,7 @@ test_expect_success 'F2 setup: change the sort and delay, Esc saves gemtoprc' '
 	$T kill-session -t gt &&
 	start_gemtop 100 30 -C &&
 	wait_screen "^[0-9]+ objects, [0-9]+ shown  sort SIZE" &&
-	keys F2 && wait_screen_all "^gemtop setup" "^Refresh delay      1.00 s\$" &&
+	keys F2 && wait_screen "^gemtop setup" "^Refresh delay      1.00 s\$" &&
 	keys Right && wait_screen "^Refresh delay      2.00 s\$" &&
 	keys Down Down Down Down && keys Right &&
 	wait_screen "^Sort objects by    LIST\$" &&
@@ -189,7 +189,7 @@ restart_gemtop () {
 
 test_expect_success 'a hang before gemtop started, not cleared: the banner at start' '
 	start_gemtop 120 30 -C -d 0.2 &&
-	wait_screen_all "^Lists  unbound" "$banner_re"
+	wait_screen "^Lists  unbound" "$banner_re"
 '
 
 test_expect_success 'a takes it down and keeps the error state; the next gemtop shows it' '

@@ -204,9 +204,9 @@ out_unlock:
 	return tab;
 }
 
-/* A consistent copy of entry h, if it allows direct access. */
-static bool entry_direct(const struct gem_handle_status *tab, uint32_t h,
-			 struct gem_handle_status *out)
+/* A consistent copy of entry h (seq even and unchanged around it). */
+static bool entry_read(const struct gem_handle_status *tab, uint32_t h,
+		       struct gem_handle_status *out)
 {
 	const struct gem_handle_status *e;
 	uint32_t seq;
@@ -229,10 +229,17 @@ static bool entry_direct(const struct gem_handle_status *tab, uint32_t h,
 		__atomic_thread_fence(__ATOMIC_ACQUIRE);
 		if (__atomic_load_n(&e->seq, __ATOMIC_RELAXED) == seq) {
 			out->seq = seq;
-			return out->flags & GEM_HS_DIRECT;
+			return true;
 		}
 	}
 	return false;
+}
+
+/* A consistent copy of entry h, if it allows direct access. */
+static bool entry_direct(const struct gem_handle_status *tab, uint32_t h,
+			 struct gem_handle_status *out)
+{
+	return entry_read(tab, h, out) && (out->flags & GEM_HS_DIRECT);
 }
 
 /*
@@ -248,25 +255,13 @@ static bool entry_direct(const struct gem_handle_status *tab, uint32_t h,
 static bool moved_under_copy(const struct gem_handle_status *tab, uint32_t h,
 			     const struct gem_handle_status *seen)
 {
-	const struct gem_handle_status *e = &tab[h];
-	uint64_t object;
-	uint32_t seq;
-	int i;
+	struct gem_handle_status now;
 
 	/* A full barrier: our bytes come before the look at seq. */
 	__atomic_thread_fence(__ATOMIC_SEQ_CST);
-	for (i = 0; i < SEQLOCK_TRIES; i++) {
-		seq = __atomic_load_n(&e->seq, __ATOMIC_ACQUIRE);
-		if (seq == seen->seq)
-			return false;
-		if (seq & 1)
-			continue;
-		object = __atomic_load_n(&e->object, __ATOMIC_RELAXED);
-		__atomic_thread_fence(__ATOMIC_ACQUIRE);
-		if (__atomic_load_n(&e->seq, __ATOMIC_RELAXED) == seq)
-			return object == seen->object;
-	}
-	return true;	/* rewritten all along: ask gemd, as a late pwrite would */
+	if (!entry_read(tab, h, &now))
+		return true;	/* rewritten all along: ask gemd, as a late pwrite would */
+	return now.seq != seen->seq && now.object == seen->object;
 }
 
 /* seqno has passed on the GPU (0: no request at all). */

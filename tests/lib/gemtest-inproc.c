@@ -49,6 +49,13 @@ uint32_t gti_create(uint64_t size)
 	return c.handle;
 }
 
+void gti_close(uint32_t handle)
+{
+	struct drm_gem_close c = { .handle = handle };
+
+	gt_assert_eq(gti_ioctl(DRM_IOCTL_GEM_CLOSE, &c), 0);
+}
+
 struct gem_object *gti_obj(uint32_t handle)
 {
 	struct gem_object *obj;

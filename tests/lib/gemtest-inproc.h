@@ -20,6 +20,7 @@ void gti_setup(uint64_t aperture);
 void gti_teardown(void);
 int gti_ioctl(unsigned long cmd, void *arg);
 uint32_t gti_create(uint64_t size);
+void gti_close(uint32_t handle);
 /* The object behind a handle of gti_file (the handle keeps it alive). */
 struct gem_object *gti_obj(uint32_t handle);
 /* Execute batch after handles[0..n); write_handle gets EXEC_OBJECT_WRITE,

@@ -95,14 +95,11 @@ static void assert_same_counts(const struct counts *a, const struct counts *b,
 static void assert_driver_works(void)
 {
 	uint32_t batch = gti_make_batch(), h = gti_create(4096);
-	struct drm_gem_close cl = { 0 };
 
 	gt_assert_eq(gti_exec(batch, &h, 1, h), 0);
 	gti_idle();
-	cl.handle = h;
-	gt_assert_eq(gti_ioctl(DRM_IOCTL_GEM_CLOSE, &cl), 0);
-	cl.handle = batch;
-	gt_assert_eq(gti_ioctl(DRM_IOCTL_GEM_CLOSE, &cl), 0);
+	gti_close(h);
+	gti_close(batch);
 }
 
 /* One path a client can take: set up, the operation, clean up. */
@@ -298,14 +295,11 @@ static void prepare_prime_export(void *data)
 static void prepare_prime_import(void *data)
 {
 	struct prime_case *pc = data;
-	struct drm_gem_close cl;
 
 	prepare_prime_export(pc);
 	gt_assert_eq(op_prime_export(pc), 0);
-	if (pc->dead) {
-		cl.handle = pc->handle;
-		gt_assert_eq(gti_ioctl(DRM_IOCTL_GEM_CLOSE, &cl), 0);
-	}
+	if (pc->dead)
+		gti_close(pc->handle);
 }
 
 static void finish_prime(void *data)

@@ -171,13 +171,6 @@ static struct gem_backing_loc where(uint32_t handle)
 	return loc;
 }
 
-static void close_handle(uint32_t handle)
-{
-	struct drm_gem_close arg = { .handle = handle };
-
-	gt_assert_eq(gti_ioctl(DRM_IOCTL_GEM_CLOSE, &arg), 0);
-}
-
 /*
  * A freed range goes to the next object of its size, unless the file's
  * clients count a direct copy in flight (status.c): then it is kept out
@@ -202,7 +195,7 @@ static void test_copy_in_flight_keeps_range(void)
 	/* Nothing in flight: the range is the next object's. */
 	a = gti_create(8192);
 	a_loc = where(a);
-	close_handle(a);
+	gti_close(a);
 	b = gti_create(8192);
 	b_loc = where(b);
 	gt_assert_eq(b_loc.arena, a_loc.arena);
@@ -210,12 +203,12 @@ static void test_copy_in_flight_keeps_range(void)
 
 	/* A copy in flight: b's range stays out of reuse. */
 	__atomic_store_n(&count[GEM_STATUS_COPIES_AT], 1, __ATOMIC_SEQ_CST);
-	close_handle(b);
+	gti_close(b);
 	c = gti_create(8192);
 	c_loc = where(c);
 	gt_assert(c_loc.arena != b_loc.arena || c_loc.offset != b_loc.offset);
 	__atomic_store_n(&count[GEM_STATUS_COPIES_AT], 0, __ATOMIC_SEQ_CST);
-	close_handle(c);
+	gti_close(c);
 	munmap(count, size);
 	gti_teardown();
 }
@@ -254,7 +247,7 @@ static void test_export_rewrites_entry_first(void)
 	gt_assert(gti_obj(a)->arena->dedicated);
 	gt_assert(!gti_obj(a)->moving);
 
-	close_handle(a);
+	gti_close(a);
 	gt_assert_eq(e->object, 0);
 	gt_assert_eq(e->flags, 0);
 	gti_teardown();
